@@ -1,0 +1,17 @@
+"""farkle-trainer: learn Farkle scoring and bank-or-roll play against an exact solver.
+
+The public API is small::
+
+    >>> from farkle_trainer import load_rules, score
+    >>> score([1, 1, 1, 1], load_rules("classic"))
+    1100
+    >>> score([2, 2, 5], "classic") is None
+    True
+"""
+
+from .dice import DiceError
+from .rules import Rules, RulesError, load_rules
+from .scoring import explain, score
+
+__all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score"]
+__version__ = "0.1.0"

@@ -1,0 +1,17 @@
+"""The ``farkle-train`` command: a thin layer that parses, calls the library, renders.
+
+Each submodule adds its commands to the one Typer ``app``; heavy modules (numpy,
+the solver, rich tables, questionary) are imported inside the commands that need
+them, so ``farkle-train --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+from . import engine  # noqa: F401  (registers explain, hint, strategy)
+from .common import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    app()

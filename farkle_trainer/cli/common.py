@@ -1,0 +1,96 @@
+"""What every command shares: the app, its common options, input parsing and errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..ui import UserError, fail, report
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+
+app = typer.Typer(
+    name="farkle-train",
+    help="Learn Farkle scoring and bank-or-roll strategy against an exact solver.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+RulesOpt = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="NAME|FILE.toml",
+        help="Scoring table: classic, fixed, doubling, multiplier, or a TOML rule file.",
+    ),
+]
+PlainOpt = Annotated[
+    bool, typer.Option("--plain", help="Plain line-based text (the default when not on a terminal).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+OpeningOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--opening",
+        metavar="POINTS",
+        help="Opening minimum in force (you have nothing banked): no bank below it. "
+        "Default: the rule set's own, 0 for the presets.",
+    ),
+]
+DiceArg = Annotated[
+    list[str],
+    typer.Argument(metavar="DICE...", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
+]
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn every expected failure into one line on stderr and exit code 2."""
+    from ..dice import DiceError
+    from ..rules import RulesError
+
+    try:
+        yield
+    except UserError as exc:
+        report(exc)
+        raise typer.Exit(exc.code) from None
+    except (DiceError, RulesError) as exc:
+        report(UserError(str(exc)))
+        raise typer.Exit(2) from None
+
+
+def parse_points(text: str, option: str, *, positive: bool = False) -> int:
+    """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50."""
+    cleaned = re.sub(r"[,_\s]", "", text)
+    if not re.fullmatch(r"-?\d+", cleaned):
+        fail(f"{option} takes a whole number of points, like 350, not {text!r}")
+    value = int(cleaned)
+    if value < 0 or (positive and value == 0):
+        fail(f"{option} must be {'above' if positive else 'at least'} 0, not {value:,}")
+    if value % 50 and option != "--need":
+        fail(f"{option} must be a multiple of 50 (turn points move in fifties), not {value:,}")
+    return value
+
+
+def load(rules: str) -> Rules:
+    from ..rules import load_rules
+
+    return load_rules(rules)
+
+
+def opening_for(rules: Rules, opening: str | None) -> int:
+    return rules.opening_minimum if opening is None else parse_points(opening, "--opening")
+
+
+def dice_from(words: list[str]) -> tuple[int, ...]:
+    from ..dice import parse_dice
+
+    return parse_dice(words)

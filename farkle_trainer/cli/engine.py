@@ -1,0 +1,116 @@
+"""``explain``, ``hint`` and ``strategy``: the engine's answers, rendered."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..ui import Output
+from .common import (
+    DiceArg,
+    JsonOpt,
+    OpeningOpt,
+    PlainOpt,
+    RulesOpt,
+    app,
+    dice_from,
+    load,
+    opening_for,
+    parse_points,
+    user_errors,
+)
+
+
+@app.command()
+def explain(
+    dice: DiceArg,
+    rules: RulesOpt = "classic",
+    plain: PlainOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Score a set of dice and show the split, or which dice score nothing and why.
+
+    Also says what the best set-aside would be if the dice were a roll, or that
+    it is a Farkle.  Example: farkle-train explain 1 1 1 1 5 5
+    """
+    from .. import render
+    from ..scoring import explain as explain_dice
+
+    with user_errors():
+        table = load(rules)
+        result = explain_dice(dice_from(dice), table)
+    out = Output.choose(plain)
+    if json:
+        out.json(render.explain_data(result, table.name))
+    elif out.plain:
+        out.lines(render.explain_text(result, table.name))
+    else:
+        out.rich(render.explain_rich(result, table.name))
+
+
+@app.command()
+def hint(
+    dice: DiceArg,
+    points: Annotated[
+        str, typer.Option("--points", "-p", metavar="POINTS", help="Turn points already set aside.")
+    ] = "0",
+    need: Annotated[
+        str | None,
+        typer.Option(
+            "--need",
+            metavar="POINTS",
+            help="Rank plays by the exact chance of ending the turn with at least this many points.",
+        ),
+    ] = None,
+    opening: OpeningOpt = None,
+    rules: RulesOpt = "classic",
+    plain: PlainOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Every way to play a roll, with the exact expected turn score of each.
+
+    Example: farkle-train hint 1 5 2 2 3 6 --points 300
+    """
+    from .. import render
+    from ..hints import hint as make_hint
+
+    with user_errors():
+        table = load(rules)
+        roll = dice_from(dice)
+        at_stake = parse_points(points, "--points")
+        needed = parse_points(need, "--need", positive=True) if need is not None else None
+        result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
+    out = Output.choose(plain)
+    if json:
+        out.json(render.hint_data(result))
+    elif out.plain:
+        out.lines(render.hint_text(result))
+    else:
+        out.rich(render.hint_rich(result))
+
+
+@app.command()
+def strategy(
+    opening: OpeningOpt = None,
+    rules: RulesOpt = "classic",
+    plain: PlainOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """The solver's summary: expected turn score, Farkle odds, bank thresholds.
+
+    Example: farkle-train strategy --rules multiplier
+    """
+    from .. import render
+    from ..strategy import strategy as summarize
+
+    with user_errors():
+        table = load(rules)
+        result = summarize(table, opening=opening_for(table, opening))
+    out = Output.choose(plain)
+    if json:
+        out.json(render.strategy_data(result))
+    elif out.plain:
+        out.lines(render.strategy_text(result))
+    else:
+        out.rich(render.strategy_rich(result))

@@ -1,0 +1,355 @@
+"""Scoring tables and house rules: the presets, and custom tables read from TOML.
+
+A :class:`Rules` value is immutable and hashable, so everything derived from it
+(score tables, solved turns) can be cached by it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+OfAKindMode = Literal["fixed", "multiply"]
+
+FACE_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be used: an unknown preset, or a bad rule file.
+
+    ``key`` names the offending setting when there is one.
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, source: str | None = None):
+        self.key = key
+        self.source = source
+        where = f"{source}: " if source else ""
+        what = f"{key}: " if key else ""
+        super().__init__(f"{where}{what}{message}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Farkle scoring table plus the house rules that go with it.
+
+    Points are in steps of 50, the unit the turn solver counts in.
+    Four, five and six of a kind are either fixed points (``of_a_kind="fixed"``)
+    or a whole multiple of that face's three of a kind (``of_a_kind="multiply"``).
+    A combination set to ``None`` is not part of the table.
+    """
+
+    name: str = "classic"
+    single_one: int = 100
+    single_five: int = 50
+    #: Three of a kind for faces 1..6.
+    triples: tuple[int, int, int, int, int, int] = (1000, 200, 300, 400, 500, 600)
+    of_a_kind: OfAKindMode = "fixed"
+    four_of_a_kind: int | None = 1000
+    five_of_a_kind: int | None = 2000
+    six_of_a_kind: int | None = 3000
+    straight: int | None = 1500
+    three_pairs: int | None = 1500
+    four_of_a_kind_and_pair: int | None = None
+    two_triplets: int | None = 2500
+    #: Five-dice straights 1-2-3-4-5 and 2-3-4-5-6.
+    partial_straight_low: int | None = None
+    partial_straight_high: int | None = None
+    opening_minimum: int = 0
+    three_farkle_penalty: int = 0
+    target: int = 10_000
+    description: str = field(default="", compare=False)
+
+    def of_a_kind_points(self, face: int, count: int) -> int | None:
+        """Points for ``count`` (3..6) dice showing ``face``, or None if the table has none."""
+        triple = self.triples[face - 1]
+        if count == 3:
+            return triple
+        value = {4: self.four_of_a_kind, 5: self.five_of_a_kind, 6: self.six_of_a_kind}[count]
+        if value is None:
+            return None
+        return triple * value if self.of_a_kind == "multiply" else value
+
+    @property
+    def scoring_key(self) -> str:
+        """A short digest of everything that decides what dice score.
+
+        House rules and the name are left out, so two tables that score alike share
+        cached solutions.
+        """
+        data = asdict(self)
+        for key in ("name", "description", "opening_minimum", "three_farkle_penalty", "target"):
+            data.pop(key)
+        text = json.dumps(data, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def with_house_rules(
+        self,
+        *,
+        opening_minimum: int | None = None,
+        three_farkle_penalty: int | None = None,
+        target: int | None = None,
+    ) -> Rules:
+        """A copy with some house rules changed (None keeps the current value)."""
+        changes: dict[str, int] = {}
+        if opening_minimum is not None:
+            changes["opening_minimum"] = _check_points("opening_minimum", opening_minimum, zero_ok=True)
+        if three_farkle_penalty is not None:
+            changes["three_farkle_penalty"] = _check_points(
+                "three_farkle_penalty", three_farkle_penalty, zero_ok=True
+            )
+        if target is not None:
+            changes["target"] = _check_points("target", target)
+        return replace(self, **changes)
+
+    def table(self) -> list[tuple[str, str]]:
+        """The scoring table as (combination, points) rows, for display."""
+
+        def pts(value: int | None) -> str:
+            return "-" if value is None else f"{value:,}"
+
+        def kind(count: int) -> str:
+            value = {4: self.four_of_a_kind, 5: self.five_of_a_kind, 6: self.six_of_a_kind}[count]
+            if value is None:
+                return "-"
+            return f"{value}x the triple" if self.of_a_kind == "multiply" else f"{value:,}"
+
+        rows = [("single 1", pts(self.single_one)), ("single 5", pts(self.single_five))]
+        rows += [(f"three {face}s", pts(self.triples[face - 1])) for face in range(1, 7)]
+        rows += [("four of a kind", kind(4)), ("five of a kind", kind(5)), ("six of a kind", kind(6))]
+        rows += [
+            ("straight 1-6", pts(self.straight)),
+            ("three pairs", pts(self.three_pairs)),
+            ("four of a kind and a pair", pts(self.four_of_a_kind_and_pair)),
+            ("two triplets", pts(self.two_triplets)),
+        ]
+        if self.partial_straight_low is not None:
+            rows.append(("straight 1-5", pts(self.partial_straight_low)))
+        if self.partial_straight_high is not None:
+            rows.append(("straight 2-6", pts(self.partial_straight_high)))
+        return rows
+
+
+CLASSIC = Rules(
+    name="classic",
+    description="Farkle Challenge table: fixed four/five/six of a kind, two triplets 2,500",
+)
+FIXED = replace(
+    CLASSIC,
+    name="fixed",
+    four_of_a_kind_and_pair=1500,
+    description="printed rule sheets' fixed table: adds four of a kind and a pair 1,500",
+)
+DOUBLING = replace(
+    CLASSIC,
+    name="doubling",
+    of_a_kind="multiply",
+    four_of_a_kind=2,
+    five_of_a_kind=4,
+    six_of_a_kind=8,
+    three_pairs=1000,
+    two_triplets=None,
+    description="each extra die doubles the triple; three pairs 1,000; no two triplets",
+)
+MULTIPLIER = replace(
+    CLASSIC,
+    name="multiplier",
+    of_a_kind="multiply",
+    four_of_a_kind=2,
+    five_of_a_kind=3,
+    six_of_a_kind=4,
+    two_triplets=None,
+    description="four/five/six of a kind 2x/3x/4x the triple; no two triplets",
+)
+
+PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTIPLIER)}
+DEFAULT_RULES = "classic"
+
+
+def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
+    """Return a preset by name, or the rules in a TOML file.
+
+    ``None`` gives the default preset (``classic``). Raises :class:`RulesError` with
+    the offending key when a file cannot be used.
+    """
+    if name_or_path is None:
+        return PRESETS[DEFAULT_RULES]
+    if isinstance(name_or_path, Rules):
+        return name_or_path
+    text = str(name_or_path)
+    if text.lower() in PRESETS:
+        return PRESETS[text.lower()]
+    path = Path(text).expanduser()
+    if path.suffix.lower() != ".toml" and not path.exists():
+        names = ", ".join(PRESETS)
+        raise RulesError(f"unknown rules {text!r}: use a preset ({names}) or a .toml file")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RulesError("no such rule file", source=str(path)) from None
+    except OSError as exc:
+        raise RulesError(f"cannot read the rule file ({exc.strerror})", source=str(path)) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesError(f"not valid TOML ({exc})", source=str(path)) from None
+    return rules_from_mapping(data, default_name=path.stem, source=str(path))
+
+
+# The TOML layout: section -> key -> Rules field.  Face names in [three_of_a_kind]
+# map to positions in Rules.triples.
+_SECTIONS: dict[str, dict[str, str]] = {
+    "singles": {"one": "single_one", "five": "single_five"},
+    "of_a_kind": {
+        "mode": "of_a_kind",
+        "four": "four_of_a_kind",
+        "five": "five_of_a_kind",
+        "six": "six_of_a_kind",
+    },
+    "combinations": {
+        "straight": "straight",
+        "three_pairs": "three_pairs",
+        "four_of_a_kind_and_pair": "four_of_a_kind_and_pair",
+        "two_triplets": "two_triplets",
+        "partial_straight_low": "partial_straight_low",
+        "partial_straight_high": "partial_straight_high",
+    },
+    "house": {
+        "opening_minimum": "opening_minimum",
+        "three_farkle_penalty": "three_farkle_penalty",
+        "target": "target",
+    },
+}
+_OPTIONAL = {
+    "four_of_a_kind",
+    "five_of_a_kind",
+    "six_of_a_kind",
+    "straight",
+    "three_pairs",
+    "four_of_a_kind_and_pair",
+    "two_triplets",
+    "partial_straight_low",
+    "partial_straight_high",
+}
+_HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
+_TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
+
+
+def rules_from_mapping(
+    data: dict[str, Any], *, default_name: str = "custom", source: str | None = None
+) -> Rules:
+    """Build rules from a parsed TOML document (see ``docs`` in the README for the layout).
+
+    Every key is checked; an unknown key or a bad value raises :class:`RulesError`
+    naming it, so a typo never silently falls back to a default.
+    """
+
+    def fail(key: str, message: str) -> RulesError:
+        return RulesError(message, key=key, source=source)
+
+    for key in data:
+        if key not in _TOP_LEVEL:
+            known = ", ".join(sorted(_TOP_LEVEL))
+            raise fail(key, f"unknown setting (known: {known})")
+    base_name = data.get("base", DEFAULT_RULES)
+    if not isinstance(base_name, str) or base_name.lower() not in PRESETS:
+        raise fail("base", f"must name a preset: {', '.join(PRESETS)}")
+    rules = PRESETS[base_name.lower()]
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        raise fail("name", "must be a non-empty string")
+    description = data.get("description", f"custom table based on {rules.name}")
+    if not isinstance(description, str):
+        raise fail("description", "must be a string")
+    changes: dict[str, Any] = {"name": name.strip(), "description": description}
+
+    for section, keys in _SECTIONS.items():
+        if section not in data:
+            continue
+        table = data[section]
+        if not isinstance(table, dict):
+            raise fail(section, "must be a table, like [" + section + "]")
+        for key, value in table.items():
+            dotted = f"{section}.{key}"
+            if key not in keys:
+                raise fail(dotted, f"unknown setting (known: {', '.join(keys)})")
+            attr = keys[key]
+            if attr == "of_a_kind":
+                if value not in ("fixed", "multiply"):
+                    raise fail(dotted, 'must be "fixed" (points) or "multiply" (times the triple)')
+                changes[attr] = value
+            elif value is False and attr in _OPTIONAL:
+                changes[attr] = None
+            elif attr in _HOUSE_ZERO_OK:
+                changes[attr] = _check_points(dotted, value, zero_ok=True, source=source)
+            else:
+                changes[attr] = value
+
+    if "three_of_a_kind" in data:
+        table = data["three_of_a_kind"]
+        if not isinstance(table, dict):
+            raise fail("three_of_a_kind", "must be a table, like [three_of_a_kind]")
+        triples = list(changes.get("triples", rules.triples))
+        by_word = {word: face for face, word in FACE_WORDS.items()}
+        for key, value in table.items():
+            if key not in by_word:
+                raise fail(f"three_of_a_kind.{key}", "unknown face (use one, two, ..., six)")
+            triples[by_word[key] - 1] = _check_points(f"three_of_a_kind.{key}", value, source=source)
+        changes["triples"] = tuple(triples)
+
+    rules = replace(rules, **changes)
+    _validate(rules, source)
+    return rules
+
+
+def _validate(rules: Rules, source: str | None) -> None:
+    """Check every value in a rule set, naming the TOML key of the first bad one."""
+    toml_key = {attr: f"{sec}.{key}" for sec, keys in _SECTIONS.items() for key, attr in keys.items()}
+    for attr in (
+        "single_one",
+        "single_five",
+        "straight",
+        "three_pairs",
+        "four_of_a_kind_and_pair",
+        "two_triplets",
+        "partial_straight_low",
+        "partial_straight_high",
+        "target",
+    ):
+        value = getattr(rules, attr)
+        if value is None and attr in _OPTIONAL:
+            continue
+        _check_points(toml_key[attr], value, source=source)
+    for attr in ("four_of_a_kind", "five_of_a_kind", "six_of_a_kind"):
+        value = getattr(rules, attr)
+        if value is None:
+            continue
+        if rules.of_a_kind == "multiply":
+            if not _is_int(value) or not 1 <= value <= 100:
+                raise RulesError(
+                    'with mode = "multiply" this is a whole factor of the triple, 1 to 100 (or false)',
+                    key=toml_key[attr],
+                    source=source,
+                )
+        else:
+            _check_points(toml_key[attr], value, source=source)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_points(key: str, value: object, *, zero_ok: bool = False, source: str | None = None) -> int:
+    """Points must be whole multiples of 50: the solver counts turn points in fifties."""
+    if not _is_int(value):
+        raise RulesError(f"must be a whole number of points, not {value!r}", key=key, source=source)
+    assert isinstance(value, int)
+    low = 0 if zero_ok else 50
+    if value < low or value > 1_000_000:
+        raise RulesError(f"must be between {low:,} and 1,000,000, not {value:,}", key=key, source=source)
+    if value % 50:
+        raise RulesError(f"must be a multiple of 50, not {value:,}", key=key, source=source)
+    return value

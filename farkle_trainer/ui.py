@@ -1,0 +1,74 @@
+"""The terminal around the commands: plain or rich output, and user-facing errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+USAGE_ERROR = 2
+
+
+class UserError(Exception):
+    """A problem with what the user asked for: shown as one line, exit code 2."""
+
+    def __init__(self, message: str, code: int = USAGE_ERROR):
+        super().__init__(message)
+        self.code = code
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    raise UserError(message, code)
+
+
+def report(error: UserError, stream: IO[str] | None = None) -> None:
+    print(f"Error: {error}", file=stream or sys.stderr)
+
+
+def is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass
+class Output:
+    """Where a command writes: rich renderables on a terminal, plain lines otherwise.
+
+    Plain mode is chosen by ``--plain`` or when stdout is not a terminal, so a
+    pipe, a file or a screen reader gets text with no boxes or colour codes.
+    """
+
+    plain: bool
+    stream: IO[str]
+    _console: Console | None = None
+
+    @classmethod
+    def choose(cls, plain: bool, stream: IO[str] | None = None) -> Output:
+        stream = stream or sys.stdout
+        return cls(plain=plain or not is_terminal(stream), stream=stream)
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.stream, highlight=False)
+        return self._console
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.stream)
+
+    def lines(self, text: str) -> None:
+        print(text, file=self.stream, end="" if text.endswith("\n") else "\n")
+
+    def rich(self, renderable: RenderableType) -> None:
+        self.console.print(renderable)
+
+    def json(self, data: Any) -> None:
+        print(json.dumps(data, indent=2), file=self.stream)
