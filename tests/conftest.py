@@ -1,0 +1,19 @@
+"""Every test runs with its own data and cache directories, never the user's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def farkle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "farkle-home"
+    monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
+    monkeypatch.delenv("FARKLE_TRAIN_CACHE", raising=False)
+    # platformdirs must never be reached from a test; point it at the sandbox too.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    return home
