@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -88,6 +88,12 @@ class Objective:
         if self.kind == "reach":
             return 1.0 if t >= self.need else 0.0
         return float(t)
+
+    def bank_values(self, t: NDArray[np.int64]) -> NDArray[np.float64]:
+        """:meth:`bank_value` over an array of turn totals."""
+        if self.kind == "reach":
+            return (t >= self.need).astype(np.float64)
+        return t.astype(np.float64)
 
 
 class RollModel:
@@ -179,13 +185,13 @@ class Solution:
         bank = self.bank_value(t)
         return bank is None or _at_least(self.roll_value(t, n), bank)
 
+    @lru_cache(maxsize=256)  # noqa: B019 - a Solution lives as long as the solve cache
     def _row_above_top(self, level: int) -> NDArray[np.float64]:
+        # From the top up every state banks, so one step of the recursion is exact.
         model = roll_model(self.rules)
-        targets = (level + model.levels) * STEP
-        bank = np.vectorize(self.objective.bank_value, otypes=[float])(targets)
+        bank = self.objective.bank_values((level + model.levels) * STEP)
         bank = np.where(model.dice_left > 0, bank, -np.inf)
-        row = model.prob @ bank.max(axis=1) + model.farkle * self.objective.farkle_value
-        return row
+        return model.prob @ bank.max(axis=1) + model.farkle * self.objective.farkle_value
 
     # -- summaries
 
@@ -238,8 +244,9 @@ def _compute(rules: Rules, objective: Objective) -> Solution:
     height = top + model.max_level + 1
     after = np.empty((height, 7))
     after[:, 0] = -np.inf
-    bank = np.array([objective.bank_value(level * STEP) for level in range(height)])
-    can_bank = np.array([objective.can_bank(level * STEP) for level in range(height)])
+    totals = np.arange(height, dtype=np.int64) * STEP
+    bank = objective.bank_values(totals)
+    can_bank = totals >= objective.opening
     after[top:, 1:] = bank[top:, None]
     flat = after.ravel()
     index = model.levels * 7 + model.dice_left

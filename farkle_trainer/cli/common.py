@@ -47,7 +47,7 @@ OpeningOpt = Annotated[
 ]
 DiceArg = Annotated[
     list[str],
-    typer.Argument(metavar="DICE...", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
+    typer.Argument(metavar="DICE", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
 ]
 
 

@@ -1,0 +1,50 @@
+"""The README is part of the product: every example in it runs, every command is in it."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from farkle_trainer.cli import app
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+EXAMPLE = re.compile(r"```console\n\$ (?P<command>[^\n]+)\n(?P<output>.*?)```", re.S)
+
+
+def examples() -> list[tuple[str, str]]:
+    return [(m["command"], m["output"]) for m in EXAMPLE.finditer(README.read_text())]
+
+
+def test_the_readme_has_examples() -> None:
+    assert len(examples()) >= 4
+
+
+@pytest.mark.parametrize(("command", "output"), examples(), ids=[c for c, _ in examples()])
+def test_readme_example_output(command: str, output: str) -> None:
+    words = shlex.split(command)
+    assert words[0] == "farkle-train"
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == output
+
+
+def test_every_command_is_documented() -> None:
+    text = README.read_text()
+    group = get_command(app)
+    names = sorted(group.commands)  # type: ignore[attr-defined]
+    assert names
+    for name in names:
+        assert f"### farkle-train {name}" in text, f"README has no section for {name}"
+
+
+def test_the_readme_commands_for_a_fresh_machine() -> None:
+    text = README.read_text()
+    assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/farkle-train" in text
+    assert "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest" in text
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert "pip install -e '.[test]'" in ci and ".venv/bin/pytest" in ci
