@@ -1,0 +1,157 @@
+"""Answers read forgivingly, and both front ends driven as a user would."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from farkle_trainer.answers import (
+    AnswerError,
+    labelled_roll,
+    parse_action,
+    parse_number,
+    parse_selection,
+    parse_yes_no,
+)
+from farkle_trainer.frontend import (
+    EndOfInput,
+    InteractiveFrontend,
+    PlainFrontend,
+    run_rounds,
+)
+from farkle_trainer.scoring import score
+
+
+@pytest.mark.parametrize("text", ["1100", "1,100", "1 100", " 1_100 "])
+def test_numbers_in_any_usual_form(text: str) -> None:
+    assert parse_number(text) == 1100
+
+
+@pytest.mark.parametrize("text", ["", "eleven", "-50", "1.5e3"])
+def test_bad_numbers_say_how(text: str) -> None:
+    with pytest.raises(AnswerError, match="whole number"):
+        parse_number(text)
+
+
+def test_yes_no_and_actions() -> None:
+    assert parse_yes_no(" Yes") is True and parse_yes_no("n") is False
+    assert parse_action("B") == "bank" and parse_action("roll  on") == "roll"
+    with pytest.raises(AnswerError, match="b to bank"):
+        parse_action("maybe")
+
+
+def test_selection_by_faces_or_places() -> None:
+    roll = (5, 2, 1, 3, 5, 6)
+    assert labelled_roll(roll) == "a:5 b:2 c:1 d:3 e:5 f:6"
+    assert parse_selection("1 5", roll) == (1, 5)
+    assert parse_selection("155", roll) == (1, 5, 5)
+    assert parse_selection("a c", roll) == (1, 5)
+    assert parse_selection("ace", roll) == (1, 5, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "pick at least one die"),
+        ("4", "has no 4"),
+        ("1 1", "has 1 of face 1, not 2"),
+        ("g", "not a place in this roll"),
+        ("a a", "picked twice"),
+        ("7", "not a die face"),
+        ("1x", "neither faces"),
+    ],
+)
+def test_bad_selections_say_why(text: str, message: str) -> None:
+    with pytest.raises(AnswerError, match=message):
+        parse_selection(text, (5, 2, 1, 3, 5, 6))
+
+
+def plain(answers: str) -> tuple[PlainFrontend, io.StringIO]:
+    out = io.StringIO()
+    return PlainFrontend(io.StringIO(answers), out, echo=True), out
+
+
+def test_plain_asks_again_after_a_malformed_answer() -> None:
+    front, out = plain("lots\n1,100\n")
+    assert front.ask("What are 1-1-1-1 worth?", parse_number) == 1100
+    assert out.getvalue().splitlines() == [
+        "What are 1-1-1-1 worth? lots",
+        "  (type a whole number of points, like 1100 or 1,100)",
+        "What are 1-1-1-1 worth? 1,100",
+    ]
+
+
+def test_plain_refuses_a_pick_that_does_not_score() -> None:
+    def check(faces: tuple[int, ...]) -> None:
+        if score(faces) is None:
+            raise ValueError("those dice do not all score")
+
+    front, out = plain("2 5\nb\n")
+    with pytest.raises(EndOfInput):
+        front.pick_dice("Set aside:", (1, 2, 5), check)
+    assert "those dice do not all score" in out.getvalue()
+    front, _ = plain("a c\n")
+    assert front.pick_dice("Set aside:", (1, 2, 5), check) == (1, 5)
+
+
+def test_plain_eof_ends_input() -> None:
+    front, _ = plain("")
+    with pytest.raises(EndOfInput):
+        front.ask("?", parse_number)
+
+
+def test_run_rounds_keeps_what_was_answered() -> None:
+    front, _ = plain("100\n200\n")
+    rounds = run_rounds(range(5), lambda i: front.ask(f"Q{i}", parse_number))
+    assert rounds.results == [100, 200] and rounds.exit_code == 0
+
+    def ctrl_c(i: int) -> int:
+        if i == 2:
+            raise KeyboardInterrupt
+        return i
+
+    stopped = run_rounds(range(5), ctrl_c)
+    assert stopped.results == [0, 1] and stopped.exit_code == 130 and stopped.interrupted
+
+
+@pytest.fixture
+def pipe() -> Iterator[PipeInput]:
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield inp
+
+
+def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+
+
+def test_interactive_text_prompt_validates(pipe: PipeInput) -> None:
+    front, _ = interactive(pipe)
+    pipe.send_text("lots\r")  # refused by the validator: still on the prompt
+    pipe.send_text("\x7f\x7f\x7f\x7f1,100\r")
+    assert front.ask("Worth?", parse_number) == 1100
+
+
+def test_interactive_choice_and_dice(pipe: PipeInput) -> None:
+    front, _ = interactive(pipe)
+    pipe.send_text("\x1b[B\r")  # arrow down, enter
+    assert front.choose("Bank or roll?", [("bank", "bank"), ("roll", "roll")], parse_action) == "roll"
+    pipe.send_text(" \x1b[B\x1b[B \r")  # pick a, move to c, pick c, enter
+    assert front.pick_dice("Set aside", (1, 2, 5), lambda faces: None) == (1, 5)
+
+
+def test_interactive_eof_and_ctrl_c(pipe: PipeInput) -> None:
+    front, _ = interactive(pipe)
+    pipe.send_text("\x04")  # Ctrl-D on an empty line
+    with pytest.raises(EndOfInput):
+        front.ask("Worth?", parse_number)
+    pipe.send_text("\x03")  # Ctrl-C
+    with pytest.raises(KeyboardInterrupt):
+        front.ask("Worth?", parse_number)
