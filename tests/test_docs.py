@@ -24,11 +24,21 @@ def test_the_readme_has_examples() -> None:
     assert len(examples()) >= 4
 
 
+def split_example(command: str) -> tuple[list[str], str | None]:
+    """``printf '1100\\nno\\n' | farkle-train score ...`` -> (arguments, standard input)."""
+    stdin = None
+    if command.startswith("printf "):
+        feed, command = command.split(" | ", 1)
+        stdin = shlex.split(feed)[1].encode().decode("unicode_escape")
+    words = shlex.split(command)
+    assert words[0] == "farkle-train", command
+    return words[1:], stdin
+
+
 @pytest.mark.parametrize(("command", "output"), examples(), ids=[c for c, _ in examples()])
 def test_readme_example_output(command: str, output: str) -> None:
-    words = shlex.split(command)
-    assert words[0] == "farkle-train"
-    result = CliRunner().invoke(app, words[1:])
+    args, stdin = split_example(command)
+    result = CliRunner().invoke(app, args, input=stdin)
     assert result.exit_code == 0, result.output
     assert result.stdout == output
 
