@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .dice import format_dice
-from .hints import Hint, Play, Valuation
-from .scoring import Explanation, Split
-from .strategy import Strategy
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from .hints import Hint, Play, Valuation
+    from .scoring import Explanation, Split
+    from .strategy import Strategy
 
 
 def points(value: int) -> str:

@@ -1,0 +1,231 @@
+"""``progress``, ``stats`` and ``reset``: what the trainer remembers, and forgetting it on request.
+
+:func:`open_store_or_explain` and :data:`DataDirOpt` are for every command that keeps records.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..ui import Output, fail, is_terminal
+from .common import JsonOpt, PlainOpt, app, user_errors
+
+if TYPE_CHECKING:
+    from ..store import Store
+
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        metavar="DIR",
+        help="Keep progress and stats in DIR (default: $FARKLE_TRAIN_HOME, else your user data directory).",
+        show_default=False,
+    ),
+]
+
+_NO_ANSWER_HINT = "answer y when asked (in a terminal, or by piping it: echo y | farkle-train ...)"
+
+
+def confirm(question: str, *, plain: bool) -> bool | None:
+    """Ask a yes/no question, default no; None when nobody can answer (no stdin, end of input).
+
+    On a terminal this is a questionary prompt; otherwise a ``[y/N]`` line on stderr, read
+    from stdin, so stdout keeps only the command's output.
+    """
+    stdin = sys.stdin
+    if not plain and stdin is not None and is_terminal(stdin) and is_terminal(sys.stdout):
+        import questionary
+
+        # ask() returns None after Ctrl-C, which means no.
+        return bool(questionary.confirm(question, default=False).ask())
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    try:
+        line = stdin.readline() if stdin is not None else ""
+    except (OSError, ValueError):
+        line = ""
+    # An answer from a pipe is not echoed by a terminal; echo it so the transcript reads on.
+    if not line or not is_terminal(stdin):
+        print(line.rstrip("\n"), file=sys.stderr)
+    if not line:
+        return None
+    return line.strip().lower() in ("y", "yes")
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Store refusals and unusable files become one user-facing line (use inside ``user_errors``)."""
+    from ..store import StoreError
+
+    try:
+        yield
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def open_store_or_explain(path: Path | None, *, plain: bool) -> Store:
+    """Open the store in data directory ``path`` (None: the default), or explain why not.
+
+    A damaged or foreign file is named, and the user is asked whether to keep it aside
+    (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
+    is no, nothing changes and a :class:`~farkle_trainer.ui.UserError` says how to proceed;
+    call this inside ``user_errors()``.
+    """
+    from ..store import DamagedStoreError, Store, set_aside_damaged
+
+    with store_errors():
+        try:
+            return Store.open(path)
+        except DamagedStoreError as exc:
+            damaged = exc
+        if not plain and is_terminal(sys.stdout):
+            print(f"{damaged}.", file=sys.stderr)
+            question = "Keep that file aside (renamed, never deleted) and start a fresh store?"
+        else:
+            question = f"{damaged}. Keep it aside (renamed, never deleted) and start a fresh store?"
+        answer = confirm(question, plain=plain)
+        if answer is None:
+            fail(f"{damaged}. Nothing was changed; to start a fresh store, {_NO_ANSWER_HINT}.")
+        if not answer:
+            fail(f"{damaged}. Nothing was changed.")
+        kept = set_aside_damaged(damaged.path)
+        print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
+        return Store.open(path)
+
+
+@app.command()
+def progress(
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export",
+            metavar="FILE.csv|FILE.json",
+            help="Write every training answer (time, topic, question, answer, grade, points lost) to a file.",
+            show_default=False,
+        ),
+    ] = None,
+    data_dir: DataDirOpt = None,
+    plain: PlainOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Your training: accuracy per topic, points lost per decision, what to practise next.
+
+    Only training counts here (quizzes, drills, lessons, replayed or past daily games);
+    official daily results are in `farkle-train stats`.
+    Example: farkle-train progress --export results.csv
+    """
+    from .. import render_records as view
+
+    out = Output.choose(plain)
+    if export is not None:
+        _export(export, data_dir, out, json=json)
+        return
+    with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+        summary = store.progress_summary()
+    if json:
+        out.json(view.progress_data(summary))
+    elif out.plain:
+        out.lines(view.progress_text(summary))
+    else:
+        out.rich(view.progress_rich(summary))
+
+
+def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
+    from ..render_records import plural
+    from ..store import export_format
+
+    with user_errors():
+        # A file name that cannot work is refused before the store is touched.
+        with store_errors():
+            export_format(target)
+        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+            try:
+                count = store.export_answers(target)
+            except OSError as exc:
+                fail(f"cannot write {target}: {exc.strerror or exc}")
+    if json:
+        out.json({"exported": count, "file": str(target)})
+    else:
+        out.line(f"Exported {plural(count, 'training answer')} to {target}.")
+
+
+@app.command()
+def stats(
+    data_dir: DataDirOpt = None,
+    plain: PlainOpt = False,
+    json: JsonOpt = False,
+) -> None:
+    """Official daily results only: games played, streaks, best and average, score histogram.
+
+    The first attempt at each day's game is the official one; nothing from training counts.
+    Example: farkle-train stats
+    """
+    from .. import render_records as view
+
+    out = Output.choose(plain)
+    with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+        summary = store.stats_summary()
+    if json:
+        out.json(view.stats_data(summary))
+    elif out.plain:
+        out.lines(view.stats_text(summary))
+    else:
+        out.rich(view.stats_rich(summary))
+
+
+@app.command()
+def reset(
+    what: Annotated[
+        str,
+        typer.Argument(
+            metavar="progress|stats",
+            help="progress: every training answer; stats: every official daily result.",
+            show_default=False,
+        ),
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    data_dir: DataDirOpt = None,
+    plain: PlainOpt = False,
+) -> None:
+    """Delete all training progress, or all official stats; the other is kept.
+
+    Asks first (--yes skips the question). Example: farkle-train reset progress
+    """
+    from ..render_records import plural
+    from ..store import RESET_KINDS
+
+    out = Output.choose(plain)
+    what = what.lower()
+    with user_errors():
+        if what not in RESET_KINDS:
+            fail(f"reset takes progress or stats, not {what!r}")
+        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+            if what == "progress":
+                p = store.progress_summary()
+                held = p.answers
+                counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
+                described = f"all training progress ({counts})"
+                kept = "Official stats are kept."
+            else:
+                held = store.stats_summary().games_played
+                described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
+                kept = "Training progress is kept."
+            if not held:
+                out.line(
+                    f"Nothing to reset: no {'training answers' if what == 'progress' else 'official games'}."
+                )
+                return
+            if not yes:
+                answer = confirm(f"Delete {described} from {store.path}? {kept}", plain=out.plain)
+                if answer is None:
+                    fail("Nothing deleted: there was no answer. Pass --yes to reset without a question.")
+                if not answer:
+                    out.line("Nothing deleted.")
+                    raise typer.Exit(1)
+            store.reset(what)
+    out.line(f"Deleted {described}. {kept}")

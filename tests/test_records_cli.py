@@ -1,0 +1,289 @@
+"""``progress``, ``stats`` and ``reset`` from the command line: text, rich, JSON, export, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from farkle_trainer import render_records as view
+from farkle_trainer.cli import app
+from farkle_trainer.store import FILE_NAME, Store
+
+runner = CliRunner()
+TODAY = datetime.now(UTC).date()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def rich_text(renderable: object) -> str:
+    console = Console(width=80, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def add_training(directory: Path | None = None) -> None:
+    with Store.open(directory) as store:
+        sid = store.start_session("score", rules="classic", params={})
+        for n in range(6):
+            store.record_answer(
+                sid,
+                topic="combos",
+                item=f"c{n}",
+                question=f"What is 1 1 1 5 worth? ({n})",
+                answer="1,000",
+                correct_answer="1,050",
+                correct=n == 0,
+                grade="right" if n == 0 else "wrong",
+                points_lost=None,
+            )
+        for lost in (50.0, 20.0):
+            did = store.start_session("decide", rules="classic", params={})
+            store.record_answer(
+                did,
+                topic="final-round",
+                item="f1",
+                question="Bank 650 or roll 2?",
+                answer="bank",
+                correct_answer="roll",
+                correct=False,
+                grade="blunder",
+                points_lost=lost,
+            )
+
+
+def add_official(day: date, score: int, directory: Path | None = None) -> None:
+    moment = datetime(day.year, day.month, day.day, 8, tzinfo=UTC)
+    with Store.open(directory, clock=lambda: moment) as store:
+        attempt = store.next_daily(day, rules="classic")
+        store.finish_daily(attempt.id, score=score, perfect_score=score + 300.5, marks="GGYB", turns=[])
+
+
+# -- progress
+
+
+def test_progress_empty() -> None:
+    code, out, _ = run("progress", "--plain")
+    assert code == 0
+    assert "No training recorded yet." in out
+    assert "farkle-train score" in out
+
+
+def test_progress_plain() -> None:
+    add_training()
+    code, out, _ = run("progress", "--plain")
+    assert code == 0, out
+    assert "Training progress: 8 answers in 3 sessions, 12% right." in out
+    assert "Scoring: combos" in out and "Decisions: final-round" in out
+    assert "Points lost per decision: 35.00 on average over 2 decisions" in out
+    assert "50.00, 20.00 (improving)" in out
+    assert "Practise next: farkle-train score --topic combos" in out
+
+
+def test_progress_json() -> None:
+    add_training()
+    code, out, _ = run("progress", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["answers"] == 8 and data["decisions"] == 2 and data["trend"] == "improving"
+    assert data["weakest"][0] == {"kind": "score", "topic": "combos"}
+    assert data["next"]["command"] == "farkle-train score --topic combos"
+    assert {t["topic"] for t in data["topics"]} == {"combos", "final-round"}
+
+
+def test_progress_rich() -> None:
+    add_training()
+    with Store.open() as store:
+        text = rich_text(view.progress_rich(store.progress_summary()))
+    assert "Scoring: combos" in text and "17%" in text
+    assert "Last 2 sessions" in text and "(improving)" in text
+    assert "Practise next: farkle-train score --topic combos" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+def test_progress_export(tmp_path: Path, suffix: str) -> None:
+    add_training()
+    target = tmp_path / f"results{suffix}"
+    code, out, _ = run("progress", "--export", str(target))
+    assert code == 0
+    assert out.strip() == f"Exported 8 training answers to {target}."
+    if suffix == ".csv":
+        with target.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+    else:
+        rows = json.loads(target.read_text())
+    assert len(rows) == 8
+    assert rows[-1]["topic"] == "final-round" and rows[-1]["grade"] == "blunder"
+    assert {"time", "question", "answer", "correct_answer", "points_lost"} <= set(rows[0])
+    code, out, _ = run("progress", "--export", str(target), "--json")
+    assert code == 0 and json.loads(out) == {"exported": 8, "file": str(target)}
+
+
+def test_progress_export_errors(tmp_path: Path, farkle_home: Path) -> None:
+    code, out, err = run("progress", "--export", str(tmp_path / "results.xlsx"))
+    assert code == 2 and out == ""
+    assert err.strip() == "Error: cannot export to results.xlsx: the file name must end in .csv or .json"
+    assert not farkle_home.exists()
+
+    code, _, err = run("progress", "--export", str(tmp_path / "missing" / "results.csv"))
+    assert code == 2
+    assert err.startswith("Error: cannot write") and len(err.strip().splitlines()) == 1
+
+
+# -- stats
+
+
+def test_stats_empty() -> None:
+    code, out, _ = run("stats", "--plain")
+    assert code == 0
+    assert out.strip() == "No official daily games yet. Play today's with: farkle-train daily"
+    with Store.open() as store:
+        assert rich_text(view.stats_rich(store.stats_summary())).strip() == out.strip()
+    code, out, _ = run("stats", "--json")
+    assert json.loads(out)["games_played"] == 0
+
+
+def test_stats_plain_and_json() -> None:
+    for back, score in [(3, 4200), (2, 5100), (1, 5600), (0, 11_000)]:
+        add_official(TODAY - timedelta(days=back), score)
+    code, out, _ = run("stats", "--plain")
+    assert code == 0
+    assert "Official daily games played: 4." in out
+    assert f"Today's game ({TODAY.isoformat()} UTC): played." in out
+    assert "Streak: 4 days (longest 4 days)." in out
+    assert f"Best: 11,000 on {TODAY.isoformat()}. Average: 6,475." in out
+    assert "  4,000-4,999    1  " in out and "10,000+" in out
+    assert "5,000-5,999    2  ##############################" in out
+    assert f"{TODAY.isoformat()}  11,000  (perfect play 11,300)  GGYB" in out
+
+    data = json.loads(run("stats", "--json")[1])
+    assert data["current_streak"] == 4 and data["best"] == {"date": TODAY.isoformat(), "score": 11_000}
+    assert data["histogram"][0] == {"from": 4000, "to": 4999, "count": 1}
+    assert data["histogram"][-1] == {"from": 10_000, "to": None, "count": 1}
+
+
+def test_stats_rich() -> None:
+    add_official(TODAY - timedelta(days=1), 5200)
+    with Store.open() as store:
+        text = rich_text(view.stats_rich(store.stats_summary()))
+    assert "Streak: 1 day" in text and "not played yet (farkle-train daily)" in text
+    assert "5,000-5,999" in text and "█" in text
+    assert "Recent days" in text and "5,500" in text
+
+
+def test_training_does_not_show_in_stats() -> None:
+    add_training()
+    with Store.open() as store:
+        store.finish_daily(
+            store.next_daily(TODAY - timedelta(days=1), rules="classic").id,
+            score=9000,
+            perfect_score=None,
+            marks="",
+            turns=[],
+        )
+    assert json.loads(run("stats", "--json")[1])["games_played"] == 0
+
+
+# -- the data directory
+
+
+def test_data_dir_option(tmp_path: Path, farkle_home: Path) -> None:
+    elsewhere = tmp_path / "classroom"
+    add_training(elsewhere)
+    assert json.loads(run("progress", "--json", "--data-dir", str(elsewhere))[1])["answers"] == 8
+    assert json.loads(run("progress", "--json")[1])["answers"] == 0
+    assert (elsewhere / FILE_NAME).is_file()
+
+
+def test_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "other-home"
+    monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
+    add_official(TODAY, 5000)
+    assert json.loads(run("stats", "--json")[1])["games_played"] == 1
+    assert (home / FILE_NAME).is_file()
+
+
+# -- reset
+
+
+def test_reset_asks_first() -> None:
+    add_training()
+    add_official(TODAY, 5000)
+    code, out, err = run("reset", "progress", input="n\n")
+    assert code == 1 and "Nothing deleted." in out
+    assert "Delete all training progress (8 answers in 3 sessions)" in err
+    code, out, err = run("reset", "progress")
+    assert code == 2 and "Pass --yes" in err
+    assert json.loads(run("progress", "--json")[1])["answers"] == 8
+
+    code, out, _ = run("reset", "progress", input="y\n")
+    assert code == 0
+    assert out.strip() == "Deleted all training progress (8 answers in 3 sessions). Official stats are kept."
+    assert json.loads(run("progress", "--json")[1])["answers"] == 0
+    assert json.loads(run("stats", "--json")[1])["games_played"] == 1
+
+
+def test_reset_stats_with_yes() -> None:
+    add_training()
+    add_official(TODAY, 5000)
+    code, out, _ = run("reset", "stats", "--yes")
+    assert code == 0 and "Training progress is kept." in out
+    assert json.loads(run("stats", "--json")[1])["games_played"] == 0
+    assert json.loads(run("progress", "--json")[1])["answers"] == 8
+    code, out, _ = run("reset", "stats", "--yes")
+    assert code == 0 and out.strip() == "Nothing to reset: no official games."
+
+
+def test_reset_unknown_kind() -> None:
+    code, out, err = run("reset", "everything", "--yes")
+    assert code == 2 and out == ""
+    assert err.strip() == "Error: reset takes progress or stats, not 'everything'"
+
+
+# -- a damaged store
+
+
+@pytest.fixture
+def damaged(farkle_home: Path) -> Path:
+    farkle_home.mkdir()
+    path = farkle_home / FILE_NAME
+    path.write_text("definitely not sqlite\n" * 50)
+    return path
+
+
+def test_damaged_store_without_an_answer(damaged: Path) -> None:
+    before = damaged.read_bytes()
+    code, out, err = run("stats")
+    assert code == 2 and out == ""
+    assert f"Error: {damaged} is not a usable farkle-trainer store: file is not a database." in err
+    assert "Nothing was changed" in err and "Traceback" not in err
+    assert damaged.read_bytes() == before
+    assert list(damaged.parent.iterdir()) == [damaged]
+
+
+def test_damaged_store_declined(damaged: Path) -> None:
+    code, _, err = run("progress", input="n\n")
+    assert code == 2 and "Nothing was changed." in err
+    assert list(damaged.parent.iterdir()) == [damaged]
+
+
+def test_damaged_store_set_aside_on_yes(damaged: Path) -> None:
+    before = damaged.read_bytes()
+    code, out, err = run("stats", "--json", input="y\n")
+    assert code == 0, err
+    assert json.loads(out)["games_played"] == 0
+    kept = [p for p in damaged.parent.iterdir() if p.name.startswith(f"{FILE_NAME}.damaged-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == before
+    assert f"Kept the damaged file as {kept[0]}" in err
+    with Store.open() as store:
+        assert store.progress_summary().answers == 0
