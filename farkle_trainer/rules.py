@@ -308,22 +308,14 @@ def rules_from_mapping(
 def _validate(rules: Rules, source: str | None) -> None:
     """Check every value in a rule set, naming the TOML key of the first bad one."""
     toml_key = {attr: f"{sec}.{key}" for sec, keys in _SECTIONS.items() for key, attr in keys.items()}
-    for attr in (
-        "single_one",
-        "single_five",
-        "straight",
-        "three_pairs",
-        "four_of_a_kind_and_pair",
-        "two_triplets",
-        "partial_straight_low",
-        "partial_straight_high",
-        "target",
-    ):
+    kinds = ("four_of_a_kind", "five_of_a_kind", "six_of_a_kind")
+    points = ("single_one", "single_five", "target", *(a for a in _OPTIONAL if a not in kinds))
+    for attr in sorted(points):
         value = getattr(rules, attr)
         if value is None and attr in _OPTIONAL:
             continue
         _check_points(toml_key[attr], value, source=source)
-    for attr in ("four_of_a_kind", "five_of_a_kind", "six_of_a_kind"):
+    for attr in kinds:
         value = getattr(rules, attr)
         if value is None:
             continue
