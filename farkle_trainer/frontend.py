@@ -156,6 +156,18 @@ class InteractiveFrontend(Frontend):
 
     @staticmethod
     def _run(question: Any) -> Any:
+        from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+        # Text prompts end on Ctrl-D by themselves; lists and checkboxes ignore it,
+        # so give every prompt the same way out.
+        eof = KeyBindings()
+
+        @eof.add("c-d", eager=True)
+        def _(event: Any) -> None:
+            event.app.exit(exception=EOFError())
+
+        app = question.application
+        app.key_bindings = merge_key_bindings([app.key_bindings, eof]) if app.key_bindings else eof
         try:
             return question.unsafe_ask()
         except EOFError:

@@ -155,3 +155,13 @@ def test_interactive_eof_and_ctrl_c(pipe: PipeInput) -> None:
     pipe.send_text("\x03")  # Ctrl-C
     with pytest.raises(KeyboardInterrupt):
         front.ask("Worth?", parse_number)
+
+
+def test_interactive_eof_at_a_list_or_checkbox(pipe: PipeInput) -> None:
+    front, _ = interactive(pipe)
+    pipe.send_text("\x04")
+    with pytest.raises(EndOfInput):
+        front.choose("Bank or roll?", [("bank", "bank"), ("roll", "roll")], parse_action)
+    pipe.send_text(" \x04")
+    with pytest.raises(EndOfInput):
+        front.pick_dice("Set aside", (1, 2, 5), lambda faces: None)

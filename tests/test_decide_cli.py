@@ -1,0 +1,326 @@
+"""``farkle-train decide`` as a user meets it: both front ends, progress records, Ctrl-C and EOF."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+from typer.testing import CliRunner
+
+from farkle_trainer import load_rules
+from farkle_trainer import render_drills as view
+from farkle_trainer.cli import app
+from farkle_trainer.cli import decide as decide_cli
+from farkle_trainer.drills import KINDS, Grading, Plan, Position, decision_for, grade, summarize
+from farkle_trainer.frontend import InteractiveFrontend, PlainFrontend
+from farkle_trainer.scoring import score
+from farkle_trainer.store import Store
+
+runner = CliRunner()
+CLASSIC = load_rules("classic")
+MULTIPLIER = load_rules("multiplier")
+
+
+def planned(
+    seed: int, count: int, kinds: tuple[str, ...] = KINDS, level: str | None = None
+) -> list[Position]:
+    """The drills a seeded session asks (a seeded session does not adapt, so this is all of it)."""
+    plan = Plan(CLASSIC, decide_cli.drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
+    return list(plan)
+
+
+def answer_lines(p: Position, keep: tuple[int, ...], action: str) -> list[str]:
+    """What a player types for a play: the dice when asked, then b or r when asked."""
+    d = decision_for(p)
+    lines = []
+    if p.kept is None and len(d.keeps) > 1:
+        lines.append(" ".join(map(str, keep)))
+    if any(c.action == "bank" for c in d.choices_for(keep)):
+        lines.append(action[0])
+    return lines
+
+
+def best_answers(drills: list[Position]) -> str:
+    lines = [
+        line
+        for p in drills
+        for line in answer_lines(p, decision_for(p).best.keep, decision_for(p).best.action)
+    ]
+    return "".join(f"{line}\n" for line in lines)
+
+
+def run(args: list[str], answers: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["decide", *args], input=answers)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def answers_in(home: Path) -> list[dict[str, object]]:
+    out = home / "answers.json"
+    with Store.open(home) as store:
+        store.export_answers(out)
+    return json.loads(out.read_text())
+
+
+# -- plain: a pipe or --plain
+
+
+def test_a_plain_session_played_perfectly(farkle_home: Path) -> None:
+    drills = planned(7, 4)
+    code, out, err = run(["--seed", "7", "--count", "4", "--plain"], best_answers(drills))
+    assert code == 0, err
+    assert out.count("Best: that is the best play.") == 4
+    assert "Decision 1 of 4" in out and "Decision 4 of 4" in out
+    assert "Session: 4 decisions: 4 best, 0 fine, 0 inaccuracies, 0 mistakes, 0 blunders." in out
+    assert "Rating: solver, from 0.00 points lost per decision" in out
+    assert "Worst decision" not in out
+    rows = answers_in(farkle_home)
+    assert [r["item"] for r in rows] == [p.item for p in drills]
+    assert {r["kind"] for r in rows} == {"decide"}
+    assert all(r["correct"] and r["grade"] == "best" for r in rows)
+    assert [r["topic"] for r in rows] == [p.kind for p in drills]
+
+
+def test_the_grading_shows_both_values_the_loss_and_the_top_plays() -> None:
+    drills = planned(7, 1)
+    (p,) = drills
+    d = decision_for(p)
+    worst = d.choices[-1]
+    code, out, _ = run(
+        ["--seed", "7", "--count", "1", "--plain"],
+        "\n".join(answer_lines(p, worst.keep, worst.action)) + "\n",
+    )
+    assert code == 0
+    g = grade(d, worst.keep, worst.action)
+    assert view.grading_text(g) in out
+    assert f"Your play: {view.play_words(p, worst)}" in out
+    assert f"Best play: {view.play_words(p, d.best)}" in out
+    assert f"{g.grade.capitalize()}: " in out
+    assert "Top plays (" in out and "<- your play" in out
+
+
+def test_a_pick_that_does_not_score_is_refused_and_asked_again(farkle_home: Path) -> None:
+    drills = planned(7, 6)
+    number, p = next(
+        (i, p) for i, p in enumerate(drills) if p.kept is None and len(decision_for(p).keeps) > 1
+    )
+    dead = next(face for face in p.roll if score([face], CLASSIC) is None)
+    before = best_answers(drills[:number])
+    best = decision_for(p).best
+    typed = before + f"{dead}\nx\n" + "\n".join(answer_lines(p, best.keep, best.action)) + "\n"
+    code, out, _ = run(["--seed", "7", "--count", str(number + 1), "--plain"], typed)
+    assert code == 0
+    assert f"(cannot set aside {dead}: a single {dead} scores nothing: {dead}s score only" in out
+    assert "('x' is not a place in this roll" in out
+    assert out.count("Best: that is the best play.") == number + 1
+    assert len(answers_in(farkle_home)) == number + 1  # refused picks are not answers
+
+
+def test_bank_or_roll_in_words_or_letters() -> None:
+    drills = planned(3, 4, ("bank-or-roll",))
+    words = []
+    for p in drills:
+        best = decision_for(p).best
+        words.append("bank" if best.action == "bank" else "roll")
+    code, out, _ = run(
+        ["--seed", "3", "--count", "4", "--kind", "bank-or-roll", "--plain"], "\n".join(words) + "\n"
+    )
+    assert code == 0
+    assert out.count("Best: that is the best play.") == 4
+    assert all(line.startswith("Decision") is False or "bank or roll" in line for line in out.splitlines())
+
+
+def test_eof_ends_the_session_keeping_what_was_answered(farkle_home: Path) -> None:
+    drills = planned(7, 5)
+    code, out, _ = run(["--seed", "7", "--count", "5", "--plain"], best_answers(drills[:2]))
+    assert code == 0
+    assert "Stopped after 2 of 5 decisions; every answer given is saved." in out
+    assert "Session: 2 decisions" in out
+    assert len(answers_in(farkle_home)) == 2
+    with Store.open(farkle_home) as store:
+        assert store.progress_summary().sessions == 1
+
+
+def test_eof_before_any_answer() -> None:
+    code, out, _ = run(["--seed", "7", "--count", "3", "--plain"], "")
+    assert code == 0
+    assert "No decisions made, so nothing was recorded." in out
+
+
+def test_ctrl_c_shows_the_summary_and_exits_130(farkle_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    drills = planned(7, 5)
+    typed = best_answers(drills[:2]).splitlines()
+    read = PlainFrontend._read
+    calls = {"n": 0}
+
+    def read_then_interrupt(self: PlainFrontend, prompt: str) -> str:
+        calls["n"] += 1
+        if calls["n"] > len(typed):
+            raise KeyboardInterrupt
+        return read(self, prompt)
+
+    monkeypatch.setattr(PlainFrontend, "_read", read_then_interrupt)
+    code, out, _ = run(["--seed", "7", "--count", "5", "--plain"], "\n".join(typed) + "\n")
+    assert code == 130
+    assert "Stopped after 2 of 5 decisions" in out
+    assert len(answers_in(farkle_home)) == 2
+
+
+def test_decisions_are_progress_never_stats(farkle_home: Path) -> None:
+    drills = planned(11, 8)
+    run(["--seed", "11", "--count", "8", "--plain"], best_answers(drills))
+    rows = answers_in(farkle_home)
+    assert len(rows) == 8
+    with Store.open(farkle_home) as store:
+        assert store.stats_summary().games_played == 0
+        assert store.progress_summary().answers == 8
+        assert store.daily_attempt(store.today(), official=True) is None
+    for row, p in zip(rows, drills, strict=True):
+        extra = row["extra"]
+        assert isinstance(extra, dict) and extra["position"]["roll"] == list(p.roll)
+        if p.kind == "final-round":
+            assert row["points_lost"] is None and extra["unit"] == "percentage points"
+        else:
+            assert row["points_lost"] == 0.0 and extra["unit"] == "points"
+
+
+def test_a_mistake_is_recorded_with_its_points_lost(farkle_home: Path) -> None:
+    (p,) = planned(7, 1, ("keep",))
+    d = decision_for(p)
+    worst = d.choices[-1]
+    run(
+        ["--seed", "7", "--count", "1", "--kind", "keep", "--plain"],
+        "\n".join(answer_lines(p, worst.keep, worst.action)) + "\n",
+    )
+    (row,) = answers_in(farkle_home)
+    g = grade(d, worst.keep, worst.action)
+    assert row["points_lost"] == pytest.approx(g.lost) and row["grade"] == g.grade and not row["correct"]
+    assert row["answer"] == view.play_words(p, worst) and row["correct_answer"] == view.play_words(p, d.best)
+
+
+def test_strategy_mode_shows_the_threshold() -> None:
+    drills = planned(7, 3, ("bank-or-roll",))
+    code, out, _ = run(
+        ["--seed", "7", "--count", "3", "--kind", "bank-or-roll", "--strategy", "--plain"],
+        best_answers(drills),
+    )
+    assert code == 0
+    assert out.count("Strategy: with ") == 3
+
+
+def test_kind_and_level_choose_the_drills() -> None:
+    drills = planned(5, 3, ("opening", "final-round"), "easy")
+    assert {p.kind for p in drills} <= {"opening", "final-round"}
+    code, out, _ = run(
+        ["--seed", "5", "--count", "3", "--kind", "opening,final-round", "--level", "easy", "--plain"],
+        best_answers(drills),
+    )
+    assert code == 0 and out.count("Best: that is the best play.") == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kind", "banking"], "--kind takes bank-or-roll, keep, final-round, opening, not 'banking'"),
+        (["--level", "expert"], "--level takes easy, medium or hard"),
+        (["--count", "0"], "--count must be 1 to"),
+        (["--seed", "-1"], "--seed must be 0 to"),
+        (["--rules", "nope"], "unknown rules 'nope'"),
+    ],
+)
+def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
+    code, out, err = run([*args, "--plain"], "")
+    assert code == 2 and out == ""
+    assert err.startswith("Error: ") and message in err and err.count("\n") == 1
+
+
+# -- adapting across sessions
+
+
+def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[Position] = []
+
+    def play(front: object, p: Position, number: int, count: int, *, strategy: bool = False) -> Grading:
+        asked.append(p)
+        d = decision_for(p)
+        choice = d.choices[-1] if miss else d.best
+        return grade(d, choice.keep, choice.action)
+
+    monkeypatch.setattr(view, "play_drill", play)
+    miss = True
+    run(["--seed", "7", "--count", "1", "--kind", "keep", "--plain"], "")
+    missed = asked.pop()
+    miss = False
+    monkeypatch.setattr(decide_cli, "new_seed", lambda: 99)
+    run(["--count", "4", "--kind", "keep", "--plain"], "")
+    assert asked[1] == missed  # due again, between new drills
+    asked.clear()
+    run(["--count", "4", "--kind", "keep", "--plain"], "")
+    assert missed not in asked  # answered well last time: not due today
+
+
+# -- interactive: questionary prompts and rich output
+
+
+@pytest.fixture
+def pipe() -> Iterator[PipeInput]:
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield inp
+
+
+def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+
+
+def test_interactive_keep_drill(pipe: PipeInput) -> None:
+    front, out = interactive(pipe)
+    p = Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6))
+    # Pick a (the 1) and c (a 2): refused, a 2 scores nothing; drop c, pick b (the 5), enter.
+    pipe.send_text(" \x1b[B\x1b[B \r \x1b[A \r")
+    pipe.send_text("\x1b[B\r")  # the second choice: roll 4 dice
+    g = view.play_drill(front, p, 1, 3, strategy=True)
+    assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
+    assert g.grade == "blunder"
+    text = out.getvalue()
+    assert "Decision 1 of 3: keep (multiplier rules)" in text
+    assert "Your play: keep 1 5 and roll 4 dice, expected turn score 309.65." in text
+    assert "Best play: keep 1 and roll 5 dice, expected turn score 402.03." in text
+    assert "Blunder: 92.38 points lost." in text
+    assert "keep 1, roll 5 dice" in text and "your play" in text
+    assert "Strategy: with 5 dice to roll, roll while the turn is at most 3,050" in text
+
+
+def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
+    front, out = interactive(pipe)
+    p = Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,))
+    pipe.send_text("\r")  # the first choice: bank 250
+    g = view.play_drill(front, p, 1, 2)
+    assert g.chosen.action == "bank" and g.grade == "best"
+    assert "Best: that is the best play." in out.getvalue()
+    pipe.send_text("\x03")  # Ctrl-C
+    with pytest.raises(KeyboardInterrupt):
+        view.play_drill(front, p, 2, 2)
+
+
+def test_rich_views_render() -> None:
+    p = Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
+    d = decision_for(p)
+    g = grade(d, (5,), "bank")
+    console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+    console.print(view.situation_rich(p, 2, 5))
+    console.print(view.grading_rich(g))
+    console.print(view.summary_rich(summarize([g]), planned=5, stopped=True))
+    text = console.export_text()
+    assert "the leader has 10,000 and you have 9,000 banked, so you need 1,050" in text
+    assert "Blunder: 21.60 percentage points lost." in text
+    assert "keep 5, roll 3 dice" in text and "21.60%" in text
+    assert "Stopped after 1 of 5 decisions" in text
+    assert "Worst decision: number 1 (final round)." in text
