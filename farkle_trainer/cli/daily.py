@@ -1,0 +1,108 @@
+"""``daily``: the daily game in plain text, on dice seeded by the UTC date."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+
+from ..ui import Output, fail
+from .common import PlainOpt, app, user_errors
+from .records import DataDirOpt, open_store_or_explain, store_errors
+
+
+def clock() -> datetime:
+    """The moment that decides today's game (tests put a fixed clock here)."""
+    return datetime.now(UTC)
+
+
+@app.command()
+def daily(
+    replay: Annotated[
+        bool,
+        typer.Option("--replay", help="Play today's game again, for practice (after the official play)."),
+    ] = False,
+    date: Annotated[
+        str | None,
+        typer.Option(
+            "--date",
+            metavar="YYYY-MM-DD",
+            help="Play a past day's game, for practice.",
+            show_default=False,
+        ),
+    ] = None,
+    status: Annotated[
+        bool, typer.Option("--status", help="Is today's official game done: its score, and your streak.")
+    ] = False,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="NAME|FILE.toml",
+            help="Not used: the daily game is always played on the classic table with no house rules.",
+        ),
+    ] = "classic",
+    data_dir: DataDirOpt = None,
+    plain: PlainOpt = False,
+) -> None:
+    """Today's daily game: ten turns on the same dice for everyone; the first play of the day counts.
+
+    The day changes at 00:00 UTC. Quitting saves the game and running the command again resumes
+    it. --replay and --date are practice: training progress, never stats. The game is always
+    played on the classic table with no house rules.
+    Example: farkle-train daily
+    """
+    from .. import daily as game_day
+    from .. import render_daily as view
+    from ..frontend import choose_frontend
+    from ..game import GameError
+
+    moment = clock()
+    today = game_day.utc_date(moment)
+    notes = []
+    if rules.strip().lower() != game_day.RULES_NAME:
+        notes.append(
+            f"Note: --rules {rules} is not used: the daily game is always classic, with no house rules."
+        )
+    out = Output.choose(plain)
+    with user_errors():
+        if status and (replay or date is not None):
+            fail("--status shows today's official game; leave out --replay and --date")
+        try:
+            day = today if date is None else game_day.parse_day(date)
+        except game_day.DailyError as exc:
+            fail(str(exc))
+        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+            store.clock = clock
+            if status:
+                summary = game_day.daily_status(store, moment)
+                for note in notes:
+                    out.line(note)
+                if out.plain:
+                    out.lines(view.status_text(summary))
+                else:
+                    out.rich(view.status_rich(summary))
+                return
+            official = store.daily_attempt(day, official=True)
+            try:
+                plan = game_day.plan(day, today, replay=replay, official=official)
+            except game_day.DailyError as exc:
+                fail(str(exc))
+            if plan == "done":
+                for note in notes:
+                    out.line(note)
+                out.lines(view.done_text(game_day.daily_status(store, moment)))
+                return
+            if day == today:
+                earlier = game_day.unfinished_official(store, today)
+                if earlier is not None:
+                    notes.append(view.unfinished_line(earlier))
+            attempt = store.next_daily(day, rules=game_day.RULES_NAME)
+            try:
+                outcome = game_day.run_attempt(choose_frontend(plain), store, attempt, today, notes=notes)
+            except GameError as exc:
+                fail(str(exc))
+    if outcome.exit_code:
+        raise typer.Exit(outcome.exit_code)

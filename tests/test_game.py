@@ -1,0 +1,273 @@
+"""The ten-turn game engine: transitions, saved state, perfect play and the review of decisions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import date
+
+import pytest
+
+from farkle_trainer import game
+from farkle_trainer.daily import daily_source
+from farkle_trainer.dice import counts_of
+from farkle_trainer.game import GameError, GameState, Move
+from farkle_trainer.hints import hint
+from farkle_trainer.scoring import score_table
+from farkle_trainer.seeded import Stream
+from farkle_trainer.solver import Objective, solve
+
+
+def rolls(*table: Sequence[int]):
+    """A source whose roll ``r`` shows ``table[r - 1]`` (place 1 first)."""
+
+    def die(roll: int, place: int) -> int:
+        return table[roll - 1][place - 1]
+
+    return die
+
+
+def test_a_turn_banked() -> None:
+    source = rolls([1, 5, 2, 3, 4, 6], [1, 1, 1, 2, 3], [2, 2, 3, 4, 4, 6])
+    state = game.new_game()
+    assert state.phase == "roll" and state.turn == 1 and state.dice == 6
+    state = game.roll(state, source)
+    assert state.phase == "pick" and state.roll == (1, 5, 2, 3, 4, 6) and state.rolls == 1
+    state = game.set_aside(state, [5, 1])
+    assert state.phase == "choose" and state.kept == (1, 5) and state.points == 150 and state.dice == 4
+    assert state.stake == 0 and state.kept_points == 150
+    state = game.roll_on(state, source)
+    assert state.roll == (1, 1, 1, 2) and state.rolls == 2 and state.stake == 150
+    state = game.set_aside(state, (1, 1, 1))
+    assert state.points == 1150 and state.dice == 1
+    state = game.bank(state)
+    assert state.turn == 2 and state.banked == 1150 and state.points == 0 and state.dice == 6
+    assert state.marks == (".",) and state.scores == (1150,)
+    assert state.log == (
+        Move(1, 1, (1, 5, 2, 3, 4, 6), 0, (1, 5), "roll"),
+        Move(1, 2, (1, 1, 1, 2), 150, (1, 1, 1), "bank"),
+    )
+    # The next turn starts on roll 3: a Farkle, which ends it at once.
+    state = game.roll(state, source)
+    assert state.turn == 3 and state.marks == (".", "F") and state.scores == (1150, 0)
+    assert state.log[-1] == Move(2, 3, (2, 2, 3, 4, 4, 6), 0, (), "farkle")
+    assert [m.action for m in state.decisions] == ["roll", "bank"]
+
+
+def test_a_farkle_loses_the_turn_points() -> None:
+    source = rolls([5, 2, 2, 3, 4, 6], [2, 3, 4, 6, 6])
+    state = game.set_aside(game.roll(game.new_game(), source), (5,))
+    state = game.roll_on(state, source)
+    assert state.turn == 2 and state.banked == 0 and state.scores == (0,) and state.marks == ("F",)
+    assert state.log[-1] == Move(1, 2, (2, 3, 4, 6, 6), 50, (), "farkle")
+    assert state.phase == "roll"
+
+
+def test_hot_dice_roll_all_six_again() -> None:
+    source = rolls([1, 1, 1, 5, 5, 5], [1, 2, 3, 4, 6, 6], [2, 3, 4, 6, 6, 3])
+    state = game.set_aside(game.roll(game.new_game(), source), (1, 1, 1, 5, 5, 5))
+    assert state.dice_left == 0 and state.dice == 6 and state.hot and state.points == 2500  # two triplets
+    state = game.roll_on(state, source)
+    assert len(state.roll) == 6
+    state = game.bank(game.set_aside(state, (1,)))
+    assert state.banked == 2600 and state.marks == ("H",)
+    # Hot dice and then a Farkle: the turn is marked by the Farkle that ended it.
+    source = rolls([1, 2, 3, 4, 5, 6], [2, 2, 3, 3, 4, 6])
+    state = game.roll_on(game.set_aside(game.roll(game.new_game(), source), (1, 2, 3, 4, 5, 6)), source)
+    assert state.marks == ("F",) and state.banked == 0
+
+
+def test_keeping_fewer_dice_shows_the_first_places_of_the_same_next_roll() -> None:
+    source = daily_source(date(2026, 11, 29))
+    start = game.roll(game.new_game(), source)
+    assert start.roll == (4, 1, 4, 3, 1, 4)
+    one = game.roll_on(game.set_aside(start, (1,)), source)
+    two = game.roll_on(game.set_aside(start, (1, 1)), source)
+    four = game.roll_on(game.set_aside(start, (1, 4, 4, 4)), source)
+    assert one.roll == (6, 4, 1, 2, 3) and two.roll == (6, 4, 1, 2)
+    assert four.log[-1].roll == (6, 4) and four.log[-1].action == "farkle"
+
+
+@pytest.mark.parametrize(
+    ("faces", "message"),
+    [
+        ((), "at least one scoring die"),
+        ((1, 1), "not all in the roll"),
+        ((2,), "a single 2 scores nothing"),
+        ((5, 3), "a single 3 scores nothing"),
+    ],
+)
+def test_a_set_aside_must_be_in_the_roll_and_score(faces: tuple[int, ...], message: str) -> None:
+    state = game.roll(game.new_game(), rolls([1, 5, 2, 3, 4, 6]))
+    with pytest.raises(GameError, match=message):
+        game.set_aside(state, faces)
+    assert issubclass(GameError, ValueError)
+
+
+def test_moves_out_of_turn_are_refused() -> None:
+    source = rolls([1, 5, 2, 3, 4, 6])
+    state = game.new_game()
+    with pytest.raises(GameError, match="waits to roll"):
+        game.bank(state)
+    with pytest.raises(GameError, match="waits to roll"):
+        game.set_aside(state, (1,))
+    picking = game.roll(state, source)
+    with pytest.raises(GameError, match="waits to set dice aside"):
+        game.roll_on(picking, source)
+    with pytest.raises(GameError, match="waits to set dice aside"):
+        game.roll(picking, source)
+    choosing = game.set_aside(picking, (1,))
+    with pytest.raises(GameError, match="waits to bank or roll on"):
+        game.set_aside(choosing, (5,))
+
+
+def steady(state: GameState, source: game.DiceSource) -> GameState:
+    """A simple player: the most points from each roll, bank at 300 or more."""
+    while not state.over:
+        if state.phase == "roll":
+            state = game.roll(state, source)
+        elif state.phase == "pick":
+            best = score_table(game.GAME_RULES).best_selection(counts_of(state.roll))
+            assert best is not None
+            state = game.set_aside(state, best.dice)
+        else:
+            state = game.bank(state) if state.points >= 300 else game.roll_on(state, source)
+    return state
+
+
+def test_a_whole_game_is_ten_turns() -> None:
+    state = steady(game.new_game(), daily_source(date(2026, 11, 29)))
+    assert state.over and state.phase == "over" and state.turn == 11
+    assert state.score == 4550 == sum(state.scores)
+    assert "".join(state.marks) == "..F...H.FF"
+    assert [t["score"] for t in game.turn_summaries(state)] == list(state.scores)
+    for move in (game.bank, lambda s: game.roll(s, daily_source(date(2026, 11, 29)))):
+        with pytest.raises(GameError, match="the game is over"):
+            move(state)
+
+
+def test_the_state_survives_json_at_every_step() -> None:
+    source = daily_source(date(2026, 11, 1))
+    state = game.new_game()
+    seen = 0
+    while not state.over:
+        data = json.loads(json.dumps(state.to_dict()))
+        assert GameState.from_dict(data) == state
+        seen += 1
+        if state.phase == "roll":
+            state = game.roll(state, source)
+        elif state.phase == "pick":
+            best = score_table(game.GAME_RULES).best_selection(counts_of(state.roll))
+            assert best is not None
+            state = game.set_aside(state, best.dice)
+        else:
+            state = game.bank(state) if state.points >= 500 else game.roll_on(state, source)
+    assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    assert seen > 25
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"version": 99},
+        {"roll": [7]},
+        {"turn": 12},
+        {"scores": [1]},
+        {"log": [{"turn": 1}]},
+        {"log": [{"turn": 1, "roll_number": 1, "roll": [1], "points": 0, "keep": [1], "action": "jump"}]},
+    ],
+)
+def test_a_damaged_saved_state_is_refused(change: dict[str, object]) -> None:
+    data = game.new_game().to_dict() | change
+    with pytest.raises(GameError, match="the saved game cannot be read"):
+        GameState.from_dict(data)
+    with pytest.raises(GameError, match="cannot be read"):
+        GameState.from_dict({"turn": 1})
+
+
+def test_seeded_sources_are_pure_functions_of_roll_and_place() -> None:
+    source = game.seeded_source(Stream("code:ABC123"))
+    again = game.seeded_source(Stream("code:ABC123"))
+    faces = [source(r, p) for r in range(1, 20) for p in range(1, 7)]
+    assert faces == [again(r, p) for r in range(1, 20) for p in range(1, 7)]
+    assert set(faces) == {1, 2, 3, 4, 5, 6}
+    assert source(3, 2) == source(3, 2)
+    assert [source(1, p) for p in range(1, 7)] != [
+        game.seeded_source(Stream("code:XYZ"))(1, p) for p in range(1, 7)
+    ]
+
+
+# -- perfect play
+
+
+def solver_policy_score(source: game.DiceSource) -> int:
+    """Perfect play replayed straight from the solved table, without hints.py."""
+    solution = solve(game.GAME_RULES, Objective.expected())
+    table = score_table(game.GAME_RULES)
+    banked, roll_number = 0, 0
+    for _turn in range(10):
+        points, dice = 0, 6
+        while True:
+            roll_number += 1
+            roll = tuple(source(roll_number, place) for place in range(1, dice + 1))
+            choices = table.selections(counts_of(roll))
+            if not choices:
+                break
+            left = {c: len(roll) - len(c.dice) for c in choices}
+            best = max(choices, key=lambda c: solution.value_after(points + c.points, left[c] or 6))
+            points += best.points
+            dice = left[best] or 6
+            if not solution.should_roll(points, dice):
+                banked += points
+                break
+    return banked
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        daily_source(date(2026, 11, 29)),
+        daily_source(date(2026, 11, 1)),
+        daily_source(date(2025, 3, 14)),
+        game.seeded_source(Stream("code:PERFECT")),
+    ],
+    ids=["2026-11-29", "2026-11-01", "2025-03-14", "seeded"],
+)
+def test_perfect_play_is_the_solver_policy_replayed(source: game.DiceSource) -> None:
+    perfect = game.perfect_game(source)
+    assert perfect.over
+    assert game.perfect_play(source) == perfect.score == solver_policy_score(source)
+    # Perfect play gives up nothing by its own measure.
+    assert all(r.lost == 0 for r in game.review(perfect))
+
+
+def test_perfect_play_on_a_known_day() -> None:
+    assert game.perfect_play(daily_source(date(2026, 11, 29))) == 5600
+
+
+# -- the review
+
+
+def test_review_grades_each_decision_against_hint() -> None:
+    state = steady(game.new_game(), daily_source(date(2026, 11, 29)))
+    reviews = game.review(state)
+    assert [r.move for r in reviews] == list(state.decisions)
+    for r in reviews:
+        h = hint(r.move.roll, r.move.points, game.GAME_RULES)
+        assert h.best is not None
+        play = next(p for p in h.plays if p.keep == r.move.keep)
+        chosen = play.expected.bank if r.move.action == "bank" else play.expected.roll
+        assert r.chosen == chosen and r.best_value == h.best.expected.best
+        assert r.lost == pytest.approx(max(0.0, h.best.expected.best - chosen), abs=1e-6)
+    assert len(game.mistakes(reviews)) == sum(1 for r in reviews if r.lost > 0) > 0
+
+
+def test_banking_hot_dice_early_is_a_mistake() -> None:
+    move = Move(2, 4, (1, 2, 3, 4, 5, 6), 0, (1, 2, 3, 4, 5, 6), "bank")
+    r = game.review_move(move)
+    assert r.best.keep == (1, 2, 3, 4, 5, 6) and r.best_action == "roll"
+    assert r.chosen == 1500.0 and r.lost == pytest.approx(447.28, abs=0.005)
+    same = game.review_move(Move(2, 4, (1, 2, 3, 4, 5, 6), 0, (1, 2, 3, 4, 5, 6), "roll"))
+    assert same.lost == 0
+    with pytest.raises(GameError):
+        game.review_move(Move(1, 1, (2, 3, 4, 6, 6, 2), 0, (), "farkle"))
