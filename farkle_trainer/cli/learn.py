@@ -1,0 +1,70 @@
+"""``learn``: the lessons, with their figures filled in for the chosen rules."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated
+
+import typer
+
+from ..ui import Output, fail
+from .common import PlainOpt, RulesOpt, app, load, user_errors
+from .records import DataDirOpt, confirm, open_store_or_explain
+
+
+@app.command()
+def learn(
+    lesson: Annotated[
+        str | None,
+        typer.Argument(metavar="[LESSON]", help="A lesson's number or name; none lists them all."),
+    ] = None,
+    rules: RulesOpt = "classic",
+    plain: PlainOpt = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Lessons from the rules to good strategy, each ending in the drill that practises it.
+
+    Example: farkle-train learn 3 --rules fixed
+    """
+    from .. import render_lessons
+    from ..lessons import LessonNotFound, TemplateError, all_lessons, find_lesson, lesson_status
+
+    out = Output.choose(plain)
+    with user_errors():
+        table = load(rules)
+        try:
+            chosen = find_lesson(lesson) if lesson is not None else None
+            text = chosen.render(table) if chosen else ""
+        except (LessonNotFound, TemplateError) as exc:
+            fail(str(exc))
+        store = open_store_or_explain(data_dir, plain=out.plain)
+    with store:
+        if chosen is None:
+            lessons = all_lessons()
+            progress = store.progress_summary()
+            status = lesson_status(
+                lessons, store.lessons_read(), {(t.kind, t.topic) for t in progress.topics}
+            )
+            if out.plain:
+                out.lines(render_lessons.list_text(lessons, status, table.name))
+            else:
+                out.rich(render_lessons.list_rich(lessons, status, table.name))
+            return
+        store.record_lesson(chosen.number, chosen.slug, rules=table.name)
+    if out.plain:
+        out.lines(text)
+        return
+    console = out.console
+    renderable = render_lessons.lesson_rich(text)
+    if len(console.render_lines(renderable, console.options)) > console.height:
+        with console.pager(styles=True):
+            console.print(renderable)
+    else:
+        console.print(renderable)
+    if confirm(f"Start {chosen.practice} now?", plain=False):
+        args = shlex.split(chosen.practice)[1:]
+        if rules != "classic":
+            args += ["--rules", rules]
+        if data_dir is not None:
+            args += ["--data-dir", str(data_dir)]
+        raise typer.Exit(app(args, standalone_mode=False) or 0)

@@ -1,0 +1,199 @@
+"""``score``: scoring quizzes, graded at once and explained, recorded as training progress."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..ui import fail, is_terminal
+from .common import PlainOpt, RulesOpt, app, load, user_errors
+from .records import DataDirOpt, open_store_or_explain, store_errors
+
+if TYPE_CHECKING:
+    from ..frontend import Frontend
+    from ..quiz import Answered, Level, Question, Quiz
+    from ..rules import Rules
+    from ..seeded import Stream
+    from ..store import Store
+
+TopicOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--topic",
+        "-t",
+        metavar="TOPIC",
+        help="worth, valid, farkle, best or combos; repeat it or use commas (default: all, mixed).",
+        show_default=False,
+    ),
+]
+LevelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--level",
+        metavar="easy|medium|hard",
+        help="Fix the difficulty (default: each topic's level follows your progress; medium with --seed).",
+        show_default=False,
+    ),
+]
+CountOpt = Annotated[
+    int, typer.Option("--count", "-n", metavar="N", min=1, max=100, help="How many questions, 1 to 100.")
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        metavar="SEED",
+        min=0,
+        help="A whole number: the same seed gives the same questions on any machine, whatever your "
+        "progress, so a class can take one quiz.",
+        show_default=False,
+    ),
+]
+
+#: Due items read from the store; those of other tables or topics are skipped.
+DUE_LOOKAHEAD = 200
+
+
+def quiz_stream(seed: int) -> Stream:
+    """Where a quiz's questions come from: a seed names one quiz, the same on every machine."""
+    from ..seeded import Stream
+
+    return Stream(f"score:{seed}")
+
+
+def play_quiz(front: Frontend, quiz: Quiz, record: Callable[[Answered], None]) -> tuple[list[Answered], int]:
+    """Ask the quiz through ``front``, recording each answer before showing its grading.
+
+    Returns the answers and the exit code: 0 when done or input ran out, 130 after Ctrl-C.
+    """
+    from .. import render_quiz as view
+    from ..frontend import run_rounds
+    from ..quiz import Answered, answer_with, grade, next_question, returning
+
+    history: list[Answered] = []
+
+    def questions() -> Iterator[Question]:
+        while (q := next_question(quiz, history)) is not None:
+            yield q
+
+    def play(q: Question) -> Answered:
+        text = view.prompt(
+            q, len(history) + 1, quiz.count, plain=front.plain, returning=returning(quiz, history, q)
+        )
+        done = Answered(q, grade(q, answer_with(front, q, text)))
+        record(done)
+        history.append(done)
+        front.show(view.feedback_text(done.grade), lambda: view.feedback_rich(done.grade))
+        return done
+
+    rounds = run_rounds(questions(), play)
+    if rounds.interrupted and front.plain:
+        front.say()  # Ctrl-C left the cursor after the unanswered question
+    return history, rounds.exit_code
+
+
+def plan(
+    store: Store,
+    rules: Rules,
+    *,
+    seed: int | None,
+    count: int,
+    topics: tuple[str, ...],
+    level: Level | None,
+) -> tuple[Quiz, int]:
+    """The session's quiz and its seed: fixed by ``seed``, else matched to the store's history."""
+    import secrets
+
+    from ..quiz import make_quiz, revive
+
+    if seed is not None:
+        return make_quiz(rules, quiz_stream(seed), count=count, topics=topics, level=level), seed
+    drawn = secrets.randbelow(10**9)
+    due = [
+        q
+        for item in store.due_items("score", limit=DUE_LOOKAHEAD)
+        if (q := revive(item.extra, rules, topics))
+    ]
+    quiz = make_quiz(
+        rules,
+        quiz_stream(drawn),
+        count=count,
+        topics=topics,
+        level=level,
+        mastery=store.topic_mastery("score"),
+        reviews=due,
+    )
+    return quiz, drawn
+
+
+@app.command()
+def score(
+    topic: TopicOpt = None,
+    level: LevelOpt = None,
+    count: CountOpt = 10,
+    seed: SeedOpt = None,
+    rules: RulesOpt = "classic",
+    plain: PlainOpt = False,
+    data_dir: DataDirOpt = None,
+) -> None:
+    """Scoring quizzes: what dice are worth, what can be set aside, Farkles, combinations.
+
+    Each answer is graded at once with the split that explains it. Without --seed the quiz
+    adapts: missed questions come back, mastered topics come up less. Ctrl-C or end of input
+    stops early; every answer given is kept as training progress.
+    Example: farkle-train score --topic combos --rules fixed
+    """
+    from .. import render_quiz as view
+    from ..frontend import choose_frontend
+    from ..quiz import QuizError, parse_level, parse_topics, summarize
+
+    with user_errors():
+        table = load(rules)
+        try:
+            topics = parse_topics(topic)
+            fixed_level = parse_level(level)
+        except QuizError as exc:
+            fail(str(exc))
+        front = choose_frontend(plain)
+        with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
+            quiz, used_seed = plan(store, table, seed=seed, count=count, topics=topics, level=fixed_level)
+            session = store.start_session(
+                "score",
+                rules=table.name,
+                seed=used_seed,
+                params={
+                    "topics": list(topics),
+                    "level": fixed_level,
+                    "count": count,
+                    "adaptive": quiz.adaptive,
+                },
+            )
+
+            def record(a: Answered) -> None:
+                store.record_answer(
+                    session,
+                    topic=a.question.topic,
+                    item=a.question.item,
+                    question=a.question.text,
+                    answer=a.grade.answer,
+                    correct_answer=a.grade.correct_answer,
+                    correct=a.grade.correct,
+                    grade="right" if a.grade.correct else "wrong",
+                    extra=a.question.extra(),
+                )
+
+            front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
+            started = time.monotonic()
+            history, exit_code = play_quiz(front, quiz, record)
+            # Time spent by a pipe is no one's time: only answers typed on a terminal are timed.
+            seconds = time.monotonic() - started if is_terminal(sys.stdin) else None
+            if len(history) == quiz.count:
+                store.finish_session(session)
+    summary = summarize(quiz, history, seconds=seconds, rules_option=rules)
+    front.show(view.summary_text(summary), lambda: view.summary_rich(summary))
+    if exit_code:
+        raise typer.Exit(exit_code)

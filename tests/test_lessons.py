@@ -1,0 +1,149 @@
+"""Lessons: every figure filled from the engine, every quoted command valid, reading recorded."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from farkle_trainer import load_rules
+from farkle_trainer.cli import app
+from farkle_trainer.lessons import (
+    FIGURES,
+    TemplateError,
+    all_lessons,
+    fill,
+    find_lesson,
+    lesson_status,
+    lessons_dir,
+)
+from farkle_trainer.rules import PRESETS, Rules
+from farkle_trainer.solver import solve
+from farkle_trainer.store import Store
+
+VARIANT = Rules(
+    name="variant",
+    triples=(300, 200, 300, 400, 500, 600),
+    straight=2500,
+    three_pairs=750,
+    four_of_a_kind_and_pair=1500,
+    two_triplets=None,
+    partial_straight_low=500,
+)
+ALL_RULES = [*PRESETS.values(), VARIANT]
+
+
+def test_there_are_six_lessons_in_order() -> None:
+    lessons = all_lessons()
+    assert [x.number for x in lessons] == [1, 2, 3, 4, 5, 6]
+    assert lessons_dir().name == "lessons"
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=[r.name for r in ALL_RULES])
+def test_every_lesson_renders_with_no_unfilled_field(rules: Rules) -> None:
+    for lesson in all_lessons():
+        text = lesson.render(rules)
+        assert "{{" not in text and "}}" not in text, lesson.slug
+        assert lesson.practice in text
+
+
+def test_figures_follow_the_rules() -> None:
+    bank = find_lesson("5")
+    multiplier = bank.render(load_rules("multiplier"))
+    classic = bank.render(load_rules("classic"))
+    solution = solve(load_rules("multiplier"))
+    assert f"| 5 | {solution.roll_while_at_most(5):,} |" in multiplier
+    assert "579.62" in multiplier and "593.58" in classic
+    combos = find_lesson("combinations")
+    assert "under fixed rules it is 1,500" in " ".join(combos.render(load_rules("fixed")).split())
+    assert "under classic rules it is nothing" in " ".join(combos.render(load_rules("classic")).split())
+
+
+def test_every_figure_is_used_somewhere() -> None:
+    text = "".join(x.template for x in all_lessons())
+    used = set(re.findall(r"\{\{\s*([a-z_]+)", text))
+    assert used == set(FIGURES)
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("{{ nonsense }}", "unknown figure"),
+        ("{{ threshold }}", "takes 1 to 2 numbers"),
+        ("{{ score 7 }}", "not a die face"),
+        ("{{ score_under vegas 1 }}", "no preset"),
+        ("{{ score 1, 5 }}", "cannot read the figure"),
+    ],
+)
+def test_bad_figures_are_errors(template: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        fill(template, load_rules())
+
+
+def test_fill_leaves_plain_text_alone() -> None:
+    assert fill("no figures here", load_rules()) == "no figures here"
+    assert fill("{{ score 1 1 1 1 }}!", load_rules()) == "1,100!"
+
+
+def quoted_commands() -> list[str]:
+    found = []
+    for lesson in all_lessons():
+        found += re.findall(r"farkle-train [^`\n]+", lesson.template)
+    return sorted(set(c.strip() for c in found))
+
+
+@pytest.mark.parametrize("command", quoted_commands())
+def test_every_quoted_command_parses(command: str) -> None:
+    group = get_command(app)
+    args = shlex.split(command)[1:]
+    with group.make_context("farkle-train", list(args), resilient_parsing=False) as ctx:
+        name, sub, rest = group.resolve_command(ctx, args)  # type: ignore[attr-defined]
+        assert sub is not None, command
+        try:
+            sub.make_context(name, rest, parent=ctx)
+        except Exception as exc:  # pragma: no cover - the parser's own usage error, shown on failure
+            pytest.fail(f"{command}: {exc}")
+
+
+def test_find_lesson_by_number_or_name() -> None:
+    assert find_lesson("3").slug == "combinations"
+    assert find_lesson("bank-or-roll").number == 5
+    assert find_lesson("Scoring").number == 2
+    with pytest.raises(ValueError, match="no lesson"):
+        find_lesson("12")
+
+
+def test_status_new_read_practised() -> None:
+    lessons = all_lessons()
+    status = lesson_status(lessons, {2, 3}, {("score", "combos")})
+    assert status[1] == "new" and status[2] == "read" and status[3] == "practised"
+    assert find_lesson("5").practice_topic == ("decide", "bank-or-roll")
+
+
+runner = CliRunner()
+
+
+def test_learn_lists_and_reads(farkle_home: Path) -> None:
+    listed = runner.invoke(app, ["learn"])
+    assert listed.exit_code == 0
+    assert "1. The turn" in listed.stdout and "new" in listed.stdout
+    read = runner.invoke(app, ["learn", "3", "--rules", "fixed"])
+    assert read.exit_code == 0
+    assert read.stdout.startswith("# 3. Six-dice combinations")
+    assert "farkle-train score --topic combos" in read.stdout
+    again = runner.invoke(app, ["learn"])
+    line = next(x for x in again.stdout.splitlines() if "Six-dice combinations" in x)
+    assert " read " in line
+    with Store.open() as store:
+        assert store.lessons_read() == {3}
+        assert store.stats_summary().games_played == 0
+
+
+def test_learn_unknown_lesson_is_one_line() -> None:
+    result = runner.invoke(app, ["learn", "99"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: no lesson '99'")

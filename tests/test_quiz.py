@@ -1,0 +1,468 @@
+"""Scoring quizzes as data: generation, grading, reproducibility and the adaptive schedule."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from farkle_trainer.answers import AnswerError
+from farkle_trainer.cli.score import quiz_stream
+from farkle_trainer.dice import multisets
+from farkle_trainer.quiz import (
+    LEVELS,
+    REASK_GAP,
+    SIZES,
+    TOPICS,
+    Answered,
+    Grade,
+    Question,
+    QuizError,
+    allowed_rules,
+    apportion,
+    check_pick,
+    fits,
+    fixed_questions,
+    grade,
+    level_for,
+    make_question,
+    make_quiz,
+    next_question,
+    parse_level,
+    parse_points,
+    parse_topics,
+    parse_yes,
+    pending_reasks,
+    revive,
+    rule_of,
+    rules_in,
+    summarize,
+    table_rules,
+)
+from farkle_trainer.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.scoring import score_table
+from farkle_trainer.seeded import Stream
+from farkle_trainer.store import Store
+
+CLASSIC = load_rules("classic")
+FIXED = load_rules("fixed")
+MULTIPLIER = load_rules("multiplier")
+#: A house table with the variants no preset has: short straights, three 1s at 300, no three pairs.
+HOUSE = rules_from_mapping(
+    {
+        "name": "house",
+        "three_of_a_kind": {"one": 300},
+        "combinations": {
+            "partial_straight_low": 500,
+            "partial_straight_high": 750,
+            "three_pairs": False,
+            "straight": 2500,
+        },
+    }
+)
+ALL_TABLES = [load_rules(n) for n in ("classic", "fixed", "doubling", "multiplier")] + [HOUSE]
+
+
+def q(topic: str, dice: str, rules: Rules = CLASSIC) -> Question:
+    return Question(topic, tuple(int(c) for c in dice), rules)
+
+
+# -- generation
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_questions_fit_their_topic_and_level(topic: str, level: str) -> None:
+    table = score_table(CLASSIC)
+    for i in range(60):
+        question = make_question(topic, CLASSIC, level, Stream(f"fit/{i}"))  # type: ignore[arg-type]
+        assert question.topic == topic and fits(question)
+        counts = question.counts
+        if topic in SIZES:
+            low, high = SIZES[topic][level]  # type: ignore[index]
+            assert low <= len(question.dice) <= high or question.combo is not None, question
+        if topic == "worth":
+            split = table.split(counts)
+            assert split is not None and rules_in(split) <= set(allowed_rules(CLASSIC, level))  # type: ignore[arg-type]
+        if topic == "best":
+            assert len(table.selections(counts)) >= 2
+
+
+def test_levels_use_their_rules() -> None:
+    easy = {"single 1", "single 5"} | {f"three {f}s" for f in range(1, 7)}
+    assert set(allowed_rules(CLASSIC, "easy")) == easy
+    assert "four of a kind" in allowed_rules(CLASSIC, "medium")
+    assert "three pairs" not in allowed_rules(CLASSIC, "medium")
+    assert set(allowed_rules(CLASSIC, "hard")) == set(table_rules(CLASSIC))
+    assert "four of a kind and a pair" not in table_rules(CLASSIC)
+    assert "four of a kind and a pair" in table_rules(FIXED)
+    assert {"straight 1-5", "straight 2-6"} <= set(table_rules(HOUSE))
+    assert "three pairs" not in table_rules(HOUSE)
+
+
+def test_group_names_map_to_table_rules() -> None:
+    assert rule_of("four 2s") == "four of a kind"
+    assert rule_of("six 6s") == "six of a kind"
+    assert rule_of("four 2s and a pair of 3s") == "four of a kind and a pair"
+    assert rule_of("three 4s") == "three 4s"
+    # Every group any table can score is one of that table's rules.
+    for rules in ALL_TABLES:
+        table = score_table(rules)
+        for n in range(1, 7):
+            for counts in multisets(n):
+                assert rules_in(table.split(counts)) <= set(table_rules(rules)), (rules.name, counts)
+
+
+@pytest.mark.parametrize("rules", ALL_TABLES, ids=lambda r: r.name)
+@pytest.mark.parametrize("topic", ["worth", "valid", "best"])
+def test_every_rule_of_the_table_is_asked(rules: Rules, topic: str) -> None:
+    met: set[str] = set()
+    for level in LEVELS:
+        for i in range(120):
+            question = make_question(topic, rules, level, Stream(f"cover/{i}"))
+            met |= rules_in(
+                score_table(rules).split(question.counts)
+                or score_table(rules).best_selection(question.counts)
+            )
+    assert met == set(table_rules(rules))
+
+
+def test_dice_come_from_fair_rolls() -> None:
+    # Farkle questions are conditioned fair rolls: among non-Farkles of three dice, a single 1 or 5
+    # with two dead dice is far likelier than three of a kind, as in real play.
+    rolls = [make_question("farkle", CLASSIC, "easy", Stream(f"fair/{i}")) for i in range(600)]
+    three = [r for r in rolls if len(r.dice) == 3 and not score_table(CLASSIC).is_farkle(r.counts)]
+    triples = sum(1 for r in three if len(set(r.dice)) == 1)
+    assert three and triples / len(three) < 0.1
+    # About half the yes/no questions are yes.
+    farkles = sum(score_table(CLASSIC).is_farkle(r.counts) for r in rolls)
+    assert 0.4 < farkles / len(rolls) < 0.6
+
+
+def test_combos_follow_the_table() -> None:
+    asked = {make_question("combos", CLASSIC, "hard", Stream(f"combo/{i}")).combo for i in range(200)}
+    assert asked >= {"straight", "three pairs", "two triplets", "six of a kind", "four 1s"}
+    assert "four of a kind and a pair" in asked and "near straight" in asked
+    easy = {make_question("combos", CLASSIC, "easy", Stream(f"combo/{i}")).combo for i in range(100)}
+    assert easy == {"straight", "three pairs", "two triplets", "six of a kind"}
+
+
+# -- grading
+
+
+def test_worth_right_and_wrong() -> None:
+    question = q("worth", "11115")
+    assert question.text == "What are 1-1-1-1-5 worth?"
+    right = grade(question, 1150)
+    assert right.correct and right.correct_answer == "1,150"
+    assert right.explanation == ("1-1-1-1-5 are worth 1,150: three 1s 1,000 + single 1 100 + single 5 50.",)
+    assert right.split is not None and right.split.points == 1150
+    wrong = grade(question, 1050)
+    assert not wrong.correct and wrong.verdict == "Wrong: you said 1,050."
+    assert any("three 1s and a single 1 (1,100)" in note for note in wrong.notes)
+
+
+def test_four_ones_depend_on_the_table() -> None:
+    assert grade(q("worth", "1111"), 1100).correct
+    assert not grade(q("worth", "1111"), 1000).correct
+    assert grade(q("worth", "1111", MULTIPLIER), 2000).correct
+    assert grade(q("worth", "1111", MULTIPLIER), 2000).notes == ()
+
+
+def test_valid_says_which_die_breaks_it() -> None:
+    question = q("valid", "225")
+    assert question.text == "Can you set aside 2-2-5?"
+    right = grade(question, False)
+    assert right.correct and right.correct_answer == "no"
+    assert right.explanation[0] == "No: 2-2-5 can't all be set aside."
+    assert right.explanation[1].startswith("2-2: two 2s score nothing")
+    assert right.explanation[2] == "The rest, 5, scores 50: single 5 50."
+    assert not grade(question, True).correct
+    ok = q("valid", "223344")
+    assert grade(ok, True).correct and "three pairs 1,500" in grade(ok, True).explanation[0]
+    assert not grade(ok, False).correct
+    assert "Any three pairs score 1,500" in grade(ok, False).notes[0]
+
+
+def test_farkle_right_and_wrong() -> None:
+    farkle = q("farkle", "23466")
+    assert grade(farkle, True).correct and not grade(farkle, False).correct
+    assert grade(farkle, True).explanation == (
+        "Yes, a Farkle: nothing in 2-3-4-6-6 scores (no 1 or 5, no three alike).",
+    )
+    scores = q("farkle", "224466")
+    assert grade(scores, False).correct and not grade(scores, True).correct
+    assert grade(scores, False).explanation == (
+        "No: you can set aside 2-2-4-4-6-6 for 1,500: three pairs 1,500.",
+    )
+    # Without three pairs on the table, the same roll is a Farkle.
+    assert grade(Question("farkle", (2, 2, 4, 4, 6, 6), HOUSE), True).correct
+
+
+def test_best_is_graded_by_points() -> None:
+    question = q("best", "155523")
+    right = grade(question, (1, 5, 5, 5))
+    assert right.correct and right.correct_answer == "1 5 5 5"
+    assert right.explanation == ("The most is 1-5-5-5 for 600: three 5s 500 + single 1 100.",)
+    wrong = grade(question, (5, 5, 5))
+    assert not wrong.correct and wrong.verdict == "Wrong: you picked 5-5-5, worth 500."
+    # The fixed table's four of a kind and a pair beats the split under classic.
+    assert grade(q("best", "111155", FIXED), (1, 1, 1, 1, 5, 5)).split.points == 1500  # type: ignore[union-attr]
+    assert grade(q("best", "111155"), (1, 1, 1, 1, 5, 5)).correct
+
+
+def test_a_pick_that_does_not_score_is_refused_not_graded() -> None:
+    question = q("best", "155523")
+    check_pick(question, (1, 5))
+    with pytest.raises(AnswerError, match="every die set aside must score, and a single 2 scores nothing"):
+        check_pick(question, (1, 2))
+
+
+def test_combos_trap_four_of_a_kind_and_a_pair() -> None:
+    classic = q("combos", "222233")
+    right = grade(classic, 0)
+    assert right.correct and right.correct_answer == "0"
+    assert right.explanation[0] == "0 points: 2-2-2-2-3-3 can't all be set aside."
+    assert "3-3: two 3s score nothing" in right.explanation[1]
+    wrong = grade(classic, 1500)
+    assert not wrong.correct and "not three pairs" in wrong.notes[0]
+    fixed = q("combos", "222233", FIXED)
+    assert grade(fixed, 1500).correct and not grade(fixed, 0).correct
+    assert "Four of a kind and a pair score 1,500" in grade(fixed, 0).notes[0]
+    # Four 1s and a pair of 5s score under classic too, split as 1,100 + 100.
+    assert grade(q("combos", "111155"), 1200).correct
+
+
+def test_combos_triplets_six_alike_and_straights() -> None:
+    assert grade(q("combos", "333555"), 2500).correct
+    assert grade(q("combos", "333555", MULTIPLIER), 800).correct
+    six = grade(q("combos", "444444"), 2500)
+    assert not six.correct and six.correct_answer == "3,000"
+    assert "not two triplets" in six.notes[0]
+    assert grade(q("combos", "123456"), 1500).correct
+    near = grade(q("combos", "123455"), 1600)
+    assert near.correct_answer == "0" and "all six faces" in near.notes[-1]
+    short = grade(Question("combos", (1, 2, 3, 4, 5, 5), HOUSE), 550)
+    assert short.correct and short.explanation == (
+        "1-2-3-4-5-5 are worth 550: straight 1-5 500 + single 5 50.",
+    )
+    assert short.notes == ()
+
+
+def test_answers_are_forgiving_in_form_and_strict_in_substance() -> None:
+    for text in ("1100", "1,100", "1 100", " 1_100 "):
+        assert parse_points(text) == 1100
+    for text in ("", "lots", "1 5 5", "11,00", "-50"):
+        with pytest.raises(AnswerError):
+            parse_points(text)
+    assert parse_yes("Y") is True and parse_yes("no") is False
+    with pytest.raises(AnswerError, match="type y for yes or n for no"):
+        parse_yes("maybe")
+    # A well-formed answer that is not a multiple of 50 is wrong, not refused.
+    assert not grade(q("worth", "5"), 55).correct
+
+
+# -- reproducibility
+
+
+def seeded(seed: int, rules: Rules = CLASSIC, count: int = 10) -> list[str]:
+    quiz = make_quiz(rules, quiz_stream(seed), count=count)
+    return [f"{x.topic}:{x.dice}" for x in fixed_questions(quiz)]
+
+
+def test_a_seed_is_one_quiz() -> None:
+    assert seeded(7) == seeded(7)
+    assert seeded(7) != seeded(8)
+    assert seeded(7, FIXED)[:3] != [] and len(seeded(7, count=25)) == 25
+    # Pinned: a class handed seed 7 must get these questions on every machine and release.
+    assert seeded(7, count=3) == ["farkle:(6, 3, 4, 2)", "valid:(3, 5, 5, 5)", "best:(5, 6, 1, 5, 5, 5)"]
+
+
+def test_the_same_seed_gives_the_same_questions_in_another_process() -> None:
+    code = (
+        "import json; from farkle_trainer.cli.score import quiz_stream; "
+        "from farkle_trainer.quiz import make_quiz, fixed_questions; from farkle_trainer import load_rules; "
+        "quiz = make_quiz(load_rules('fixed'), quiz_stream(2024), count=12); "
+        "print(json.dumps([f'{x.topic}:{x.dice}' for x in fixed_questions(quiz)]))"
+    )
+    # Another process with another string-hash seed: set and dict order must not leak into the draws.
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    )
+    assert json.loads(out.stdout) == seeded(2024, FIXED, count=12)
+
+
+def test_a_seeded_quiz_ignores_history() -> None:
+    quiz = make_quiz(CLASSIC, quiz_stream(7), count=6)
+    assert not quiz.adaptive and not quiz.reask and set(quiz.levels.values()) == {"medium"}
+    # Every topic comes up, each before any comes twice.
+    assert sorted(quiz.slots[:5]) == sorted(TOPICS) and len(quiz.slots) == 6
+    # A missed question does not come back: everyone with the seed gets the same questions.
+    asked = [answer(question, False) for question in fixed_questions(quiz)]
+    assert len({a.question.item for a in asked}) == 6
+    history: list[Answered] = []
+    while (question := next_question(quiz, history)) is not None:
+        history.append(answer(question, False))
+    assert [a.question for a in history] == [a.question for a in asked]
+
+
+# -- the adaptive schedule
+
+
+def answer(question: Question, correct: bool) -> Answered:
+    return Answered(question, Grade(correct, "", "", ("",), None))
+
+
+def play(quiz, right: set[int]) -> list[Answered]:  # type: ignore[no-untyped-def]
+    history: list[Answered] = []
+    while (question := next_question(quiz, history)) is not None:
+        history.append(answer(question, len(history) in right))
+    return history
+
+
+def test_a_missed_question_comes_back_in_the_session() -> None:
+    quiz = make_quiz(CLASSIC, quiz_stream(1), count=10, mastery={})
+    history = play(quiz, right=set(range(1, 10)))
+    items = [a.question.item for a in history]
+    assert items.count(items[0]) == 2
+    assert items.index(items[0], 1) == REASK_GAP + 1
+    assert len(set(items)) == 9
+
+
+def test_missed_questions_come_back_before_a_short_quiz_ends() -> None:
+    quiz = make_quiz(CLASSIC, quiz_stream(1), count=4, mastery={})
+    history = play(quiz, right={1, 2, 3})
+    assert history[-1].question == history[0].question
+    assert pending_reasks(history) == []
+
+
+def test_re_asks_take_at_most_a_third_of_the_quiz() -> None:
+    quiz = make_quiz(CLASSIC, quiz_stream(1), count=9, mastery={})
+    history = play(quiz, right=set())
+    assert len({a.question.item for a in history}) == 6
+
+
+def test_mastered_topics_come_up_less() -> None:
+    mastery = {"worth": 1.0, "valid": 0.95, "farkle": 0.3, "best": 0.7}
+    quiz = make_quiz(CLASSIC, quiz_stream(3), count=20, mastery=mastery)
+    counts = {t: quiz.slots.count(t) for t in TOPICS}
+    assert counts["worth"] < counts["best"] < counts["farkle"]
+    assert counts["valid"] < counts["combos"]
+    assert quiz.levels == {
+        "worth": "hard",
+        "valid": "hard",
+        "farkle": "easy",
+        "best": "medium",
+        "combos": "medium",
+    }
+    assert make_quiz(CLASSIC, quiz_stream(3), level="easy", mastery=mastery).levels["worth"] == "easy"
+    assert level_for(None) == "medium" and level_for(0.59) == "easy" and level_for(0.9) == "hard"
+
+
+def test_apportion_keeps_proportions() -> None:
+    slots = apportion(["a", "b", "c"], [2.0, 1.0, 1.0], 8, Stream("x"))
+    assert sorted(slots) == ["a", "a", "a", "a", "b", "b", "c", "c"]
+    assert set(slots[:3]) == {"a", "b", "c"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def record(store: Store, session: int, a: Answered) -> None:
+    store.record_answer(
+        session,
+        topic=a.question.topic,
+        item=a.question.item,
+        question=a.question.text,
+        answer=a.grade.answer,
+        correct_answer=a.grade.correct_answer,
+        correct=a.grade.correct,
+        grade="right" if a.grade.correct else "wrong",
+        extra=a.question.extra(),
+    )
+
+
+def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
+    clock = Clock()
+    with Store.open(tmp_path, clock=clock) as store:
+        first = make_quiz(CLASSIC, quiz_stream(11), count=5, mastery=store.topic_mastery("score"))
+        session = store.start_session("score", rules="classic", seed=11)
+        history = play(first, right={0, 2, 3})
+        for a in history:
+            record(store, session, a)
+        missed = history[1].question
+        assert history[4].question == missed  # back at the end of the session, and missed again
+        clock.now += timedelta(hours=1)
+        due = [r for item in store.due_items("score") if (r := revive(item.extra, CLASSIC))]
+        assert due == [missed]
+        second = make_quiz(
+            CLASSIC, quiz_stream(12), count=5, mastery=store.topic_mastery("score"), reviews=due
+        )
+        asked = play(second, right=set(range(5)))
+        assert asked[0].question == missed
+        for a in asked:
+            record(store, session, a)
+        # Answered right, it rests: not due the next hour, due again after its box's delay.
+        clock.now += timedelta(hours=1)
+        assert store.due_items("score") == []
+        assert revive(missed.extra(), FIXED) is None  # another table's items wait for that table
+        others = tuple(t for t in TOPICS if t != missed.topic)
+        assert revive(missed.extra(), CLASSIC, topics=others) is None
+
+
+def test_revive_refuses_what_does_not_fit() -> None:
+    worth = q("worth", "222233", FIXED)
+    assert revive(worth.extra(), FIXED) == worth
+    changed = rules_from_mapping({"name": "fixed", "base": "classic"})
+    assert revive(worth.extra(), changed) is None  # no longer scores as a whole
+    assert revive({"topic": "worth", "dice": [7], "rules": "classic"}, CLASSIC) is None
+    assert revive(None, CLASSIC) is None
+
+
+# -- options and the summary
+
+
+def test_topics_and_levels_from_the_command_line() -> None:
+    assert parse_topics(None) == TOPICS
+    assert parse_topics(["combos,worth", "Worth"]) == ("worth", "combos")
+    with pytest.raises(QuizError, match="unknown topic 'scores'"):
+        parse_topics(["scores"])
+    assert parse_level("HARD") == "hard" and parse_level(None) is None
+    with pytest.raises(QuizError, match="choose easy, medium or hard"):
+        parse_level("expert")
+    with pytest.raises(QuizError, match="1 to 100"):
+        make_quiz(CLASSIC, quiz_stream(1), count=0)
+
+
+def test_summary_names_what_to_drill() -> None:
+    quiz = make_quiz(CLASSIC, quiz_stream(5), count=4, topics=["worth", "valid"])
+    history = [
+        answer(q("worth", "5"), True),
+        answer(q("valid", "25"), False),
+        answer(q("worth", "1"), False),
+        answer(q("valid", "26"), False),
+    ]
+    s = summarize(quiz, history, seconds=61.0, rules_option="fixed")
+    assert (s.asked, s.right, s.stopped) == (4, 1, False)
+    assert [(t.topic, t.asked, t.right) for t in s.missed] == [("valid", 2, 0), ("worth", 2, 1)]
+    assert s.suggestion is not None
+    assert s.suggestion.command == "farkle-train score --topic valid --rules fixed"
+    assert s.per_question == pytest.approx(15.25)
+    perfect = summarize(quiz, [answer(q("worth", "5"), True)] * 4)
+    assert perfect.suggestion is not None and "--level hard" in perfect.suggestion.command
+    stopped = summarize(quiz, history[:1])
+    assert stopped.stopped and stopped.suggestion is None
