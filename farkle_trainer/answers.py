@@ -22,12 +22,19 @@ class AnswerError(ValueError):
     """An answer that could not be read; the message says how to type it."""
 
 
+_GROUPED = re.compile(r"\d+|\d{1,3}(?:[ ,_']\d{3})+")
+
+
 def parse_number(text: str) -> int:
-    """``"1100"``, ``"1,100"``, ``"1 100"`` and ``"1_100"`` are all 1,100."""
-    cleaned = re.sub(r"[\s,_']", "", text)
-    if not re.fullmatch(r"\d+", cleaned):
+    """``"1100"``, ``"1,100"``, ``"1 100"`` and ``"1_100"`` are all 1,100.
+
+    Separators must group thousands, so dice typed by mistake (``"1 5 5"``) are asked
+    again rather than read as 155.
+    """
+    cleaned = text.strip()
+    if not _GROUPED.fullmatch(cleaned):
         raise AnswerError("type a whole number of points, like 1100 or 1,100")
-    return int(cleaned)
+    return int(re.sub(r"[ ,_']", "", cleaned))
 
 
 def parse_yes_no(text: str) -> bool:
@@ -36,7 +43,7 @@ def parse_yes_no(text: str) -> bool:
         return True
     if word in ("n", "no", "nope", "false"):
         return False
-    raise AnswerError("type yes or no (y or n)")
+    raise AnswerError("type y for yes or n for no")
 
 
 def parse_action(text: str) -> Action:

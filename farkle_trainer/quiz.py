@@ -481,28 +481,6 @@ class Grade:
         return "Right." if self.correct else f"Wrong: {self.said or 'you said ' + self.answer}."
 
 
-_POINTS = re.compile(r"\d+|\d{1,3}([ ,_']\d{3})+")
-
-
-def parse_points(text: str) -> int:
-    """Points as people write them: ``1100``, ``1,100``, ``1 100``.
-
-    Separators must group thousands, so dice typed by mistake (``1 5 5``) are asked again
-    rather than read as 155.
-    """
-    if not _POINTS.fullmatch(text.strip()):
-        raise AnswerError("type a whole number of points, like 1100 or 1,100")
-    return parse_number(text)
-
-
-def parse_yes(text: str) -> bool:
-    """``y``/``yes`` or ``n``/``no``."""
-    try:
-        return parse_yes_no(text)
-    except AnswerError:
-        raise AnswerError("type y for yes or n for no") from None
-
-
 def check_pick(q: Question, picked: tuple[int, ...]) -> None:
     """Refuse a pick that cannot be set aside (every die set aside must score), saying why."""
     if not picked:
@@ -517,9 +495,9 @@ def check_pick(q: Question, picked: tuple[int, ...]) -> None:
 def answer_with(front: Frontend, q: Question, prompt: str) -> Answer:
     """Ask ``q`` through a front end, which asks again until the answer is well formed."""
     if q.form == "points":
-        return front.ask(prompt, parse_points)
+        return front.ask(prompt, parse_number)
     if q.form == "yes-no":
-        return front.choose(prompt, [("yes", True), ("no", False)], parse_yes)
+        return front.choose(prompt, [("yes", True), ("no", False)], parse_yes_no)
     return front.pick_dice(prompt, q.dice, lambda picked: check_pick(q, picked))
 
 

@@ -33,7 +33,7 @@ def test_numbers_in_any_usual_form(text: str) -> None:
     assert parse_number(text) == 1100
 
 
-@pytest.mark.parametrize("text", ["", "eleven", "-50", "1.5e3"])
+@pytest.mark.parametrize("text", ["", "eleven", "-50", "1.5e3", "1 5 5", "11,00"])
 def test_bad_numbers_say_how(text: str) -> None:
     with pytest.raises(AnswerError, match="whole number"):
         parse_number(text)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from farkle_trainer.answers import AnswerError
+from farkle_trainer.answers import AnswerError, parse_number, parse_yes_no
 from farkle_trainer.cli.score import quiz_stream
 from farkle_trainer.dice import multisets
 from farkle_trainer.quiz import (
@@ -34,9 +34,7 @@ from farkle_trainer.quiz import (
     make_quiz,
     next_question,
     parse_level,
-    parse_points,
     parse_topics,
-    parse_yes,
     pending_reasks,
     revive,
     rule_of,
@@ -256,13 +254,13 @@ def test_combos_triplets_six_alike_and_straights() -> None:
 
 def test_answers_are_forgiving_in_form_and_strict_in_substance() -> None:
     for text in ("1100", "1,100", "1 100", " 1_100 "):
-        assert parse_points(text) == 1100
+        assert parse_number(text) == 1100
     for text in ("", "lots", "1 5 5", "11,00", "-50"):
         with pytest.raises(AnswerError):
-            parse_points(text)
-    assert parse_yes("Y") is True and parse_yes("no") is False
+            parse_number(text)
+    assert parse_yes_no("Y") is True and parse_yes_no("no") is False
     with pytest.raises(AnswerError, match="type y for yes or n for no"):
-        parse_yes("maybe")
+        parse_yes_no("maybe")
     # A well-formed answer that is not a multiple of 50 is wrong, not refused.
     assert not grade(q("worth", "5"), 55).correct
 
