@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from typing import Annotated
 
@@ -57,6 +58,8 @@ def learn(
     console = out.console
     renderable = render_lessons.lesson_rich(text)
     if len(console.render_lines(renderable, console.options)) > console.height:
+        # The pager is less, which shows colour codes as text unless told -R.
+        os.environ["LESS"] = f"{os.environ.get('LESS', '')} -R".strip()
         with console.pager(styles=True):
             console.print(renderable)
     else:
