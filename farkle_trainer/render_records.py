@@ -34,8 +34,11 @@ def topic_label(t: TopicProgress) -> str:
     return f"{KIND_LABELS.get(t.kind, t.kind)}: {t.topic}"
 
 
-def _lost(value: float | None) -> str:
-    return "-" if value is None else ev(value)
+def _lost(value: float | None, unit: str = "points") -> str:
+    """A loss per decision; a final round's is a chance, in percentage points."""
+    if value is None:
+        return "-"
+    return f"{ev(value)} pp" if unit == "percentage points" else ev(value)
 
 
 def plural(n: int, word: str) -> str:
@@ -55,6 +58,7 @@ def _topic_data(t: TopicProgress) -> dict[str, Any]:
         "recent_accuracy": t.recent_accuracy,
         "decisions": t.decisions,
         "average_points_lost": t.average_points_lost,
+        "loss_unit": t.loss_unit,
         "last_answered": t.last_answered.isoformat(),
     }
 
@@ -132,7 +136,7 @@ def progress_text(s: ProgressSummary) -> str:
     for t in s.topics:
         out.append(
             f"  {topic_label(t):<{width}}  {t.answers:>7,}  {share(t.accuracy):>5}  "
-            f"{share(t.recent_accuracy):>6}  {_lost(t.average_points_lost)}"
+            f"{share(t.recent_accuracy):>6}  {_lost(t.average_points_lost, t.loss_unit)}"
         )
     out.append("")
     out += _loss_lines(s)
@@ -170,7 +174,7 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
             f"{t.answers:,}",
             share(t.accuracy),
             Text(share(t.recent_accuracy), style=_accuracy_style(t.recent_accuracy)),
-            _lost(t.average_points_lost),
+            _lost(t.average_points_lost, t.loss_unit),
         )
     parts: list[RenderableType] = [table, Text()]
     loss = _loss_lines(s)

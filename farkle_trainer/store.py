@@ -103,7 +103,11 @@ EXPORT_COLUMNS = (
     "correct",
     "grade",
     "points_lost",
+    "unit",
 )
+LossUnit = Literal["points", "percentage points"]
+#: Expected points of turn score, or percentage points of the chance of passing a leader.
+LOSS_UNITS: tuple[LossUnit, ...] = ("points", "percentage points")
 ResetKind = Literal["progress", "stats"]
 RESET_KINDS: tuple[ResetKind, ...] = ("progress", "stats")
 DAILY_PRACTICE = "daily-practice"
@@ -246,6 +250,8 @@ class TopicProgress:
     decisions: int
     average_points_lost: float | None
     last_answered: datetime
+    #: What ``average_points_lost`` counts: expected points, or percentage points of a chance.
+    loss_unit: LossUnit = "points"
 
     @property
     def accuracy(self) -> float:
@@ -491,8 +497,26 @@ def _schema_v2(db: sqlite3.Connection) -> None:
         _schedule(db, r[0], r[1], r[2], bool(r[3]), _parse_time(r[4]), r[5], r[6], r[7])
 
 
+def _schema_v3(db: sqlite3.Connection) -> None:
+    """Losses carry their unit, so a final round's chance is never averaged with points.
+
+    Earlier files kept a final round's loss only in ``extra``; it moves to the column.
+    """
+    db.execute("ALTER TABLE answers ADD COLUMN unit TEXT NOT NULL DEFAULT 'points'")
+    rows = db.execute("SELECT id, extra FROM answers WHERE points_lost IS NULL AND extra IS NOT NULL")
+    for answer_id, extra_text in rows.fetchall():
+        extra = _load(extra_text)
+        if isinstance(extra, dict) and extra.get("unit") == "percentage points":
+            lost = extra.get("lost")
+            if isinstance(lost, int | float):
+                db.execute(
+                    "UPDATE answers SET unit = 'percentage points', points_lost = ? WHERE id = ?",
+                    (float(lost), answer_id),
+                )
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_v1, _schema_v2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_v1, _schema_v2, _schema_v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -784,14 +808,18 @@ class Store:
         correct: bool,
         grade: str,
         points_lost: float | None = None,
+        unit: LossUnit = "points",
         extra: dict[str, Any] | None = None,
     ) -> ItemState:
         """Record one answer and reschedule its item; returns the item's new schedule.
 
         ``item`` is a stable key of the question (the same question, the same key), and
         ``extra`` whatever is needed to ask it again. ``points_lost`` is the expected value
-        given up, for answers graded by the solver; None for right-or-wrong questions.
+        given up, for answers graded by the solver; None for right-or-wrong questions;
+        ``unit`` says whether it is expected points or percentage points of a chance.
         """
+        if unit not in LOSS_UNITS:
+            raise StoreError(f"a loss is in {' or '.join(LOSS_UNITS)}, not {unit!r}")
         now = self.now()
         extra_text = None if extra is None else _dump(extra)
         with self._transaction() as db:
@@ -801,8 +829,8 @@ class Store:
             kind = row["kind"]
             db.execute(
                 """INSERT INTO answers (session_id, answered_at, topic, item, question, answer,
-                                        correct_answer, correct, grade, points_lost, extra)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                                        correct_answer, correct, grade, points_lost, unit, extra)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     session_id,
                     _stamp(now),
@@ -814,6 +842,7 @@ class Store:
                     int(correct),
                     grade,
                     points_lost,
+                    unit,
                     extra_text,
                 ),
             )
@@ -987,13 +1016,16 @@ class Store:
         """Training only: accuracy per topic, points lost per decision and its trend, what next."""
         with self._transaction(write=False) as db:
             totals = db.execute(
-                """SELECT count(*), coalesce(sum(correct), 0), count(points_lost), avg(points_lost),
+                """SELECT count(*), coalesce(sum(correct), 0),
+                          count(CASE WHEN unit = 'points' THEN points_lost END),
+                          avg(CASE WHEN unit = 'points' THEN points_lost END),
                           count(DISTINCT session_id)
                    FROM answers"""
             ).fetchone()
             topic_rows = db.execute(
                 """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
                           count(a.points_lost) AS decisions, avg(a.points_lost) AS lost,
+                          max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
                           max(a.answered_at) AS last_answered
                    FROM answers a JOIN sessions s ON s.id = a.session_id
                    GROUP BY s.kind, a.topic"""
@@ -1012,7 +1044,7 @@ class Store:
             session_rows = db.execute(
                 """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
                    FROM sessions s JOIN answers a ON a.session_id = s.id
-                   WHERE a.points_lost IS NOT NULL
+                   WHERE a.points_lost IS NOT NULL AND a.unit = 'points'
                    GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
                 (TREND_SESSIONS,),
             ).fetchall()
@@ -1034,6 +1066,7 @@ class Store:
                         decisions=r["decisions"],
                         average_points_lost=r["lost"],
                         last_answered=_parse_time(r["last_answered"]),
+                        loss_unit=r["unit"] or "points",
                     )
                     for r in topic_rows
                 ),
@@ -1102,7 +1135,7 @@ class Store:
                 """SELECT a.answered_at AS time, s.kind AS kind, a.session_id AS session, s.rules AS rules,
                           a.topic AS topic, a.item AS item, a.question AS question, a.answer AS answer,
                           a.correct_answer AS correct_answer, a.correct AS correct, a.grade AS grade,
-                          a.points_lost AS points_lost, a.extra AS extra
+                          a.points_lost AS points_lost, a.unit AS unit, a.extra AS extra
                    FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
             ).fetchall()
         with path.open("w", newline="", encoding="utf-8") as f:

@@ -287,3 +287,18 @@ def test_damaged_store_set_aside_on_yes(damaged: Path) -> None:
     assert f"Kept the damaged file as {kept[0]}" in err
     with Store.open() as store:
         assert store.progress_summary().answers == 0
+
+
+def test_a_final_round_loss_shows_in_percentage_points() -> None:
+    with Store.open() as store:
+        sid = store.start_session("decide", rules="classic")
+        store.record_answer(
+            sid, topic="final-round", item="f", question="q", answer="bank", correct_answer="roll",
+            correct=False, grade="mistake", points_lost=4.0, unit="percentage points",
+        )  # fmt: skip
+    code, out, _ = run("progress", "--plain")
+    assert code == 0
+    line = next(x for x in out.splitlines() if "final-round" in x)
+    assert line.rstrip().endswith("4.00 pp")
+    data = json.loads(run("progress", "--json")[1])
+    assert data["topics"][0]["loss_unit"] == "percentage points"

@@ -585,3 +585,48 @@ def test_a_version_1_file_is_upgraded_without_losing_rows(tmp_path: Path, clock:
         assert due[0].extra == {"d": [1]}
     with Store.open(tmp_path / "old") as again:
         assert again.progress_summary().answers == 3
+
+
+def test_a_final_round_loss_kept_in_extra_moves_to_its_unit(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "old" / FILE_NAME
+    path.parent.mkdir()
+    db = sqlite3.connect(path)
+    db.executescript(VERSION_1)
+    db.execute(
+        """INSERT INTO answers VALUES (4, 1, '2026-10-01T10:04:00+00:00', 'final-round', 'f1', 'q4',
+           'bank', 'roll', 0, 'mistake', NULL, '{"unit": "percentage points", "lost": 3.5}')"""
+    )
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Store.open(tmp_path / "old", clock=clock) as store:
+        p = store.progress_summary()
+        final = next(t for t in p.topics if t.topic == "final-round")
+        assert (final.average_points_lost, final.loss_unit) == (3.5, "percentage points")
+        assert p.decisions == 0 and p.average_points_lost is None
+
+
+def test_losses_in_percentage_points_are_kept_apart(store: Store, tmp_path: Path) -> None:
+    sid = store.start_session("decide", rules="classic")
+    store.record_answer(
+        sid, topic="keep", item="k", question="q", answer="a", correct_answer="b",
+        correct=False, grade="mistake", points_lost=30.0,
+    )  # fmt: skip
+    store.record_answer(
+        sid, topic="final-round", item="f", question="q", answer="a", correct_answer="b",
+        correct=False, grade="mistake", points_lost=4.0, unit="percentage points",
+    )  # fmt: skip
+    p = store.progress_summary()
+    assert (p.decisions, p.average_points_lost) == (1, 30.0)
+    assert [r.average_points_lost for r in p.recent_sessions] == [30.0]
+    units = {t.topic: (t.average_points_lost, t.loss_unit) for t in p.topics}
+    assert units == {"keep": (30.0, "points"), "final-round": (4.0, "percentage points")}
+    out = tmp_path / "answers.csv"
+    store.export_answers(out)
+    assert out.read_text().splitlines()[2].endswith(",4.00,percentage points")
+    with pytest.raises(StoreError):
+        store.record_answer(
+            sid, topic="keep", item="k", question="q", answer="a", correct_answer="b",
+            correct=True, grade="best", points_lost=0.0, unit="percent",  # type: ignore[arg-type]
+        )  # fmt: skip
