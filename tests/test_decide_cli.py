@@ -184,10 +184,8 @@ def test_decisions_are_progress_never_stats(farkle_home: Path) -> None:
     for row, p in zip(rows, drills, strict=True):
         extra = row["extra"]
         assert isinstance(extra, dict) and extra["position"]["roll"] == list(p.roll)
-        if p.kind == "final-round":
-            assert row["points_lost"] is None and extra["unit"] == "percentage points"
-        else:
-            assert row["points_lost"] == 0.0 and extra["unit"] == "points"
+        assert row["points_lost"] == 0.0
+        assert row["unit"] == ("percentage points" if p.kind == "final-round" else "points")
 
 
 def test_a_mistake_is_recorded_with_its_points_lost(farkle_home: Path) -> None:

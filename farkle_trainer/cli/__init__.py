@@ -7,7 +7,7 @@ them, so ``farkle-train --help`` starts fast.
 
 from __future__ import annotations
 
-from . import daily, decide, engine, learn, records, score  # noqa: F401  (they register their commands on app)
+from . import classroom, daily, decide, engine, learn, records, score  # noqa: F401  (they register their commands on app)
 from .common import app
 
 __all__ = ["app", "main"]

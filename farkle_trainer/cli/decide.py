@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..ui import fail
+from .classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from .common import PlainOpt, RulesOpt, app, load, user_errors
 from .records import DataDirOpt, open_store_or_explain, store_errors
 
@@ -104,17 +105,14 @@ def record(store: Store, session_id: int, g: Grading) -> None:
         correct_answer=play_words(p, g.best),
         correct=g.right,
         grade=g.grade,
-        # Progress averages points of expected score; a final round's loss is a chance,
-        # so it is kept in ``extra`` in percentage points instead.
-        points_lost=None if chance else g.lost,
+        points_lost=g.lost,
+        unit="percentage points" if chance else "points",
         extra={
             "position": position_data(p),
             "keep": list(g.chosen.keep),
             "action": g.chosen.action,
             "value": g.chosen.value,
             "best_value": g.best.value,
-            "unit": "percentage points" if chance else "points",
-            "lost": g.lost,
         },
     )
 
@@ -157,6 +155,9 @@ def decide(
     strategy: Annotated[
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
+    code: CodeOpt = None,
+    save_result: SaveResultOpt = None,
+    name: NameOpt = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
@@ -170,8 +171,10 @@ def decide(
     Example: farkle-train decide --kind keep --count 5
     """
     from .. import render_drills as view
+    from ..classroom import class_drills, drill_answer
     from ..drills import summarize
     from ..frontend import choose_frontend, run_rounds
+    from ..render_classroom import decide_intro
 
     with user_errors():
         table = load(rules)
@@ -181,6 +184,7 @@ def decide(
             fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
         if seed is not None and not 0 <= seed <= MAX_SEED:
             fail(f"--seed must be 0 to {MAX_SEED}, not {seed}")
+        entry = class_entry(code, seed=seed, save_result=save_result, name=name)
         front = choose_frontend(plain)
         store = open_store_or_explain(data_dir, plain=front.plain)
 
@@ -189,18 +193,29 @@ def decide(
         g = view.play_drill(front, position, number, count, strategy=strategy)
         record(store, session_id, g)
         plan.answered(g)
+        if result is not None:
+            result.add(drill_answer(g))
         return g
 
     with store, user_errors(), store_errors():
-        # A seed fixes the session for everyone; otherwise it adapts to the player's progress.
-        adaptive = seed is None
-        session_seed = new_seed() if seed is None else seed
-        plan = make_plan(store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive)
+        # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
+        adaptive = seed is None and entry is None
+        settings = {"kinds": list(kinds), "level": chosen_level, "count": count}
+        result = None
+        if entry is None:
+            session_seed = new_seed() if seed is None else seed
+            plan = make_plan(store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive)
+        else:
+            session_seed = None
+            plan = class_drills(entry.code, table, count=count, kinds=kinds, level=chosen_level)
+            front.say(decide_intro(entry.code, count, table.name))
+            result = entry.begin(front, "decide", rules=table.name, settings=settings, planned=count)
         session_id = store.start_session(
             SESSION_KIND,
             rules=table.name,
             seed=session_seed,
-            params={"kinds": list(kinds), "level": chosen_level, "count": count, "adaptive": adaptive},
+            code=entry.code if entry else None,
+            params={**settings, "adaptive": adaptive},
         )
         rounds = run_rounds(enumerate(plan, 1), play)
         store.finish_session(session_id)
@@ -210,5 +225,8 @@ def decide(
         view.summary_text(summary, planned=count, stopped=stopped),
         lambda: view.summary_rich(summary, planned=count, stopped=stopped),
     )
+    if result is not None:
+        with user_errors():
+            end_result(front, result, not stopped)
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..ui import fail, is_terminal
+from .classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from .common import PlainOpt, RulesOpt, app, load, user_errors
 from .records import DataDirOpt, open_store_or_explain, store_errors
 
@@ -104,12 +105,17 @@ def plan(
     count: int,
     topics: tuple[str, ...],
     level: Level | None,
-) -> tuple[Quiz, int]:
-    """The session's quiz and its seed: fixed by ``seed``, else matched to the store's history."""
+    code: str | None = None,
+) -> tuple[Quiz, int | None]:
+    """The session's quiz and its seed: fixed by ``seed`` or a class ``code`` (no seed then),
+    else matched to the store's history."""
     import secrets
 
+    from ..classroom import class_quiz
     from ..quiz import make_quiz, revive
 
+    if code is not None:
+        return class_quiz(code, rules, count=count, topics=topics, level=level), None
     if seed is not None:
         return make_quiz(rules, quiz_stream(seed), count=count, topics=topics, level=level), seed
     drawn = secrets.randbelow(10**9)
@@ -136,6 +142,9 @@ def score(
     level: LevelOpt = None,
     count: CountOpt = 10,
     seed: SeedOpt = None,
+    code: CodeOpt = None,
+    save_result: SaveResultOpt = None,
+    name: NameOpt = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
@@ -148,8 +157,10 @@ def score(
     Example: farkle-train score --topic combos --rules fixed
     """
     from .. import render_quiz as view
+    from ..classroom import quiz_answer
     from ..frontend import choose_frontend
     from ..quiz import QuizError, parse_level, parse_topics, summarize
+    from ..render_classroom import score_intro
 
     with user_errors():
         table = load(rules)
@@ -158,13 +169,31 @@ def score(
             fixed_level = parse_level(level)
         except QuizError as exc:
             fail(str(exc))
+        entry = class_entry(code, seed=seed, save_result=save_result, name=name)
+        class_code = entry.code if entry else None
         front = choose_frontend(plain)
         with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
-            quiz, used_seed = plan(store, table, seed=seed, count=count, topics=topics, level=fixed_level)
+            quiz, used_seed = plan(
+                store,
+                table,
+                seed=seed,
+                count=count,
+                topics=topics,
+                level=fixed_level,
+                code=class_code,
+            )
+            settings = {"topics": list(topics), "level": fixed_level, "count": count}
+            if entry is None:
+                front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
+                result = None
+            else:
+                front.say(score_intro(quiz, entry.code))
+                result = entry.begin(front, "score", rules=table.name, settings=settings, planned=count)
             session = store.start_session(
                 "score",
                 rules=table.name,
                 seed=used_seed,
+                code=class_code,
                 params={
                     "topics": list(topics),
                     "level": fixed_level,
@@ -185,8 +214,9 @@ def score(
                     grade="right" if a.grade.correct else "wrong",
                     extra=a.question.extra(),
                 )
+                if result is not None:
+                    result.add(quiz_answer(a))
 
-            front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
             started = time.monotonic()
             history, exit_code = play_quiz(front, quiz, record)
             # Time spent by a pipe is no one's time: only answers typed on a terminal are timed.
@@ -195,5 +225,8 @@ def score(
                 store.finish_session(session)
     summary = summarize(quiz, history, seconds=seconds, rules_option=rules)
     front.show(view.summary_text(summary), lambda: view.summary_rich(summary))
+    if result is not None:
+        with user_errors():
+            end_result(front, result, len(history) == quiz.count)
     if exit_code:
         raise typer.Exit(exit_code)

@@ -1,0 +1,481 @@
+"""``challenge``, ``worksheet`` and ``class``: classroom practice on a shared class code.
+
+Also the ``--code``, ``--save-result`` and ``--name`` options that ``score`` and ``decide``
+share, and :func:`class_entry`, which checks them before anything is asked.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ..ui import Output, UserError, fail, is_terminal
+from .common import PlainOpt, RulesOpt, app, load, user_errors
+from .records import DataDirOpt, open_store_or_explain, store_errors
+
+if TYPE_CHECKING:
+    from ..classroom import Activity, ResultRecorder
+    from ..frontend import Frontend
+    from ..game import Review
+
+CodeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--code",
+        metavar="CODE",
+        help="A class code, like MATH7B: everyone who types it gets the same questions, whatever their "
+        "progress. Kept with your answers.",
+        show_default=False,
+    ),
+]
+SaveResultOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--save-result",
+        metavar="FILE.json",
+        help="With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
+        show_default=False,
+    ),
+]
+NameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--name",
+        metavar="NAME",
+        help="With --code: your name on the result (asked on a terminal when --save-result is given).",
+        show_default=False,
+    ),
+]
+
+class_app = typer.Typer(
+    help="For the teacher: a class code to share, and the class report from the students' result files.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(class_app, name="class")
+
+
+def clock() -> datetime:
+    """The time written on result files (tests put a fixed clock here)."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class ClassEntry:
+    """What a student asked for with ``--code``: the code, the result file, the name if given."""
+
+    code: str
+    save_to: Path | None
+    name: str | None
+
+    def begin(
+        self,
+        front: Frontend,
+        activity: Activity,
+        *,
+        rules: str,
+        settings: dict[str, Any],
+        planned: int,
+    ) -> ResultRecorder:
+        """Start recording the session's result, asking the name first if it is needed.
+
+        Ctrl-C or the end of input at the name stops the command before anything is recorded.
+        """
+        from ..classroom import ResultRecorder, ask_name
+        from ..frontend import INTERRUPTED, EndOfInput
+
+        name = self.name
+        if name is None and self.save_to is not None:
+            try:
+                name = ask_name(front)
+            except (KeyboardInterrupt, EndOfInput) as stop:
+                interrupted = isinstance(stop, KeyboardInterrupt)
+                if interrupted and front.plain:
+                    front.say()
+                front.say("No name given, so nothing was started.")
+                raise typer.Exit(INTERRUPTED if interrupted else 0) from None
+        return ResultRecorder(
+            code=self.code,
+            activity=activity,
+            rules=rules,
+            settings=settings,
+            planned=planned,
+            name=name,
+            path=self.save_to,
+            clock=clock,
+        )
+
+
+def class_entry(
+    code: str | None, *, seed: object = None, save_result: Path | None = None, name: str | None = None
+) -> ClassEntry | None:
+    """Check ``--code``, ``--save-result`` and ``--name`` before any question (inside ``user_errors``).
+
+    None when no code was given (and neither of the others). The name is needed with a result
+    file: asked on a terminal, so through a pipe it must come with ``--name``.
+    """
+    from ..classroom import (
+        ClassCodeError,
+        ResultError,
+        StudentNameError,
+        check_result_path,
+        normalize_code,
+        parse_name,
+    )
+
+    if code is None:
+        if save_result is not None or name is not None:
+            fail("--save-result and --name go with --code CODE: a result belongs to a class code")
+        return None
+    if seed is not None:
+        fail("--code and --seed both choose the questions: give one of them")
+    try:
+        normalized = normalize_code(code)
+        given = None if name is None else parse_name(name)
+        if save_result is not None:
+            check_result_path(save_result)
+    except ClassCodeError as exc:
+        fail(f"--code: {exc}")
+    except StudentNameError as exc:
+        fail(f"--name: {exc}")
+    except ResultError as exc:
+        fail(f"--save-result: {exc}")
+    if save_result is not None and given is None and not is_terminal(sys.stdin):
+        fail("--save-result needs --name NAME when the answers do not come from a terminal (no one to ask)")
+    return ClassEntry(normalized, save_result, given)
+
+
+def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:
+    """Finish the result, say where it went in one line, and fail if the file could not be written."""
+    from .. import render_classroom as view
+
+    result = recorder.finish(complete=result_complete, **totals)
+    saved = str(recorder.path) if recorder.saved else None
+    front.say(view.result_line(result, saved_to=saved))
+    if recorder.error is not None:
+        raise UserError(recorder.error)
+
+
+# -- challenge
+
+
+@app.command()
+def challenge(
+    code: Annotated[
+        str,
+        typer.Argument(metavar="CODE", help="The class code, like MATH7B (case and spaces do not matter)."),
+    ],
+    save_result: SaveResultOpt = None,
+    name: NameOpt = None,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="NAME|FILE.toml",
+            help="Not used: a challenge is always played on the classic table with no house rules.",
+        ),
+    ] = "classic",
+    data_dir: DataDirOpt = None,
+    plain: PlainOpt = False,
+) -> None:
+    """A class challenge: the ten-turn daily game on dice chosen by the class code, not the date.
+
+    Everyone with the code plays the same dice, on the classic table with no house rules and no hints.
+
+    It ends with your score, perfect play on the same dice and the decisions that gave up points.
+
+    Practice: recorded as training progress, never in stats.
+
+    Example: farkle-train challenge MATH7B --save-result ana.json
+    """
+    from .. import render_classroom as view
+    from ..classroom import CHALLENGE_RULES, play_challenge, record_challenge_decision
+    from ..frontend import choose_frontend
+    from ..game import TURNS
+
+    with user_errors():
+        entry = class_entry(code, save_result=save_result, name=name)
+        assert entry is not None
+        front = choose_frontend(plain)
+        if rules.strip().lower() != CHALLENGE_RULES:
+            front.say(
+                f"Note: --rules {rules} is not used: a challenge is always classic, with no house rules."
+            )
+        with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
+            front.say(view.challenge_intro(entry.code))
+            recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
+            session = store.start_session("challenge", rules=CHALLENGE_RULES, code=entry.code, params={})
+
+            def decided(review: Review, banked: int) -> None:
+                recorder.add(record_challenge_decision(store, session, entry.code, review), score=banked)
+
+            outcome = play_challenge(front, entry.code, decided=decided)
+            if outcome.finished:
+                store.finish_session(session)
+                assert outcome.perfect_score is not None
+                front.say(
+                    view.challenge_summary(entry.code, outcome.state, outcome.perfect_score, outcome.reviews)
+                )
+            else:
+                if outcome.exit_code and front.plain:
+                    front.say()  # Ctrl-C left the cursor after the prompt
+                front.say(view.challenge_stopped(entry.code, outcome.state))
+            end_result(
+                front,
+                recorder,
+                outcome.finished,
+                score=outcome.state.banked,
+                perfect_score=outcome.perfect_score,
+            )
+    if outcome.exit_code:
+        raise typer.Exit(outcome.exit_code)
+
+
+# -- worksheet
+
+MAX_COUNT = 100
+
+
+def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
+    """``--topic`` of a decide worksheet: kinds of drill, repeated or comma separated."""
+    from ..drills import KINDS
+
+    chosen: list[str] = []
+    for value in values or ():
+        for word in value.replace(" ", ",").split(","):
+            word = word.strip().lower()
+            if word and word not in KINDS:
+                fail(f"--topic of a decide worksheet takes {', '.join(KINDS)}, not {word!r}")
+            if word and word not in chosen:
+                chosen.append(word)
+    return tuple(k for k in KINDS if k in chosen) or None
+
+
+@app.command()
+def worksheet(
+    code: Annotated[
+        str,
+        typer.Option(
+            "--code",
+            metavar="CODE",
+            help="The class code whose questions go on the sheet.",
+            show_default=False,
+        ),
+    ],
+    count: Annotated[
+        int, typer.Option("--count", "-n", metavar="N", help="How many questions, 1 to 100.")
+    ] = 10,
+    kind: Annotated[
+        str,
+        typer.Option(
+            "--kind", "-k", metavar="score|decide", help="Scoring questions, or bank-or-roll decisions."
+        ),
+    ] = "score",
+    topic: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--topic",
+            "-t",
+            metavar="TOPIC",
+            help="Score: worth, valid, farkle, best or combos. Decide: bank-or-roll, keep, final-round or "
+            "opening (what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
+            show_default=False,
+        ),
+    ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level", metavar="easy|medium|hard", help="As --level of score or decide.", show_default=False
+        ),
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            metavar="FILE",
+            help="Write the answer key to FILE instead of after a page break.",
+            show_default=False,
+        ),
+    ] = None,
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="markdown|text",
+            help="Markdown, or plain text (where a form feed breaks the page).",
+        ),
+    ] = "markdown",
+    rules: RulesOpt = "classic",
+) -> None:
+    """A worksheet to print: the questions score --code (or decide --code) asks, and an answer key.
+
+    The same code, count, topics, level and rules give the same questions on paper and on screen.
+
+    The answer key follows a page break, or goes to --key FILE.
+
+    Example: farkle-train worksheet --code MATH7B --count 20 > worksheet.md
+    """
+    from .. import worksheet as sheets
+    from ..classroom import ClassCodeError, normalize_code
+
+    with user_errors():
+        try:
+            normalized = normalize_code(code)
+        except ClassCodeError as exc:
+            fail(f"--code: {exc}")
+        if not 1 <= count <= MAX_COUNT:
+            fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
+        chosen = kind.strip().lower()
+        if chosen not in ("score", "decide"):
+            fail(f"--kind takes score or decide, not {kind!r}")
+        fmt = {"markdown": "markdown", "md": "markdown", "text": "text", "txt": "text"}.get(
+            output_format.strip().lower()
+        )
+        if fmt is None:
+            fail(f"--format takes markdown or text, not {output_format!r}")
+        table = load(rules)
+        if chosen == "score":
+            from ..quiz import QuizError, parse_level, parse_topics
+
+            try:
+                topics = parse_topics(topic)
+                quiz_level = parse_level(level)
+            except QuizError as exc:
+                fail(str(exc))
+            made = sheets.score_sheet(
+                normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
+            )
+        else:
+            from .decide import parse_level as parse_drill_level
+
+            made = sheets.decide_sheet(
+                normalized,
+                table,
+                count=count,
+                kinds=_drill_kinds(topic),
+                level=parse_drill_level(level),
+                rules_option=rules,
+            )
+        if key is not None:
+            try:
+                key.write_text(sheets.answer_key(made, fmt), encoding="utf-8")  # type: ignore[arg-type]
+            except OSError as exc:
+                fail(f"--key: cannot write {key}: {exc.strerror or exc}")
+    sys.stdout.write(sheets.sheet(made, fmt, key=key is None))  # type: ignore[arg-type]
+    if key is not None:
+        print(f"Answer key written to {key}.", file=sys.stderr)
+
+
+# -- class report, class code
+
+
+@class_app.command("report")
+def class_report(
+    results: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS",
+            help="Result files, or folders of them (every .json file inside is read).",
+            show_default=False,
+        ),
+    ],
+    code: Annotated[
+        str | None,
+        typer.Option(
+            "--code",
+            metavar="CODE",
+            help="The class code to report on (default: the one most files have); others are left out.",
+            show_default=False,
+        ),
+    ] = None,
+    csv_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--csv",
+            metavar="FILE.csv",
+            help="Also write the table of students to FILE.csv.",
+            show_default=False,
+        ),
+    ] = None,
+    questions_csv: Annotated[
+        Path | None,
+        typer.Option(
+            "--questions-csv",
+            metavar="FILE.csv",
+            help="Also write the table of questions to FILE.csv.",
+            show_default=False,
+        ),
+    ] = None,
+    plain: PlainOpt = False,
+) -> None:
+    """For the teacher: the class's results, per student and per question, from result files.
+
+    Each student's score, accuracy and points lost; each question's right answers and most common wrong one.
+
+    A file that cannot be counted (not a result, another code, edited, a second attempt) gets a line why.
+
+    Example: farkle-train class report results/ --csv math7b.csv
+    """
+    from .. import render_classroom as view
+    from ..classroom import ClassCodeError, normalize_code
+    from ..classroom import class_report as make_report
+
+    with user_errors():
+        wanted = None
+        if code is not None:
+            try:
+                wanted = normalize_code(code)
+            except ClassCodeError as exc:
+                fail(f"--code: {exc}")
+        report = make_report(results, wanted)
+        if not report.counted:
+            why = "; ".join(p.line for p in report.problems) or "no result files given"
+            fail(f"no result to report: {why}")
+        written = []
+        for path, write in ((csv_file, view.students_csv), (questions_csv, view.questions_csv)):
+            if path is None:
+                continue
+            try:
+                with path.open("w", encoding="utf-8", newline="") as f:
+                    rows = write(report, f)
+            except OSError as exc:
+                fail(f"cannot write {path}: {exc.strerror or exc}")
+            written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
+    out = Output.choose(plain)
+    if out.plain:
+        out.lines(view.report_text(report))
+    else:
+        out.rich(view.report_rich(report))
+    for line in written:
+        out.line(line)
+
+
+@class_app.command("code")
+def class_code() -> None:
+    """A fresh class code to share: no vowels, and none of 0, O, 1, I or L, so it reads aloud safely.
+
+    The code alone goes to standard output, how to use it to standard error.
+    """
+    from ..classroom import new_code
+
+    made = new_code()
+    print(made)
+    print(
+        "\n".join(
+            [
+                "Students type it in:",
+                f"  farkle-train score --code {made} --save-result NAME.json",
+                f"  farkle-train decide --code {made} --save-result NAME.json",
+                f"  farkle-train challenge {made} --save-result NAME.json",
+                f"A worksheet with the same questions: farkle-train worksheet --code {made}",
+                "Then collect the result files in a folder and run: farkle-train class report FOLDER",
+            ]
+        ),
+        file=sys.stderr,
+    )

@@ -1,0 +1,318 @@
+"""``farkle-train challenge CODE``: the ten-turn game on a class code's dice, played as a student would."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.classroom as classroom_cli
+from farkle_trainer import frontend
+from farkle_trainer.classroom import code_stream, read_result
+from farkle_trainer.cli import app
+from farkle_trainer.frontend import PlainFrontend
+from farkle_trainer.game import (
+    GAME_RULES,
+    GameState,
+    bank,
+    best_play,
+    new_game,
+    perfect_play,
+    review,
+    roll,
+    roll_on,
+    seeded_source,
+    set_aside,
+)
+from farkle_trainer.hints import hint
+from farkle_trainer.render import points
+from farkle_trainer.store import Store, store_path
+
+runner = CliRunner()
+NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+Policy = Callable[[GameState], tuple[tuple[int, ...], str]]
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classroom_cli, "clock", lambda: NOON)
+
+
+def perfect(state: GameState) -> tuple[tuple[int, ...], str]:
+    play = best_play(state)
+    return play.keep, play.expected.action
+
+
+def greedy(state: GameState) -> tuple[tuple[int, ...], str]:
+    """Keep every point; bank once the turn is worth 300 (roll on after hot dice)."""
+    h = hint(state.roll, state.points, GAME_RULES)
+    play = max(h.plays, key=lambda p: (p.score, -p.dice_to_roll))
+    action = "roll" if play.dice_left == 0 or play.points_after < 300 else "bank"
+    return play.keep, action
+
+
+def script(code: str, policy: Policy) -> tuple[list[str], GameState]:
+    """The lines a player following ``policy`` types in the code's challenge, and the game it makes."""
+    source = seeded_source(code_stream(code, "challenge"))
+    state = new_game()
+    lines: list[str] = []
+    while not state.over:
+        if state.phase == "roll":
+            state = roll(state, source)
+            continue
+        keep, action = policy(state)
+        lines.append(" ".join(map(str, keep)))
+        state = set_aside(state, keep)
+        lines.append(action[0])
+        state = bank(state) if action == "bank" else roll_on(state, source)
+    return lines, state
+
+
+def play(args: list[str], lines: list[str] | str) -> tuple[int, str, str]:
+    stdin = lines if isinstance(lines, str) else "".join(line + "\n" for line in lines)
+    result = runner.invoke(app, ["challenge", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def answers(home: Path) -> list[dict[str, object]]:
+    """Every training answer in the store, with its session's kind, code, rules and seed."""
+    db = sqlite3.connect(store_path(home))
+    db.row_factory = sqlite3.Row
+    try:
+        rows = db.execute(
+            "SELECT s.kind, s.code, s.rules, s.seed, a.* "
+            "FROM answers a JOIN sessions s ON s.id = a.session_id"
+        )
+        return [dict(row) for row in rows]
+    finally:
+        db.close()
+
+
+# -- two students, one code
+
+
+def test_two_students_with_the_same_choices_play_the_same_game(tmp_path: Path) -> None:
+    lines, game = script("MATH7B", greedy)
+    runs = []
+    for name, spelled in (("Ana", "MATH7B"), ("Ben", "math 7b")):
+        path = tmp_path / f"{name.lower()}.json"
+        code, out, err = play(
+            [
+                spelled,
+                "--plain",
+                "--name",
+                name,
+                "--save-result",
+                str(path),
+                "--data-dir",
+                str(tmp_path / name),
+            ],
+            lines,
+        )
+        assert code == 0, out + err
+        runs.append((out, path))
+    (ana_out, ana_path), (ben_out, ben_path) = runs
+    assert ana_out.replace("Ana", "Ben").replace("ana.json", "ben.json") == ben_out
+    assert "Turn 1 of 10, 0 banked. Roll: a:6 b:5 c:1 d:3 e:2 f:1" in ana_out
+    assert f"Game over: {points(game.score)} in 10 turns." in ana_out
+    ana, ben = read_result(ana_path), read_result(ben_path)
+    assert ana.name == "Ana" and ben.name == "Ben"
+    assert ana.answers == ben.answers and ana.score == ben.score == game.score
+    ana_doc, ben_doc = json.loads(ana_path.read_text()), json.loads(ben_path.read_text())
+    for doc in (ana_doc, ben_doc):
+        doc.pop("name"), doc.pop("checksum")
+    assert ana_doc == ben_doc
+
+
+def test_other_codes_deal_other_dice() -> None:
+    _, out_b = play(["MATH7B", "--plain"], "q\n")[:2]
+    _, out_c = play(["MATH7C", "--plain"], "q\n")[:2]
+    first_roll = [line for line in out_b.splitlines() if line.startswith("Turn 1 of 10")]
+    assert first_roll and first_roll[0] not in out_c
+
+
+# -- a whole game
+
+
+def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) -> None:
+    lines, game = script("MATH7B", perfect)
+    path = tmp_path / "ana.json"
+    code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
+    assert code == 0
+    best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
+    assert game.score == best
+    decisions = len(game.decisions)
+    tail = out.splitlines()[-6:]
+    assert tail == [
+        f"Game over: {points(best)} in 10 turns.",
+        f"Perfect play on the same dice: {points(best)} (the exact solver's best play at every roll).",
+        f"Every one of your {decisions} decisions was the solver's best play.",
+        "Practice: recorded as training progress, not in stats.",
+        f"Farkle class MATH7B: {points(best)} in 10 turns | {' '.join(game.marks)}",
+        f"Result for class MATH7B: Ana, class challenge, {points(best)} points "
+        f"(perfect play {points(best)}), 0.00 expected points given up. Saved to {path} for your teacher.",
+    ]
+    r = read_result(path)
+    assert r.complete and r.activity == "challenge" and r.rules == "classic" and r.code == "MATH7B"
+    assert r.score == r.perfect_score == best and r.points_lost == 0.0
+    assert len(r.answers) == decisions and all(a.correct for a in r.answers)
+    assert r.started == r.finished == "2026-11-29T12:00:00Z"
+
+
+def test_a_challenge_is_progress_never_stats(farkle_home: Path) -> None:
+    lines, game = script("MATH7B", greedy)
+    code, out, _ = play(["MATH7B", "--plain"], lines)
+    assert code == 0
+    assert "To hand it in as a file, add --save-result FILE.json." in out.splitlines()[-1]
+    rows = answers(farkle_home)
+    assert len(rows) == len(game.decisions)
+    assert {(r["kind"], r["code"], r["rules"], r["seed"]) for r in rows} == {
+        ("challenge", "MATH7B", "classic", None)
+    }
+    reviews = review(game)
+    assert [r["points_lost"] for r in rows] == pytest.approx([x.lost for x in reviews])
+    with Store.open(farkle_home) as store:
+        assert store.stats_summary().games_played == 0
+        assert store.progress_summary().answers == len(rows)
+
+
+def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:
+    lines, game = script("MATH7B", greedy)
+    path = tmp_path / "ben.json"
+    code, out, _ = play(["MATH7B", "--plain", "--name", "Ben", "--save-result", str(path)], lines)
+    assert code == 0
+    lost = [r for r in review(game) if r.lost > 0]
+    assert lost, "the greedy player should give up points on these dice"
+    assert f"Decisions that gave up expected points: {len(lost)} of {len(game.decisions)}" in out
+    assert out.count("    best: ") == len(lost)
+    r = read_result(path)
+    assert r.points_lost == pytest.approx(sum(x.lost for x in lost), abs=0.01)
+    assert sum(not a.correct for a in r.answers) == len(lost)
+    assert {a.grade for a in r.answers if not a.correct} == {"gave up points"}
+
+
+# -- stopping, hints, options
+
+
+def test_no_hints_and_q_stops_with_a_partial_result(tmp_path: Path, farkle_home: Path) -> None:
+    lines, _ = script("MATH7B", greedy)
+    path = tmp_path / "ana.json"
+    code, out, _ = play(
+        ["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], ["h", *lines[:2], "q"]
+    )
+    assert code == 0
+    assert "  (no hints in a class challenge: everyone plays on their own)" in out
+    assert "hints are off in the official game" not in out
+    assert "Challenge stopped at turn " in out and "To play it again from turn 1: " in out
+    r = read_result(path)
+    assert not r.complete and r.finished is None and len(r.answers) == 1
+    assert "stopped with" in out.splitlines()[-1]
+    assert len(answers(farkle_home)) == 1
+
+
+def test_end_of_input_before_a_move() -> None:
+    code, out, _ = play(["MATH7B", "--plain"], "")
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "Challenge stopped at turn 1 of 10 with 0 banked. "
+        "To play it again from turn 1: farkle-train challenge MATH7B",
+        "Nothing was answered, so there is no result to hand in.",
+    ]
+
+
+def test_ctrl_c_keeps_the_result_and_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines, _ = script("MATH7B", greedy)
+    read = PlainFrontend._read
+    calls = {"n": 0}
+
+    def read_then_interrupt(self: PlainFrontend, prompt: str) -> str:
+        calls["n"] += 1
+        if calls["n"] > 4:
+            raise KeyboardInterrupt
+        return read(self, prompt)
+
+    monkeypatch.setattr(PlainFrontend, "_read", read_then_interrupt)
+    path = tmp_path / "ana.json"
+    code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
+    assert code == 130
+    assert "Challenge stopped at turn" in out
+    assert len(read_result(path).answers) == 2
+
+
+def test_other_rules_are_named_and_set_aside() -> None:
+    code, out, _ = play(["MATH7B", "--rules", "fixed", "--plain"], "q\n")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "Note: --rules fixed is not used: a challenge is always classic, with no house rules."
+    )
+    assert "Turn 1 of 10, 0 banked. Roll: a:6 b:5 c:1 d:3 e:2 f:1" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["M!"], "Error: --code: a class code has only letters and digits"),
+        (
+            ["MATH7B", "--save-result", "ana.txt", "--name", "Ana"],
+            "Error: --save-result: a result file's name",
+        ),
+        (["MATH7B", "--save-result", "ana.json"], "Error: --save-result needs --name NAME"),
+        (["MATH7B", "--name", "   "], "Error: --name: type your name"),
+    ],
+)
+def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
+    code, out, err = play([*args, "--plain"], "")
+    assert code == 2 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
+    path = tmp_path / "ana.json"
+    lines, _ = script("MATH7B", greedy)
+    code, out, _ = play(
+        ["MATH7B", "--plain", "--save-result", str(path)], ["", "  Ana  Lee ", *lines[:2], "q"]
+    )
+    assert code == 0
+    assert "Your name (for your teacher): \n  (type your name, as your teacher will see it)" in out
+    assert read_result(path).name == "Ana Lee"
+    code, out, _ = play(["MATH7B", "--plain", "--save-result", str(path)], "")
+    assert code == 0 and out.splitlines()[-1] == "No name given, so nothing was started."
+
+
+# -- interactive, through prompt_toolkit's pipe input
+
+
+@pytest.fixture
+def pipe(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    out = io.StringIO()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        console = Console(file=out, width=100, color_system=None)
+        front = frontend.InteractiveFrontend(console, prompt_input=inp, prompt_output=DummyOutput())
+        monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
+        monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
+        yield inp, out
+
+
+def test_interactive_name_moves_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], tmp_path: Path) -> None:
+    inp, out = pipe
+    lines, _ = script("MATH7B", greedy)
+    path = tmp_path / "ana.json"
+    inp.send_text("Ana\r" + "".join(line + "\r" for line in lines[:4]) + "\x04")
+    result = runner.invoke(app, ["challenge", "MATH7B", "--save-result", str(path)])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    assert "Turn 1 of 10, 0 banked. Roll: a:6 b:5 c:1 d:3 e:2 f:1" in shown
+    assert "Challenge stopped at turn" in shown
+    r = read_result(path)
+    assert r.name == "Ana" and len(r.answers) == 2
