@@ -241,24 +241,25 @@ class Command(Enum):
     QUIT = "quit"
 
 
-def _command(text: str, *, hints: bool) -> Command | None:
-    """``q`` stops, ``h`` asks for a hint; None for anything else (a move, or a mistake)."""
+def _command(text: str, *, no_hints: str | None) -> Command | None:
+    """``q`` stops, ``h`` asks for a hint (refused with ``no_hints`` unless that is None); None for
+    anything else (a move, or a mistake)."""
     word = text.strip().lower()
     if word in ("q", "quit", "exit", "stop"):
         return Command.QUIT
     if word in ("h", "hint", "?"):
-        if not hints:
-            raise AnswerError("hints are off in the official game")
+        if no_hints is not None:
+            raise AnswerError(no_hints)
         return Command.HINT
     return None
 
 
-def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, hints: bool) -> T | Command:
+def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, no_hints: str | None) -> T | Command:
     """Ask until the answer is a move or a command. A parser must only raise ValueError:
     the interactive front end runs it on every key press to check the answer."""
 
     def read(text: str) -> T | Command:
-        return _command(text, hints=hints) or parse(text)
+        return _command(text, no_hints=no_hints) or parse(text)
 
     answer = front.ask(prompt, read)
     if answer is Command.QUIT:
@@ -266,7 +267,7 @@ def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, hints: bool
     return answer
 
 
-def _ask_set_aside(front: Frontend, state: GameState, *, hints: bool) -> tuple[int, ...]:
+def _ask_set_aside(front: Frontend, state: GameState, *, no_hints: str | None) -> tuple[int, ...]:
     def parse(text: str) -> tuple[int, ...]:
         try:
             return game.check_set_aside(state.roll, parse_selection(text, state.roll))
@@ -276,7 +277,7 @@ def _ask_set_aside(front: Frontend, state: GameState, *, hints: bool) -> tuple[i
             raise
 
     while True:
-        answer = _ask(front, view.SET_ASIDE_PROMPT, parse, hints=hints)
+        answer = _ask(front, view.SET_ASIDE_PROMPT, parse, no_hints=no_hints)
         if not isinstance(answer, Command):
             return answer
         from .hints import hint
@@ -284,9 +285,9 @@ def _ask_set_aside(front: Frontend, state: GameState, *, hints: bool) -> tuple[i
         front.say(view.hint_for_roll(hint(state.roll, state.points, game.GAME_RULES)))
 
 
-def _ask_action(front: Frontend, state: GameState, *, hints: bool) -> Literal["bank", "roll"]:
+def _ask_action(front: Frontend, state: GameState, *, no_hints: str | None) -> Literal["bank", "roll"]:
     while True:
-        answer = _ask(front, view.action_prompt(state), parse_action, hints=hints)
+        answer = _ask(front, view.action_prompt(state), parse_action, no_hints=no_hints)
         if not isinstance(answer, Command):
             return answer
         from .hints import hint
@@ -316,15 +317,18 @@ def play_game(
     source: DiceSource,
     *,
     hints: bool,
+    no_hints: str = "hints are off in the official game",
     save: Callable[[GameState], None],
     decided: Callable[[Move], None] | None = None,
 ) -> GameState:
     """Play ``state`` to the end, saving after every action; returns the finished game.
 
+    With ``hints`` off, a player who asks for one is told ``no_hints``.
     ``decided`` is told each decision (bank or roll on) once it is saved. Input running out or
     ``q`` raises :class:`~farkle_trainer.frontend.EndOfInput`, Ctrl-C ``KeyboardInterrupt``:
     either way every action so far is saved and the game resumes from there.
     """
+    refusal = None if hints else no_hints
     if state.roll:
         front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
     if state.kept:
@@ -336,11 +340,11 @@ def play_game(
             save(state)
             _show_roll(front, before, state)
         elif state.phase == "pick":
-            state = game.set_aside(state, _ask_set_aside(front, state, hints=hints))
+            state = game.set_aside(state, _ask_set_aside(front, state, no_hints=refusal))
             save(state)
             _show_kept(front, state)
         else:
-            action = _ask_action(front, state, hints=hints)
+            action = _ask_action(front, state, no_hints=refusal)
             state = game.bank(state) if action == "bank" else game.roll_on(state, source)
             save(state)
             if decided is not None:

@@ -11,10 +11,12 @@ import csv
 from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from .classroom import ACTIVITY_NAMES, ClassReport, QuestionRow, Result, Section, StudentRow
+from .class_report import ClassReport, QuestionRow, Section, StudentRow
+from .classroom import ACTIVITY_NAMES
 from .game import TURNS, GameState, Review
 from .render import ev, points
 from .render_daily import plural, review_lines
+from .results import Result
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -237,7 +239,8 @@ def report_rich(report: ClassReport) -> RenderableType:
     for p in report.problems:
         parts.append(Text(f"  {p.line}", style="yellow"))
     for section in report.sections:
-        students = Table(title=section_heading(section), title_justify="left", title_style="bold")
+        # The heading is its own line: as a table title it would wrap at the narrow table's width.
+        students = Table()
         for i, column in enumerate(student_columns(section)):
             students.add_column(column, justify="left" if i == 0 else "right")
         for s in section.students:
@@ -258,7 +261,7 @@ def report_rich(report: ClassReport) -> RenderableType:
             questions.add_row(
                 str(q.number), q.question, q.correct_answer, f"{q.right} of {q.asked}", wrong, style=style
             )
-        parts += [Text(""), students, questions]
+        parts += [Text(""), Text(section_heading(section), style="bold"), students, questions]
     return Group(*parts)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .answers import labelled_roll
-from .quiz import Grade, Question, Quiz, Summary
+from .questions import Question
+from .quiz import Grade, Quiz, Summary
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

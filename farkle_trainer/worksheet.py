@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from .classroom import class_drills, class_quiz, normalize_code
-from .quiz import TOPICS, Question, fixed_questions, grade, points_text, spaced
+from .questions import TOPICS, Question, points_text, spaced
+from .quiz import fixed_questions, grade
 from .scoring import score_table
 
 if TYPE_CHECKING:
     from .drills import Kind, Position
     from .drills import Level as DrillLevel
-    from .quiz import Answer, Level
+    from .questions import Level
+    from .quiz import Answer
     from .rules import Rules
 
 SheetKind = Literal["score", "decide"]

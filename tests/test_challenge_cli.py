@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
 from farkle_trainer import frontend
-from farkle_trainer.classroom import code_stream, read_result
+from farkle_trainer.classroom import code_stream
 from farkle_trainer.cli import app
 from farkle_trainer.frontend import PlainFrontend
 from farkle_trainer.game import (
@@ -36,6 +36,7 @@ from farkle_trainer.game import (
 )
 from farkle_trainer.hints import hint
 from farkle_trainer.render import points
+from farkle_trainer.results import read_result
 from farkle_trainer.store import Store, store_path
 
 runner = CliRunner()

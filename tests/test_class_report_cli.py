@@ -15,10 +15,12 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
 from farkle_trainer import load_rules
-from farkle_trainer.classroom import CODE_ALPHABET, checksum, class_report, read_result
+from farkle_trainer.class_report import class_report
+from farkle_trainer.classroom import CODE_ALPHABET
 from farkle_trainer.cli import app
 from farkle_trainer.drills import decision_for
 from farkle_trainer.render_classroom import report_rich
+from farkle_trainer.results import checksum, read_result
 from farkle_trainer.store import store_path
 from farkle_trainer.worksheet import decide_sheet, score_sheet
 
@@ -129,12 +131,12 @@ def test_class_options_are_checked_before_any_question(args: list[str], message:
 def test_a_result_that_cannot_be_written_is_reported_at_the_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import farkle_trainer.classroom as classroom
+    import farkle_trainer.results as results
 
     def refuse(path: Path, result: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(classroom, "write_result", refuse)
+    monkeypatch.setattr(results, "write_result", refuse)
     args = ["score", "--code", "MATH7B", "--count", "3", "--plain", "--name", "Ana"]
     exit_code, out, err = invoke([*args, "--save-result", str(tmp_path / "a.json")], "\n".join(RIGHT) + "\n")
     assert exit_code == 2

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from farkle_trainer import frontend, load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.cli.score import quiz_stream
-from farkle_trainer.quiz import Question, fixed_questions, grade, make_quiz, summarize
+from farkle_trainer.questions import Question
+from farkle_trainer.quiz import fixed_questions, grade, make_quiz, summarize
 from farkle_trainer.render_quiz import duration, feedback_rich, summary_rich, summary_text
 from farkle_trainer.rules import Rules
 from farkle_trainer.scoring import score_table

@@ -14,7 +14,8 @@ from farkle_trainer.classroom import class_drills, class_quiz
 from farkle_trainer.cli import app
 from farkle_trainer.drills import KINDS, Position, decision_for
 from farkle_trainer.drills import grade as grade_play
-from farkle_trainer.quiz import TOPICS, Question, fixed_questions
+from farkle_trainer.questions import TOPICS, Question
+from farkle_trainer.quiz import fixed_questions
 from farkle_trainer.quiz import grade as grade_answer
 from farkle_trainer.worksheet import (
     MARKDOWN_PAGE_BREAK,

@@ -19,9 +19,10 @@ from .common import PlainOpt, RulesOpt, app, load, user_errors
 from .records import DataDirOpt, open_store_or_explain, store_errors
 
 if TYPE_CHECKING:
-    from ..classroom import Activity, ResultRecorder
+    from ..classroom import Activity
     from ..frontend import Frontend
     from ..game import Review
+    from ..results import ResultRecorder
 
 CodeOpt = Annotated[
     str | None,
@@ -86,8 +87,9 @@ class ClassEntry:
 
         Ctrl-C or the end of input at the name stops the command before anything is recorded.
         """
-        from ..classroom import ResultRecorder, ask_name
+        from ..classroom import ask_name
         from ..frontend import INTERRUPTED, EndOfInput
+        from ..results import ResultRecorder
 
         name = self.name
         if name is None and self.save_to is not None:
@@ -119,14 +121,8 @@ def class_entry(
     None when no code was given (and neither of the others). The name is needed with a result
     file: asked on a terminal, so through a pipe it must come with ``--name``.
     """
-    from ..classroom import (
-        ClassCodeError,
-        ResultError,
-        StudentNameError,
-        check_result_path,
-        normalize_code,
-        parse_name,
-    )
+    from ..classroom import ClassCodeError, StudentNameError, normalize_code, parse_name
+    from ..results import ResultError, check_result_path
 
     if code is None:
         if save_result is not None or name is not None:
@@ -195,9 +191,10 @@ def challenge(
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
     from .. import render_classroom as view
-    from ..classroom import CHALLENGE_RULES, play_challenge, record_challenge_decision
+    from ..classroom import CHALLENGE_RULES, play_challenge
     from ..frontend import choose_frontend
     from ..game import TURNS
+    from ..results import record_challenge_decision
 
     with user_errors():
         entry = class_entry(code, save_result=save_result, name=name)
@@ -341,7 +338,8 @@ def worksheet(
             fail(f"--format takes markdown or text, not {output_format!r}")
         table = load(rules)
         if chosen == "score":
-            from ..quiz import QuizError, parse_level, parse_topics
+            from ..questions import QuizError
+            from ..quiz import parse_level, parse_topics
 
             try:
                 topics = parse_topics(topic)
@@ -423,8 +421,8 @@ def class_report(
     Example: farkle-train class report results/ --csv math7b.csv
     """
     from .. import render_classroom as view
+    from ..class_report import class_report as make_report
     from ..classroom import ClassCodeError, normalize_code
-    from ..classroom import class_report as make_report
 
     with user_errors():
         wanted = None

@@ -171,10 +171,11 @@ def decide(
     Example: farkle-train decide --kind keep --count 5
     """
     from .. import render_drills as view
-    from ..classroom import class_drills, drill_answer
+    from ..classroom import class_drills
     from ..drills import summarize
     from ..frontend import choose_frontend, run_rounds
     from ..render_classroom import decide_intro
+    from ..results import drill_answer
 
     with user_errors():
         table = load(rules)

@@ -16,7 +16,8 @@ from .records import DataDirOpt, open_store_or_explain, store_errors
 
 if TYPE_CHECKING:
     from ..frontend import Frontend
-    from ..quiz import Answered, Level, Question, Quiz
+    from ..questions import Level, Question
+    from ..quiz import Answered, Quiz
     from ..rules import Rules
     from ..seeded import Stream
     from ..store import Store
@@ -112,7 +113,8 @@ def plan(
     import secrets
 
     from ..classroom import class_quiz
-    from ..quiz import make_quiz, revive
+    from ..questions import revive
+    from ..quiz import make_quiz
 
     if code is not None:
         return class_quiz(code, rules, count=count, topics=topics, level=level), None
@@ -157,10 +159,11 @@ def score(
     Example: farkle-train score --topic combos --rules fixed
     """
     from .. import render_quiz as view
-    from ..classroom import quiz_answer
     from ..frontend import choose_frontend
-    from ..quiz import QuizError, parse_level, parse_topics, summarize
+    from ..questions import QuizError
+    from ..quiz import parse_level, parse_topics, summarize
     from ..render_classroom import score_intro
+    from ..results import quiz_answer
 
     with user_errors():
         table = load(rules)

@@ -1,0 +1,65 @@
+"""Small builders shared by several test files."""
+
+from __future__ import annotations
+
+from farkle_trainer.questions import Question
+from farkle_trainer.results import Result, ResultAnswer
+from farkle_trainer.rules import Rules, load_rules, rules_from_mapping
+
+CLASSIC = load_rules("classic")
+#: A house table with the variants no preset has: short straights, three 1s at 300, no three pairs.
+HOUSE = rules_from_mapping(
+    {
+        "name": "house",
+        "three_of_a_kind": {"one": 300},
+        "combinations": {
+            "partial_straight_low": 500,
+            "partial_straight_high": 750,
+            "three_pairs": False,
+            "straight": 2500,
+        },
+    }
+)
+
+
+def q(topic: str, dice: str, rules: Rules = CLASSIC) -> Question:
+    return Question(topic, tuple(int(c) for c in dice), rules)
+
+
+def answer(number: int, item: str, given: str, right: str, lost: float | None = None) -> ResultAnswer:
+    return ResultAnswer(
+        number=number,
+        topic="worth",
+        question=f"Question {item}?",
+        item=item,
+        answer=given,
+        correct_answer=right,
+        correct=given == right,
+        grade="right" if given == right else "wrong",
+        points_lost=lost,
+    )
+
+
+def result(
+    name: str | None,
+    answers: list[tuple[str, str]],
+    *,
+    code: str = "MATH7B",
+    activity: str = "score",
+    started: str = "2026-11-29T12:00:00Z",
+    planned: int | None = None,
+) -> Result:
+    made = tuple(answer(i, item, given, "right") for i, (item, given) in enumerate(answers, 1))
+    return Result(
+        name=name,
+        code=code,
+        activity=activity,  # type: ignore[arg-type]
+        rules="classic",
+        settings={"count": len(answers)},
+        planned=planned if planned is not None else len(answers),
+        answers=made,
+        score=sum(a.correct for a in made),
+        complete=planned is None,
+        started=started,
+        finished=None if planned is not None else "2026-11-29T12:05:00Z",
+    )

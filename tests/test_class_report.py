@@ -1,0 +1,105 @@
+"""The class report as plain data, and as text and CSV for the teacher."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from factories import result
+
+from farkle_trainer.class_report import build_report, class_report
+from farkle_trainer.render_classroom import questions_csv, report_text, students_csv
+from farkle_trainer.results import write_result
+
+
+def test_the_report_per_student_and_per_question() -> None:
+    results = [
+        ("ana.json", result("Ana", [("q1", "right"), ("q2", "right"), ("q3", "7")])),
+        ("ben.json", result("Ben", [("q1", "right"), ("q2", "5"), ("q3", "7")])),
+        ("cleo.json", result("Cleo", [("q1", "4"), ("q2", "5"), ("q3", "8")])),
+    ]
+    report = build_report(results)
+    assert report.code == "MATH7B" and report.counted == 3 and report.problems == ()
+    (section,) = report.sections
+    assert [(s.name, s.right, s.answered, s.accuracy) for s in section.students] == [
+        ("Ana", 2, 3, pytest.approx(2 / 3)),
+        ("Ben", 1, 3, pytest.approx(1 / 3)),
+        ("Cleo", 0, 3, 0.0),
+    ]
+    assert [
+        (q.number, q.right, q.asked, q.common_wrong, q.common_wrong_count) for q in section.questions
+    ] == [
+        (1, 2, 3, "4", 1),
+        (2, 1, 3, "5", 2),
+        (3, 0, 3, "7", 2),
+    ]
+
+
+def test_the_report_leaves_out_other_codes_and_second_attempts() -> None:
+    first = result("Ana", [("q1", "right")], started="2026-11-29T12:00:00Z")
+    again = result(" ana ", [("q1", "4")], started="2026-11-29T12:30:00Z")
+    results = [
+        ("b/ana-again.json", again),
+        ("a/ana.json", first),
+        ("c/ana-copy.json", first),
+        ("dan.json", result("Dan", [("q1", "right")], code="OTHER1")),
+        ("ben-challenge.json", result("Ben", [("q9", "right")], activity="challenge")),
+    ]
+    report = build_report(results)
+    assert report.code == "MATH7B"
+    assert [(p.path, p.kind) for p in report.problems] == [
+        ("b/ana-again.json", "duplicate"),
+        ("c/ana-copy.json", "duplicate"),
+        ("dan.json", "other-code"),
+    ]
+    assert (
+        "Ana already has a scoring quiz result in a/ana.json (the one started first"
+        in report.problems[0].line
+    )
+    assert report.problems[1].message == "a copy of a/ana.json, which is counted"
+    assert "a result for class code OTHER1, not MATH7B" in report.problems[2].message
+    assert [(s.activity, [st.name for st in s.students]) for s in report.sections] == [
+        ("score", ["Ana"]),
+        ("challenge", ["Ben"]),
+    ]
+    # The report's code can be chosen: then MATH7B's results are the other ones.
+    assert build_report(results, code="other1").sections[0].students[0].name == "Dan"
+
+
+def test_the_report_over_files_and_folders(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    (folder / "period2").mkdir(parents=True)
+    write_result(folder / "ana.json", result("Ana", [("q1", "right")]))
+    write_result(folder / "period2" / "ben.json", result("Ben", [("q1", "4")]))
+    (folder / "notes.txt").write_text("not read: not .json")
+    (folder / "broken.json").write_text("{")
+    report = class_report([folder, folder / "ana.json", tmp_path / "missing.json"])
+    assert report.counted == 2
+    assert [(Path(p.path).name, p.kind) for p in report.problems] == [
+        ("missing.json", "unreadable"),
+        ("broken.json", "not-json"),
+    ]
+    text = report_text(report)
+    assert text.splitlines()[0] == "Class MATH7B: 2 results counted; 2 files left out:"
+    assert "  Ana      1 of 1      100%" in text.splitlines()
+
+
+def test_csv_for_a_spreadsheet() -> None:
+    results = [
+        ("ana.json", result("=cmd()", [("q1", "right"), ("q2", "5")])),
+        ("ben.json", result("Ben", [("q1", "right")], planned=2)),
+    ]
+    report = build_report(results)
+    out = io.StringIO()
+    assert students_csv(report, out) == 2
+    lines = out.getvalue().splitlines()
+    assert lines[0] == (
+        "code,activity,rules,name,score,right,answered,planned,accuracy_percent,points_lost,"
+        "chance_lost_percentage_points,complete,perfect_score,file"
+    )
+    assert lines[1] == "MATH7B,score,classic,'=cmd(),1,1,2,2,50.0,,,yes,,ana.json"
+    assert lines[2] == "MATH7B,score,classic,Ben,1,1,1,2,100.0,,,no,,ben.json"
+    out = io.StringIO()
+    assert questions_csv(report, out) == 2
+    assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"

@@ -1,0 +1,145 @@
+"""Result files as plain data: written whole, read back, checked for edits and kept current."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from factories import answer, result
+
+from farkle_trainer.results import (
+    ResultError,
+    ResultRecorder,
+    check_result_path,
+    checksum,
+    parse_result,
+    read_result,
+    result_document,
+    write_result,
+)
+
+NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def test_a_result_file_round_trips(tmp_path: Path) -> None:
+    r = result("Ana", [("q1", "right"), ("q2", "5")])
+    path = tmp_path / "ana.json"
+    umask = os.umask(0o022)
+    try:
+        write_result(path, r)
+    finally:
+        os.umask(umask)
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "farkle-trainer result" and doc["version"] == 1
+    assert doc["checksum"] == checksum(doc) and doc["checksum"].startswith("sha256:")
+    assert list(doc)[-1] == "checksum"
+    assert {"name", "code", "activity", "rules", "answers", "score", "points_lost", "started"} <= set(doc)
+    assert read_result(path) == r
+    assert [p.name for p in tmp_path.iterdir()] == ["ana.json"]  # no temporary file left behind
+    assert path.stat().st_mode & 0o777 == 0o644  # a new file like any other: the teacher can read it
+
+
+def test_reformatting_a_file_keeps_it_valid(tmp_path: Path) -> None:
+    doc = result_document(result("Ana", [("q1", "right")]))
+    assert parse_result(json.dumps(doc, sort_keys=True)) == parse_result(json.dumps(doc, indent=4))
+
+
+@pytest.mark.parametrize(
+    ("edit", "kind", "message"),
+    [
+        (
+            lambda d: d["answers"][1].update(answer="right", correct=True),
+            "tampered",
+            "checksum does not match",
+        ),
+        (lambda d: d.update(score=2), "tampered", "checksum does not match"),
+        (lambda d: d.update(name="Someone Else"), "tampered", "checksum does not match"),
+        (lambda d: d.pop("checksum"), "tampered", "no checksum"),
+        (lambda d: d.update(version=2), "newer", "newer farkle-trainer"),
+        (lambda d: d.update(format="something else"), "not-result", "not a farkle-trainer result"),
+    ],
+)
+def test_an_edited_file_is_recognised(edit: Callable[[dict], object], kind: str, message: str) -> None:
+    doc = result_document(result("Ana", [("q1", "right"), ("q2", "5")]))
+    edit(doc)
+    with pytest.raises(ResultError, match=message) as caught:
+        parse_result(json.dumps(doc))
+    assert caught.value.kind == kind
+
+
+def test_an_edit_with_a_recomputed_checksum_must_still_add_up() -> None:
+    doc = result_document(result("Ana", [("q1", "right"), ("q2", "5")]))
+    doc["answers"][1].update(answer="right", correct=True)
+    doc["checksum"] = checksum(doc)
+    with pytest.raises(ResultError, match="totals do not add up") as caught:
+        parse_result(json.dumps(doc))
+    assert caught.value.kind == "tampered"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("not json at all", "not-json"), ("[1, 2]", "not-result"), ('{"name": "Ana"}', "not-result")],
+)
+def test_files_that_are_not_results(text: str, kind: str) -> None:
+    with pytest.raises(ResultError) as caught:
+        parse_result(text)
+    assert caught.value.kind == kind
+
+
+def test_where_a_result_may_be_written(tmp_path: Path) -> None:
+    check_result_path(tmp_path / "ana.json")
+    with pytest.raises(ResultError, match=r"ends in \.json"):
+        check_result_path(tmp_path / "ana.txt")
+    with pytest.raises(ResultError, match="no folder"):
+        check_result_path(tmp_path / "missing" / "ana.json")
+    with pytest.raises(ResultError, match="is a folder"):
+        check_result_path(tmp_path)
+    other = tmp_path / "settings.json"
+    other.write_text('{"theme": "dark"}')
+    with pytest.raises(ResultError, match="exists and is not a result file"):
+        check_result_path(other)
+    earlier = tmp_path / "earlier.json"
+    write_result(earlier, result("Ana", [("q1", "right")]))
+    check_result_path(earlier)  # an earlier result may be replaced
+
+
+def test_the_recorder_keeps_the_file_current(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    times = iter([NOON, NOON.replace(minute=1), NOON.replace(minute=2), NOON.replace(minute=3)])
+    rec = ResultRecorder(
+        code="MATH7B",
+        activity="score",
+        rules="classic",
+        settings={"count": 2},
+        planned=2,
+        name="Ana",
+        path=path,
+        clock=lambda: next(times),
+    )
+    rec.add(answer(0, "q1", "right", "right"))
+    partial = read_result(path)
+    assert not partial.complete and partial.finished is None and len(partial.answers) == 1
+    rec.add(answer(0, "q2", "5", "right"))
+    done = rec.finish(complete=True)
+    assert read_result(path) == done
+    assert [a.number for a in done.answers] == [1, 2]
+    assert done.score == 1 and done.started == "2026-11-29T12:00:00Z" and done.complete
+    assert rec.saved and rec.error is None
+
+
+def test_a_write_that_fails_is_reported_once_not_raised(tmp_path: Path) -> None:
+    rec = ResultRecorder(
+        code="MATH7B",
+        activity="score",
+        rules="classic",
+        settings={},
+        planned=1,
+        path=tmp_path / "gone" / "a.json",
+    )
+    rec.add(answer(0, "q1", "right", "right"))
+    assert rec.error is not None and "could not save the result" in rec.error
+    assert not rec.saved
