@@ -74,8 +74,7 @@ def daily(
             day = today if date is None else game_day.parse_day(date)
         except game_day.DailyError as exc:
             fail(str(exc))
-        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-            store.clock = clock
+        with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store, store_errors():
             if status:
                 summary = game_day.daily_status(store, moment)
                 for note in notes:

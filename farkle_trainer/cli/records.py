@@ -17,7 +17,7 @@ from ..ui import Output, fail, is_terminal
 from .common import JsonOpt, PlainOpt, app, user_errors
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from ..store import Clock, Store
 
 DataDirOpt = Annotated[
     Path | None,
@@ -68,19 +68,19 @@ def store_errors() -> Iterator[None]:
         fail(str(exc))
 
 
-def open_store_or_explain(path: Path | None, *, plain: bool) -> Store:
+def open_store_or_explain(path: Path | None, *, plain: bool, clock: Clock | None = None) -> Store:
     """Open the store in data directory ``path`` (None: the default), or explain why not.
 
     A damaged or foreign file is named, and the user is asked whether to keep it aside
     (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
     is no, nothing changes and a :class:`~farkle_trainer.ui.UserError` says how to proceed;
-    call this inside ``user_errors()``.
+    call this inside ``user_errors()``. ``clock`` is the store's clock (the system's by default).
     """
     from ..store import DamagedStoreError, Store, set_aside_damaged
 
     with store_errors():
         try:
-            return Store.open(path)
+            return Store.open(path, clock=clock)
         except DamagedStoreError as exc:
             damaged = exc
         if not plain and is_terminal(sys.stdout):
@@ -95,7 +95,7 @@ def open_store_or_explain(path: Path | None, *, plain: bool) -> Store:
             fail(f"{damaged}. Nothing was changed.")
         kept = set_aside_damaged(damaged.path)
         print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
-        return Store.open(path)
+        return Store.open(path, clock=clock)
 
 
 @app.command()
