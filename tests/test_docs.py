@@ -58,3 +58,23 @@ def test_the_readme_commands_for_a_fresh_machine() -> None:
     assert "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest" in text
     ci = (README.parent / ".ci" / "run").read_text()
     assert "pip install -e '.[test]'" in ci and ".venv/bin/pytest" in ci
+
+
+def quoted_commands() -> list[str]:
+    """Every ``farkle-train ...`` command the README quotes inline."""
+    found = re.findall(r"`(farkle-train [^`]+)`", README.read_text())
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("command", quoted_commands())
+def test_every_quoted_command_parses(command: str) -> None:
+    command_obj = get_command(app)
+    name, *args = shlex.split(command)
+    # Walk down groups (``class report``) to the command that takes the remaining arguments.
+    while hasattr(command_obj, "commands"):
+        if not args:
+            return  # the group itself is named, as in "see farkle-train class"
+        name, *args = args
+        assert name in command_obj.commands, command
+        command_obj = command_obj.commands[name]
+    command_obj.make_context(name, list(args))
