@@ -41,7 +41,8 @@ from .frontend import INTERRUPTED, EndOfInput, Frontend
 from .game import DiceSource, GameState, Move
 
 if TYPE_CHECKING:
-    from .store import DailyAttempt, Store
+    from .progress import DailyAttempt
+    from .store import Store
 
 Clock = Callable[[], datetime]
 T = TypeVar("T")

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .dice import Counts, counts_of, faces_of, multisets, roll_chance
+from .progress import SCORE_TOPICS
 from .rules import Rules
 from .scoring import Split, score_table
 from .seeded import Stream
-from .store import SCORE_TOPICS
 
 Level = Literal["easy", "medium", "hard"]
 Form = Literal["points", "yes-no", "dice"]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .answers import AnswerError, parse_number, parse_yes_no
 from .dice import Counts, counts_of, size
+from .progress import MASTERED
 from .questions import (
     DRAW_TRIES,
     LEVELS,
@@ -34,7 +35,6 @@ from .questions import (
 from .rules import Rules
 from .scoring import Split, explain, score_table
 from .seeded import Stream
-from .store import MASTERED
 
 if TYPE_CHECKING:
     from .frontend import Frontend

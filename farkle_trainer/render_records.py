@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .progress import DailyResult, HistogramBucket, ProgressSummary, StatsSummary, TopicProgress
 from .render import ev, points
-from .store import DailyResult, HistogramBucket, ProgressSummary, StatsSummary, TopicProgress
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .classroom import ACTIVITIES, Activity, ClassCodeError, normalize_code
-from .store import LOSS_UNITS, LossUnit
+from .progress import LOSS_UNITS, LossUnit
 
 if TYPE_CHECKING:
     from .drills import Grading

@@ -16,6 +16,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from farkle_trainer.progress import DECIDE_TOPICS, SCORE_TOPICS
 from farkle_trainer.store import (
     APPLICATION_ID,
     FILE_NAME,
@@ -25,11 +26,8 @@ from farkle_trainer.store import (
     Store,
     StoreError,
     data_dir,
-    histogram,
-    next_box,
     set_aside_damaged,
     store_path,
-    streaks,
 )
 
 START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -173,11 +171,6 @@ def test_export_refuses_other_formats(store: Store, tmp_path: Path) -> None:
 # -- spaced repetition
 
 
-def test_leitner_boxes() -> None:
-    assert next_box(None, True) == 2 and next_box(None, False) == 1
-    assert next_box(3, True) == 4 and next_box(5, True) == 5 and next_box(4, False) == 1
-
-
 def test_wrong_answers_are_due_at_once_and_right_ones_later(store: Store, clock: Clock) -> None:
     sid = store.start_session("score", rules="classic", params={})
     wrong = answer(store, sid, "worth", "w", False)
@@ -225,8 +218,6 @@ def test_progress_names_weak_topics_and_what_next(store: Store) -> None:
 
 
 def test_untried_topics_come_next_then_the_daily_game(store: Store) -> None:
-    from farkle_trainer.store import DECIDE_TOPICS, SCORE_TOPICS
-
     sid = store.start_session("score", rules="classic", params={})
     for topic in SCORE_TOPICS:
         answer(store, sid, topic, topic, True)
@@ -354,13 +345,6 @@ def test_stats_streaks_best_average_histogram(store: Store, clock: Clock) -> Non
     assert store.stats_summary("2026-11-07").current_streak == 2
     later = store.stats_summary(date(2026, 11, 8))
     assert later.current_streak == 0 and later.longest_streak == 3 and not later.played_today
-
-
-def test_streak_and_histogram_rules() -> None:
-    d = date(2026, 1, 1)
-    assert streaks([], d) == (0, 0)
-    assert streaks([d, d, d + timedelta(days=1)], d + timedelta(days=1)) == (2, 2)
-    assert histogram([]) == ()
 
 
 def test_reset_removes_one_kind_only(store: Store, clock: Clock) -> None:
