@@ -789,15 +789,22 @@ class Store:
 
     # -- summaries
 
-    def progress_summary(self) -> ProgressSummary:
-        """Training only: accuracy per topic, points lost per decision and its trend, what next."""
+    def progress_summary(self, rules: str | None = None) -> ProgressSummary:
+        """Training only: accuracy per topic, points lost per decision and its trend, what next.
+
+        ``rules`` keeps only training on that rule set (by name); the count of questions due
+        for review always covers every rule set.
+        """
+        only = (rules, rules)
         with self._transaction(write=False) as db:
             totals = db.execute(
-                """SELECT count(*), coalesce(sum(correct), 0),
-                          count(CASE WHEN unit = 'points' THEN points_lost END),
-                          avg(CASE WHEN unit = 'points' THEN points_lost END),
-                          count(DISTINCT session_id)
-                   FROM answers"""
+                """SELECT count(*), coalesce(sum(a.correct), 0),
+                          count(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          avg(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          count(DISTINCT a.session_id)
+                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   WHERE ? IS NULL OR s.rules = ?""",
+                only,
             ).fetchone()
             topic_rows = db.execute(
                 """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
@@ -805,7 +812,9 @@ class Store:
                           max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
                           max(a.answered_at) AS last_answered
                    FROM answers a JOIN sessions s ON s.id = a.session_id
-                   GROUP BY s.kind, a.topic"""
+                   WHERE ? IS NULL OR s.rules = ?
+                   GROUP BY s.kind, a.topic""",
+                only,
             ).fetchall()
             recent = {
                 (r[0], r[1]): r[2]
@@ -813,20 +822,23 @@ class Store:
                     """SELECT kind, topic, avg(correct) FROM (
                            SELECT s.kind, a.topic, a.correct,
                                   row_number() OVER (PARTITION BY s.kind, a.topic ORDER BY a.id DESC) AS n
-                           FROM answers a JOIN sessions s ON s.id = a.session_id)
+                           FROM answers a JOIN sessions s ON s.id = a.session_id
+                           WHERE ? IS NULL OR s.rules = ?)
                        WHERE n <= ? GROUP BY kind, topic""",
-                    (RECENT_ANSWERS,),
+                    (*only, RECENT_ANSWERS),
                 )
             }
             session_rows = db.execute(
                 """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
                    FROM sessions s JOIN answers a ON a.session_id = s.id
-                   WHERE a.points_lost IS NOT NULL AND a.unit = 'points'
+                   WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
                    GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
-                (TREND_SESSIONS,),
+                (*only, TREND_SESSIONS),
             ).fetchall()
             practice_games = db.execute(
-                "SELECT count(*) FROM daily_attempts WHERE official = 0 AND finished_at IS NOT NULL"
+                """SELECT count(*) FROM daily_attempts
+                   WHERE official = 0 AND finished_at IS NOT NULL AND (? IS NULL OR rules = ?)""",
+                only,
             ).fetchone()[0]
             due = db.execute(
                 "SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(self.now()),)

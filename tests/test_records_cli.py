@@ -302,3 +302,29 @@ def test_a_final_round_loss_shows_in_percentage_points() -> None:
     assert line.rstrip().endswith("4.00 pp")
     data = json.loads(run("progress", "--json")[1])
     assert data["topics"][0]["loss_unit"] == "percentage points"
+
+
+def test_progress_can_keep_to_one_rule_set() -> None:
+    with Store.open() as store:
+        for rules, correct in (("classic", True), ("fixed", False), ("fixed", False)):
+            sid = store.start_session("score", rules=rules)
+            store.record_answer(
+                sid, topic="combos", item=f"c-{rules}", question="q", answer="a",
+                correct_answer="a" if correct else "b", correct=correct,
+                grade="right" if correct else "wrong",
+            )  # fmt: skip
+    every = json.loads(run("progress", "--json")[1])
+    fixed = json.loads(run("progress", "--rules", "fixed", "--json")[1])
+    assert (every["answers"], every["correct"], every["rules"]) == (3, 1, None)
+    assert (fixed["answers"], fixed["correct"], fixed["rules"]) == (2, 0, "fixed")
+    assert fixed["next"]["command"].endswith("--rules fixed")
+    code, out, _ = run("progress", "--rules", "fixed", "--plain")
+    assert code == 0 and out.startswith("Training on fixed rules only.\n")
+    assert run("progress", "--rules", "vegas")[0] == 2
+
+
+def test_stats_say_that_rules_do_not_change_them() -> None:
+    code, out, err = run("stats", "--rules", "fixed", "--plain")
+    assert code == 0
+    assert "always played on classic rules" in err
+    assert out.startswith("No official daily games yet.")

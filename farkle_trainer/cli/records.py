@@ -8,13 +8,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..ui import Output, fail, is_terminal
-from .common import JsonOpt, PlainOpt, app, user_errors
+from .common import JsonOpt, PlainOpt, app, load, user_errors
 
 if TYPE_CHECKING:
     from ..store import Clock, Store
@@ -109,6 +110,16 @@ def progress(
             show_default=False,
         ),
     ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="NAME|FILE.toml",
+            help="Only training on this rule set (default: training on every rule set).",
+            show_default=False,
+        ),
+    ] = None,
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
     json: JsonOpt = False,
@@ -125,11 +136,20 @@ def progress(
     if export is not None:
         _export(export, data_dir, out, json=json)
         return
+    with user_errors():
+        only = load(rules).name if rules is not None else None
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-        summary = store.progress_summary()
+        summary = store.progress_summary(rules=only)
+    if only is not None and only != "classic":
+        # What to practise next is practised on the same table.
+        command = f"{summary.next.command} --rules {rules}"
+        summary = replace(summary, next=replace(summary.next, command=command))
     if json:
-        out.json(view.progress_data(summary))
-    elif out.plain:
+        out.json(view.progress_data(summary) | {"rules": only})
+        return
+    if only is not None:
+        out.line(f"Training on {only} rules only.")
+    if out.plain:
         out.lines(view.progress_text(summary))
     else:
         out.rich(view.progress_rich(summary))
@@ -156,6 +176,15 @@ def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> 
 
 @app.command()
 def stats(
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="NAME|FILE.toml",
+            help="Accepted for symmetry: official daily games are always played on classic rules.",
+        ),
+    ] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
     json: JsonOpt = False,
@@ -168,6 +197,13 @@ def stats(
     from .. import render_records as view
 
     out = Output.choose(plain)
+    with user_errors():
+        if load(rules).name != "classic":
+            print(
+                "Note: official daily games are always played on classic rules; "
+                "--rules does not change stats.",
+                file=sys.stderr,
+            )
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
         summary = store.stats_summary()
     if json:
