@@ -15,7 +15,7 @@ from .class_report import ClassReport, QuestionRow, Section, StudentRow
 from .classroom import ACTIVITY_NAMES
 from .game import TURNS, GameState, Review
 from .render import ev, points
-from .render_daily import plural, review_lines
+from .render_daily import game_over_lines, plural
 from .results import Result
 
 if TYPE_CHECKING:
@@ -54,20 +54,7 @@ def share_line(code: str, state: GameState) -> str:
 
 
 def challenge_summary(code: str, state: GameState, perfect: int, reviews: Sequence[Review]) -> str:
-    lost = [r for r in reviews if r.lost > 0]
-    out = [
-        f"Game over: {points(state.score)} in {TURNS} turns.",
-        f"Perfect play on the same dice: {points(perfect)} (the exact solver's best play at every roll).",
-    ]
-    if lost:
-        total = sum(r.lost for r in lost)
-        out.append(
-            f"Decisions that gave up expected points: {len(lost)} of {len(reviews)}, {ev(total)} in all."
-        )
-        for r in lost:
-            out += review_lines(r)
-    else:
-        out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
+    out = game_over_lines(state, perfect, reviews)
     out.append("Practice: recorded as training progress, not in stats.")
     out.append(share_line(code, state))
     return "\n".join(out)

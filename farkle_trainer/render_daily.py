@@ -8,6 +8,7 @@ get the same words; a colour terminal only adds styles to whole lines (see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -150,16 +151,8 @@ def review_lines(r: Review) -> list[str]:
     ]
 
 
-def summary(
-    state: GameState,
-    perfect: int,
-    reviews: tuple[Review, ...],
-    *,
-    share: str,
-    official: bool,
-    day: date,
-    streak: int | None,
-) -> str:
+def game_over_lines(state: GameState, perfect: int, reviews: Sequence[Review]) -> list[str]:
+    """The end of a ten-turn game: the score, perfect play on the same dice, the costly decisions."""
     lost = [r for r in reviews if r.lost > 0]
     out = [
         f"Game over: {points(state.score)} in {TURNS} turns.",
@@ -174,6 +167,20 @@ def summary(
             out += review_lines(r)
     else:
         out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
+    return out
+
+
+def summary(
+    state: GameState,
+    perfect: int,
+    reviews: tuple[Review, ...],
+    *,
+    share: str,
+    official: bool,
+    day: date,
+    streak: int | None,
+) -> str:
+    out = game_over_lines(state, perfect, reviews)
     if official:
         kept = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
         out.append(f"Recorded as the official result of {day.isoformat()}.{kept}")

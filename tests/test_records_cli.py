@@ -326,5 +326,5 @@ def test_progress_can_keep_to_one_rule_set() -> None:
 def test_stats_say_that_rules_do_not_change_them() -> None:
     code, out, err = run("stats", "--rules", "fixed", "--plain")
     assert code == 0
-    assert "always played on classic rules" in err
+    assert "official daily games are always classic" in err
     assert out.startswith("No official daily games yet.")

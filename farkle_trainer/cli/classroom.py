@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..ui import Output, UserError, fail, is_terminal
-from .common import PlainOpt, RulesOpt, app, load, user_errors
+from .common import PlainOpt, RulesOpt, app, classic_only_rules, load, unused_rules_note, user_errors
 from .records import DataDirOpt, open_store_or_explain, store_errors
 
 if TYPE_CHECKING:
@@ -168,15 +168,7 @@ def challenge(
     ],
     save_result: SaveResultOpt = None,
     name: NameOpt = None,
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="NAME|FILE.toml",
-            help="Not used: a challenge is always played on the classic table with no house rules.",
-        ),
-    ] = "classic",
+    rules: Annotated[str, classic_only_rules("a challenge is")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
 ) -> None:
@@ -200,10 +192,8 @@ def challenge(
         entry = class_entry(code, save_result=save_result, name=name)
         assert entry is not None
         front = choose_frontend(plain)
-        if rules.strip().lower() != CHALLENGE_RULES:
-            front.say(
-                f"Note: --rules {rules} is not used: a challenge is always classic, with no house rules."
-            )
+        if note := unused_rules_note(rules, "a challenge is"):
+            front.say(note)
         with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
             front.say(view.challenge_intro(entry.code))
             recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -94,3 +94,23 @@ def dice_from(words: list[str]) -> tuple[int, ...]:
     from ..dice import parse_dice
 
     return parse_dice(words)
+
+
+def classic_only_rules(what: str) -> Any:
+    """``--rules`` for a command that is always played on ``classic``: accepted, said to be unused.
+
+    ``what`` completes "Not used: ... always played on the classic table", e.g. "the daily game is".
+    """
+    return typer.Option(
+        "--rules",
+        "-r",
+        metavar="NAME|FILE.toml",
+        help=f"Not used: {what} always played on the classic table with no house rules.",
+    )
+
+
+def unused_rules_note(rules: str, what: str) -> str | None:
+    """The line that tells a user their ``--rules`` changes nothing here, or None for classic."""
+    if rules.strip().lower() == "classic":
+        return None
+    return f"Note: --rules {rules} is not used: {what} always classic, with no house rules."

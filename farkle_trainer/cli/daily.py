@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..ui import Output, fail
-from .common import PlainOpt, app, user_errors
+from .common import PlainOpt, app, classic_only_rules, unused_rules_note, user_errors
 from .records import DataDirOpt, open_store_or_explain, store_errors
 
 
@@ -35,15 +35,7 @@ def daily(
     status: Annotated[
         bool, typer.Option("--status", help="Is today's official game done: its score, and your streak.")
     ] = False,
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="NAME|FILE.toml",
-            help="Not used: the daily game is always played on the classic table with no house rules.",
-        ),
-    ] = "classic",
+    rules: Annotated[str, classic_only_rules("the daily game is")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
 ) -> None:
@@ -61,11 +53,7 @@ def daily(
 
     moment = clock()
     today = game_day.utc_date(moment)
-    notes = []
-    if rules.strip().lower() != game_day.RULES_NAME:
-        notes.append(
-            f"Note: --rules {rules} is not used: the daily game is always classic, with no house rules."
-        )
+    notes = [note] if (note := unused_rules_note(rules, "the daily game is")) else []
     out = Output.choose(plain)
     with user_errors():
         if status and (replay or date is not None):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..ui import Output, fail, is_terminal
-from .common import JsonOpt, PlainOpt, app, load, user_errors
+from .common import JsonOpt, PlainOpt, app, classic_only_rules, load, unused_rules_note, user_errors
 
 if TYPE_CHECKING:
     from ..store import Clock, Store
@@ -176,15 +176,7 @@ def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> 
 
 @app.command()
 def stats(
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="NAME|FILE.toml",
-            help="Accepted for symmetry: official daily games are always played on classic rules.",
-        ),
-    ] = "classic",
+    rules: Annotated[str, classic_only_rules("official daily games are")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
     json: JsonOpt = False,
@@ -198,12 +190,9 @@ def stats(
 
     out = Output.choose(plain)
     with user_errors():
-        if load(rules).name != "classic":
-            print(
-                "Note: official daily games are always played on classic rules; "
-                "--rules does not change stats.",
-                file=sys.stderr,
-            )
+        load(rules)
+    if note := unused_rules_note(rules, "official daily games are"):
+        print(note, file=sys.stderr)
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
         summary = store.stats_summary()
     if json:
