@@ -13,7 +13,7 @@ import pytest
 from factories import HOUSE, q
 
 from farkle_trainer.answers import AnswerError, parse_number, parse_yes_no
-from farkle_trainer.cli.score import quiz_stream
+from farkle_trainer.cli.score import quiz_stream, record_answer
 from farkle_trainer.questions import TOPICS, Question, QuizError, revive
 from farkle_trainer.quiz import (
     REASK_GAP,
@@ -270,20 +270,6 @@ class Clock:
         return self.now
 
 
-def record(store: Store, session: int, a: Answered) -> None:
-    store.record_answer(
-        session,
-        topic=a.question.topic,
-        item=a.question.item,
-        question=a.question.text,
-        answer=a.grade.answer,
-        correct_answer=a.grade.correct_answer,
-        correct=a.grade.correct,
-        grade="right" if a.grade.correct else "wrong",
-        extra=a.question.extra(),
-    )
-
-
 def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
     clock = Clock()
     with Store.open(tmp_path, clock=clock) as store:
@@ -291,7 +277,7 @@ def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
         session = store.start_session("score", rules="classic", seed=11)
         history = play(first, right={0, 2, 3})
         for a in history:
-            record(store, session, a)
+            record_answer(store, session, a)
         missed = history[1].question
         assert history[4].question == missed  # back at the end of the session, and missed again
         clock.now += timedelta(hours=1)
@@ -303,7 +289,7 @@ def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
         asked = play(second, right=set(range(5)))
         assert asked[0].question == missed
         for a in asked:
-            record(store, session, a)
+            record_answer(store, session, a)
         # Answered right, it rests: not due the next hour, due again after its box's delay.
         clock.now += timedelta(hours=1)
         assert store.due_items("score") == []

@@ -67,6 +67,21 @@ def quiz_stream(seed: int) -> Stream:
     return Stream(f"score:{seed}")
 
 
+def record_answer(store: Store, session_id: int, a: Answered) -> None:
+    """Keep one graded answer as training progress, the moment it is given."""
+    store.record_answer(
+        session_id,
+        topic=a.question.topic,
+        item=a.question.item,
+        question=a.question.text,
+        answer=a.grade.answer,
+        correct_answer=a.grade.correct_answer,
+        correct=a.grade.correct,
+        grade="right" if a.grade.correct else "wrong",
+        extra=a.question.extra(),
+    )
+
+
 def play_quiz(front: Frontend, quiz: Quiz, record: Callable[[Answered], None]) -> tuple[list[Answered], int]:
     """Ask the quiz through ``front``, recording each answer before showing its grading.
 
@@ -206,17 +221,7 @@ def score(
             )
 
             def record(a: Answered) -> None:
-                store.record_answer(
-                    session,
-                    topic=a.question.topic,
-                    item=a.question.item,
-                    question=a.question.text,
-                    answer=a.grade.answer,
-                    correct_answer=a.grade.correct_answer,
-                    correct=a.grade.correct,
-                    grade="right" if a.grade.correct else "wrong",
-                    extra=a.question.extra(),
-                )
+                record_answer(store, session, a)
                 if result is not None:
                     result.add(quiz_answer(a))
 
