@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +21,10 @@ def farkle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     return home
+
+
+@pytest.fixture
+def pipe() -> Iterator[PipeInput]:
+    """Keys for prompt_toolkit prompts, sent as if typed at a terminal."""
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        yield inp

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
+from prompt_toolkit.input import PipeInput
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from farkle_trainer.frontend import InteractiveFrontend
 from farkle_trainer.questions import Question
 from farkle_trainer.results import Result, ResultAnswer
 from farkle_trainer.rules import Rules, load_rules, rules_from_mapping
@@ -63,3 +70,10 @@ def result(
         started=started,
         finished=None if planned is not None else "2026-11-29T12:05:00Z",
     )
+
+
+def interactive_frontend(pipe: PipeInput, width: int = 100) -> tuple[InteractiveFrontend, io.StringIO]:
+    """The questionary front end reading keys from ``pipe``, printing to a fixed-width buffer."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None)
+    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out

@@ -10,10 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from rich.console import Console
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
@@ -295,14 +293,11 @@ def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @pytest.fixture
-def pipe(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
-    out = io.StringIO()
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        console = Console(file=out, width=100, color_system=None)
-        front = frontend.InteractiveFrontend(console, prompt_input=inp, prompt_output=DummyOutput())
-        monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
-        monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
-        yield inp, out
+def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
+    monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
+    yield pipe, out
 
 
 def test_interactive_name_moves_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], tmp_path: Path) -> None:

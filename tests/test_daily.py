@@ -5,19 +5,16 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from rich.console import Console
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 
 from farkle_trainer import daily, game
 from farkle_trainer.daily import DailyError, daily_die, plan, share_line
-from farkle_trainer.frontend import InteractiveFrontend, PlainFrontend
+from farkle_trainer.frontend import PlainFrontend
 from farkle_trainer.store import Store
 
 DAY = date(2026, 11, 29)
@@ -317,17 +314,8 @@ def test_status(tmp_path: Path) -> None:
         assert s.official is None and s.current_streak == 1 and not s.played_today
 
 
-@pytest.fixture
-def pipe() -> Iterator[PipeInput]:
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield inp
-
-
 def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: PipeInput) -> None:
-    out = io.StringIO()
-    front = InteractiveFrontend(
-        Console(file=out, width=200, color_system=None), prompt_input=pipe, prompt_output=DummyOutput()
-    )
+    front, out = interactive_frontend(pipe, width=200)
     pipe.send_text("2\r")  # refused: a single 2 does not score, still on the prompt
     pipe.send_text("\x7f1 1 4 4 4\r")
     pipe.send_text("b\r")
@@ -344,10 +332,7 @@ def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: Pi
 
 
 def test_q_stops_the_interactive_front_end_cleanly(tmp_path: Path, pipe: PipeInput) -> None:
-    out = io.StringIO()
-    front = InteractiveFrontend(
-        Console(file=out, width=200, color_system=None), prompt_input=pipe, prompt_output=DummyOutput()
-    )
+    front, out = interactive_frontend(pipe, width=200)
     # Answers are checked on every key press: "q" and "h" on their way to "quit" and "1 1 4 4 4".
     pipe.send_text("1 1 4 4 4\r")
     pipe.send_text("q\r")

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -266,16 +264,8 @@ def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPat
 # -- interactive: questionary prompts and rich output
 
 
-@pytest.fixture
-def pipe() -> Iterator[PipeInput]:
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield inp
-
-
 def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None)
-    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+    return interactive_frontend(pipe)
 
 
 def test_interactive_keep_drill(pipe: PipeInput) -> None:

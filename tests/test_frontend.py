@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from rich.console import Console
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 
 from farkle_trainer.answers import (
     AnswerError,
@@ -120,16 +117,8 @@ def test_run_rounds_keeps_what_was_answered() -> None:
     assert stopped.results == [0, 1] and stopped.exit_code == 130 and stopped.interrupted
 
 
-@pytest.fixture
-def pipe() -> Iterator[PipeInput]:
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        yield inp
-
-
 def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=80, color_system=None)
-    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+    return interactive_frontend(pipe, width=80)
 
 
 def test_interactive_text_prompt_validates(pipe: PipeInput) -> None:

@@ -7,9 +7,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -255,13 +254,10 @@ def test_ctrl_c_stops_with_a_summary_and_keeps_the_answers(
 
 
 @pytest.fixture
-def pipe(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
-    out = io.StringIO()
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        console = Console(file=out, width=100, color_system=None)
-        front = frontend.InteractiveFrontend(console, prompt_input=inp, prompt_output=DummyOutput())
-        monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
-        yield inp, out
+def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
+    yield pipe, out
 
 
 def keys(q: Question, answer: int | bool | tuple[int, ...]) -> str:
