@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
@@ -321,13 +322,15 @@ def play_game(
     no_hints: str = "hints are off in the official game",
     save: Callable[[GameState], None],
     decided: Callable[[Move], None] | None = None,
+    together: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> GameState:
     """Play ``state`` to the end, saving after every action; returns the finished game.
 
     With ``hints`` off, a player who asks for one is told ``no_hints``.
-    ``decided`` is told each decision (bank or roll on) once it is saved. Input running out or
-    ``q`` raises :class:`~farkle_trainer.frontend.EndOfInput`, Ctrl-C ``KeyboardInterrupt``:
-    either way every action so far is saved and the game resumes from there.
+    ``decided`` is told each decision (bank or roll on) as it is saved, both inside one
+    ``together()`` block (the store's transaction), so neither is kept without the other.
+    Input running out or ``q`` raises :class:`~farkle_trainer.frontend.EndOfInput`, Ctrl-C
+    ``KeyboardInterrupt``: either way every action so far is saved and the game resumes from there.
     """
     refusal = None if hints else no_hints
     if state.roll:
@@ -347,9 +350,10 @@ def play_game(
         else:
             action = _ask_action(front, state, no_hints=refusal)
             state = game.bank(state) if action == "bank" else game.roll_on(state, source)
-            save(state)
-            if decided is not None:
-                decided(state.log[len(before.log)])
+            with together():
+                save(state)
+                if decided is not None:
+                    decided(state.log[len(before.log)])
             if action == "bank":
                 front.say(view.bank_line(before.points, state))
             else:
@@ -420,7 +424,15 @@ def run_attempt(
             record_decision(store, attempt.session_id, day, move)
 
     try:
-        state = play_game(front, state, source, hints=not attempt.official, save=save, decided=decided)
+        state = play_game(
+            front,
+            state,
+            source,
+            hints=not attempt.official,
+            save=save,
+            decided=decided,
+            together=store.atomic,
+        )
     except (KeyboardInterrupt, EndOfInput) as stop:
         saved = load_state(store.get_daily(attempt.id))
         if isinstance(stop, KeyboardInterrupt):

@@ -426,6 +426,7 @@ class Store:
         self._db = db
         self.path = path
         self.clock = clock
+        self._grouped = False
 
     @classmethod
     def open(cls, path: Path | None = None, *, clock: Clock | None = None) -> Store:
@@ -529,7 +530,13 @@ class Store:
 
     @contextmanager
     def _transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
-        """One short transaction, committed on success; writers take the lock up front."""
+        """One short transaction, committed on success; writers take the lock up front.
+
+        Inside :meth:`atomic` it joins the transaction already open.
+        """
+        if self._grouped:
+            yield self._db
+            return
         with self._errors():
             self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -539,6 +546,23 @@ class Store:
                     self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Group several records into one transaction: all of them are kept, or none.
+
+        A daily practice move saves the game's state and records the decision together, so
+        a process killed between the two can neither lose the answer nor keep it twice.
+        """
+        if self._grouped:
+            yield
+            return
+        with self._transaction():
+            self._grouped = True
+            try:
+                yield
+            finally:
+                self._grouped = False
 
     # -- training
 

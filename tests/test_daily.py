@@ -14,7 +14,7 @@ from prompt_toolkit.input import PipeInput
 
 from farkle_trainer import daily, game
 from farkle_trainer.daily import DailyError, daily_die, plan, share_line
-from farkle_trainer.frontend import PlainFrontend
+from farkle_trainer.frontend import EndOfInput, PlainFrontend
 from farkle_trainer.store import Store
 
 DAY = date(2026, 11, 29)
@@ -397,3 +397,35 @@ def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
         store.save_daily_state(attempt.id, {"turn": "three"})
         with pytest.raises(game.GameError, match="the saved game cannot be read"):
             daily.run_attempt(plain("")[0], store, store.get_daily(attempt.id), DAY)
+
+
+def test_a_decision_and_its_saved_state_are_kept_together() -> None:
+    # Turn 1 of 2026-11-29 rolls 4 1 4 3 1 4: keep 1 1 4 4 4 and bank.
+    front, _ = plain("1 1 4 4 4\nb\nq\n")
+    events: list[str] = []
+    depth = [0]
+
+    class Together:
+        def __enter__(self) -> None:
+            depth[0] += 1
+
+        def __exit__(self, *exc: object) -> None:
+            depth[0] -= 1
+
+    def save(state: game.GameState) -> None:
+        events.append(f"save{'-grouped' if depth[0] else ''}")
+
+    def decided(move: game.Move) -> None:
+        events.append(f"decided{'-grouped' if depth[0] else ''}")
+
+    with pytest.raises(EndOfInput):
+        daily.play_game(
+            front,
+            game.new_game(),
+            daily.daily_source(DAY),
+            hints=True,
+            save=save,
+            decided=decided,
+            together=Together,
+        )
+    assert events == ["save", "save", "save-grouped", "decided-grouped", "save"]

@@ -614,3 +614,21 @@ def test_losses_in_percentage_points_are_kept_apart(store: Store, tmp_path: Path
             sid, topic="keep", item="k", question="q", answer="a", correct_answer="b",
             correct=True, grade="best", points_lost=0.0, unit="percent",  # type: ignore[arg-type]
         )  # fmt: skip
+
+
+def test_atomic_keeps_all_or_nothing(store: Store) -> None:
+    attempt = store.start_daily(store.today(), official=False, rules="classic")
+    session = store.get_daily(attempt).session_id
+    assert session is not None
+    with pytest.raises(RuntimeError), store.atomic():
+        store.save_daily_state(attempt, {"turn": 2})
+        answer(store, session, "bank-or-roll", "m1", True)
+        raise RuntimeError("killed between the two")
+    assert store.get_daily(attempt).state is None
+    assert store.progress_summary().answers == 0
+    with store.atomic():
+        store.save_daily_state(attempt, {"turn": 2})
+        with store.atomic():
+            answer(store, session, "bank-or-roll", "m1", True)
+    assert store.get_daily(attempt).state == {"turn": 2}
+    assert store.progress_summary().answers == 1
