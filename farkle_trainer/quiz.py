@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .answers import AnswerError, parse_number, parse_yes_no
 from .dice import Counts, counts_of, size
-from .progress import MASTERED
+from .progress import MASTERED, Suggestion
 from .questions import (
     DRAW_TRIES,
     LEVELS,
@@ -467,12 +467,6 @@ class TopicScore:
     topic: str
     asked: int
     right: int
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    command: str
-    reason: str
 
 
 @dataclass(frozen=True)
