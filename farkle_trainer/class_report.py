@@ -183,7 +183,7 @@ def build_report(
     groups: dict[tuple[str, str], list[tuple[str, Result]]] = {}
     for path, r in counted:
         groups.setdefault((r.activity, r.rules), []).append((path, r))
-    rank = {a: i for i, a in enumerate(ACTIVITIES)}
+    rank: dict[str, int] = {a: i for i, a in enumerate(ACTIVITIES)}
     sections = tuple(
         _section(activity, rules, group)  # type: ignore[arg-type]
         for (activity, rules), group in sorted(groups.items(), key=lambda kv: (rank[kv[0][0]], kv[0][1]))

@@ -549,11 +549,12 @@ def play_turn(rules: Rules, kind: Kind, setting: _Setting, stream: Stream) -> It
         if h.farkle:
             return
         play, action = _policy(h, stream, style, stop)
-        common = {"rules": rules, "kind": kind, "points": t, "roll": roll}
         if kind == "bank-or-roll":
-            yield Position(**common, kept=play.keep)
+            yield Position(rules, kind, t, roll, kept=play.keep)
         else:
-            yield Position(**common, opening=setting.opening, leader=setting.leader, banked=setting.banked)
+            yield Position(
+                rules, kind, t, roll, opening=setting.opening, leader=setting.leader, banked=setting.banked
+            )
         if action == "bank":
             return
         t, n = play.points_after, play.dice_to_roll

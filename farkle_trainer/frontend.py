@@ -203,7 +203,7 @@ class InteractiveFrontend(Frontend):
         def faces(indexes: Iterable[int]) -> tuple[int, ...]:
             return tuple(sorted(roll[i] for i in indexes))
 
-        def validate(indexes: list[int]) -> bool | str:
+        def validate(indexes: list[Any]) -> bool | str:
             if not indexes:
                 return "pick at least one die (space to pick, enter to confirm)"
             try:

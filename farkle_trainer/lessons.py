@@ -25,10 +25,14 @@ from functools import cache
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .render import ev, percent, points
 from .rules import Rules
 from .scoring import explain, score, score_table
+
+if TYPE_CHECKING:
+    from .solver import Solution
 
 FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
 ANY_FIELD = re.compile(r"\{\{.*?\}\}", re.S)
@@ -70,13 +74,13 @@ class Lesson:
 # -- figures
 
 
-def _solution(rules: Rules, opening: int = 0, farkle_value: int = 0):  # type: ignore[no-untyped-def]
+def _solution(rules: Rules, opening: int = 0, farkle_value: int = 0) -> Solution:
     from .solver import Objective, solve
 
     return solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
 
 
-def _reach(rules: Rules, need: int):  # type: ignore[no-untyped-def]
+def _reach(rules: Rules, need: int) -> Solution:
     from .solver import Objective, solve
 
     return solve(rules, Objective.reach(need))

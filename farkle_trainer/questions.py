@@ -239,7 +239,7 @@ def revive(extra: Mapping[str, Any] | None, rules: Rules, topics: Sequence[str] 
     dice = extra.get("dice")
     level = extra.get("level", "medium")
     combo = extra.get("combo")
-    if topic not in topics or level not in LEVELS or not isinstance(dice, list):
+    if not isinstance(topic, str) or topic not in topics or level not in LEVELS or not isinstance(dice, list):
         return None
     if not 1 <= len(dice) <= 6 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
         return None
@@ -373,9 +373,9 @@ def make_best(rules: Rules, level: Level, stream: Stream) -> Question:
             counts = counts_of(core + stream.dice(n - len(core)))
             if accept(counts):
                 return Question("best", _as_rolled(stream, counts), rules, level)
-    counts = _fair(stream, n, accept) or _fair(stream, n, lambda c: len(table.selections(c)) >= 2)
-    assert counts is not None, "every size from 2 to 6 has rolls with two ways to score"
-    return Question("best", _as_rolled(stream, counts), rules, level)
+    fair = _fair(stream, n, accept) or _fair(stream, n, lambda c: len(table.selections(c)) >= 2)
+    assert fair is not None, "every size from 2 to 6 has rolls with two ways to score"
+    return Question("best", _as_rolled(stream, fair), rules, level)
 
 
 def _near_straight(stream: Stream) -> tuple[int, ...]:

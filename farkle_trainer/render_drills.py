@@ -33,6 +33,7 @@ from .scoring import explain
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from .answers import Action
     from .frontend import Frontend
 
 KIND_NAMES: dict[Kind, str] = {
@@ -209,7 +210,7 @@ def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Choice:
         left = "hot dice" if roll.hot_dice else f"{dice_count(roll.dice_left)} left"
         front.say(f"{at_stake} points at stake, {left}.")
     prompt = f"Bank {at_stake} or {rolls}?"
-    choices = [(f"Bank {at_stake}", "bank"), (rolls[0].upper() + rolls[1:], "roll")]
+    choices: list[tuple[str, Action]] = [(f"Bank {at_stake}", "bank"), (rolls[0].upper() + rolls[1:], "roll")]
     action = front.choose(f"{prompt} (b/r)" if front.plain else prompt, choices, parse_action)
     return options[action]
 

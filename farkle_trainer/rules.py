@@ -94,7 +94,7 @@ class Rules:
         target: int | None = None,
     ) -> Rules:
         """A copy with some house rules changed (None keeps the current value)."""
-        changes: dict[str, int] = {}
+        changes: dict[str, Any] = {}
         if opening_minimum is not None:
             changes["opening_minimum"] = _check_points("opening_minimum", opening_minimum, zero_ok=True)
         if three_farkle_penalty is not None:

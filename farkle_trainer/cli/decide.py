@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..seeded import Stream
     from ..store import Store
 
-KIND_NAMES = ("bank-or-roll", "keep", "final-round", "opening")
+KIND_NAMES: tuple[Kind, ...] = ("bank-or-roll", "keep", "final-round", "opening")
 LEVEL_NAMES = ("easy", "medium", "hard")
 MAX_COUNT = 100
 MAX_SEED = 2**63 - 1
@@ -29,20 +29,21 @@ DUE_LOOKAHEAD = 200
 def parse_kinds(values: list[str] | None) -> tuple[Kind, ...]:
     """``--kind keep --kind opening`` or ``--kind keep,opening``; every kind when none is given."""
     if not values:
-        return KIND_NAMES  # type: ignore[return-value]
-    kinds: list[str] = []
+        return KIND_NAMES
+    kinds: list[Kind] = []
     for value in values:
         for word in value.split(","):
             word = word.strip().lower()
             if not word:
                 continue
-            if word not in KIND_NAMES:
+            kind = next((k for k in KIND_NAMES if k == word), None)
+            if kind is None:
                 fail(f"--kind takes {', '.join(KIND_NAMES)}, not {word!r}")
-            if word not in kinds:
-                kinds.append(word)
+            if kind not in kinds:
+                kinds.append(kind)
     if not kinds:
         fail(f"--kind takes {', '.join(KIND_NAMES)}")
-    return tuple(kinds)  # type: ignore[return-value]
+    return tuple(kinds)
 
 
 def parse_level(value: str | None) -> Level | None:
