@@ -40,8 +40,9 @@ def is_terminal(stream: IO[str]) -> bool:
 class Output:
     """Where a command writes: rich renderables on a terminal, plain lines otherwise.
 
-    Plain mode is chosen by ``--plain`` or when stdout is not a terminal, so a
-    pipe, a file or a screen reader gets text with no boxes or colour codes.
+    Plain mode is chosen by ``--plain`` or when stdin or stdout is not a terminal
+    (as for the drills), so a pipe, a file or a screen reader gets text with no
+    boxes or colour codes.
     """
 
     plain: bool
@@ -51,7 +52,8 @@ class Output:
     @classmethod
     def choose(cls, plain: bool, stream: IO[str] | None = None) -> Output:
         stream = stream or sys.stdout
-        return cls(plain=plain or not is_terminal(stream), stream=stream)
+        on_terminal = is_terminal(stream) and (sys.stdin is None or is_terminal(sys.stdin))
+        return cls(plain=plain or not on_terminal, stream=stream)
 
     @property
     def console(self) -> Console:

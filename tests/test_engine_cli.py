@@ -268,3 +268,30 @@ def test_help_and_module_entry_point() -> None:
     )
     for command in ("explain", "hint", "strategy"):
         assert command in result.stdout
+
+
+class FakeStream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    ("stdin_tty", "stdout_tty", "flag", "plain"),
+    [
+        (True, True, False, False),
+        (True, True, True, True),
+        (False, True, False, True),
+        (True, False, False, True),
+    ],
+)
+def test_plain_unless_both_ends_are_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, stdin_tty: bool, stdout_tty: bool, flag: bool, plain: bool
+) -> None:
+    from farkle_trainer.ui import Output
+
+    monkeypatch.setattr(sys, "stdin", FakeStream(stdin_tty))
+    assert Output.choose(flag, FakeStream(stdout_tty)).plain is plain
