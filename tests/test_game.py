@@ -121,17 +121,21 @@ def test_moves_out_of_turn_are_refused() -> None:
         game.set_aside(choosing, (5,))
 
 
+def step(state: GameState, source: game.DiceSource, bank_at: int) -> GameState:
+    """A simple player's next action: the most points from each roll, bank at ``bank_at``."""
+    if state.phase == "roll":
+        return game.roll(state, source)
+    if state.phase == "pick":
+        best = score_table(game.GAME_RULES).best_selection(counts_of(state.roll))
+        assert best is not None
+        return game.set_aside(state, best.dice)
+    return game.bank(state) if state.points >= bank_at else game.roll_on(state, source)
+
+
 def steady(state: GameState, source: game.DiceSource) -> GameState:
-    """A simple player: the most points from each roll, bank at 300 or more."""
+    """A simple player who banks at 300 or more, to the end of the game."""
     while not state.over:
-        if state.phase == "roll":
-            state = game.roll(state, source)
-        elif state.phase == "pick":
-            best = score_table(game.GAME_RULES).best_selection(counts_of(state.roll))
-            assert best is not None
-            state = game.set_aside(state, best.dice)
-        else:
-            state = game.bank(state) if state.points >= 300 else game.roll_on(state, source)
+        state = step(state, source, 300)
     return state
 
 
@@ -154,14 +158,7 @@ def test_the_state_survives_json_at_every_step() -> None:
         data = json.loads(json.dumps(state.to_dict()))
         assert GameState.from_dict(data) == state
         seen += 1
-        if state.phase == "roll":
-            state = game.roll(state, source)
-        elif state.phase == "pick":
-            best = score_table(game.GAME_RULES).best_selection(counts_of(state.roll))
-            assert best is not None
-            state = game.set_aside(state, best.dice)
-        else:
-            state = game.bank(state) if state.points >= 500 else game.roll_on(state, source)
+        state = step(state, source, 500)
     assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
     assert seen > 25
 
