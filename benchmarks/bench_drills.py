@@ -19,9 +19,9 @@ DRILLS = 100
 
 
 def drills_seconds(seed: str) -> float:
-    from farkle_trainer.drills import Plan, decision_for, grade
-    from farkle_trainer.rules import load_rules
-    from farkle_trainer.seeded import Stream
+    from farkle_trainer.engine.rules import load_rules
+    from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.training.drills.drills import Plan, decision_for, grade
 
     rules = load_rules("classic")
     stream = Stream(seed)
@@ -39,8 +39,8 @@ def drills_seconds(seed: str) -> float:
 
 def main() -> int:
     os.environ["FARKLE_TRAIN_HOME"] = tempfile.mkdtemp(prefix="farkle-bench-drills-")
-    from farkle_trainer.rules import load_rules
-    from farkle_trainer.solver import Objective, solve
+    from farkle_trainer.engine.rules import load_rules
+    from farkle_trainer.engine.solver import Objective, solve
 
     start = time.perf_counter()
     solve(load_rules("classic"), Objective.expected())

@@ -31,7 +31,7 @@ def median_seconds(action: Callable[[], object], repeats: int = REPEATS) -> floa
 
 def cold_solve(name: str) -> float:
     """Score table, roll model and solve from nothing: no memory or disk cache."""
-    from farkle_trainer import rules, scoring, solver
+    from farkle_trainer.engine import rules, scoring, solver
 
     def once() -> None:
         scoring.score_table.cache_clear()
@@ -58,7 +58,7 @@ def main() -> int:
     home = tempfile.mkdtemp(prefix="farkle-bench-")
     os.environ["FARKLE_TRAIN_HOME"] = home
     rows: list[tuple[str, float, float]] = []
-    from farkle_trainer.rules import PRESETS
+    from farkle_trainer.engine.rules import PRESETS
 
     for name in PRESETS:
         rows.append((f"full solve, {name} (cold)", cold_solve(name), 0.5))

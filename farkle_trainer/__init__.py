@@ -9,9 +9,9 @@ The public API is small::
     True
 """
 
-from .dice import DiceError
-from .rules import Rules, RulesError, load_rules
-from .scoring import explain, score
+from farkle_trainer.engine.dice import DiceError
+from farkle_trainer.engine.rules import Rules, RulesError, load_rules
+from farkle_trainer.engine.scoring import explain, score
 
 __all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score"]
 __version__ = "0.1.0"

@@ -1,3 +1,3 @@
-from .cli import main
+from farkle_trainer.cli import main
 
 main()

@@ -8,10 +8,10 @@ from prompt_toolkit.input import PipeInput
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from farkle_trainer.frontend import InteractiveFrontend
-from farkle_trainer.questions import Question
-from farkle_trainer.results import Result, ResultAnswer
-from farkle_trainer.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.training.classroom.results import Result, ResultAnswer
+from farkle_trainer.training.frontend import InteractiveFrontend
+from farkle_trainer.training.quizzes.questions import Question
 
 CLASSIC = load_rules("classic")
 #: A house table with the variants no preset has: short straights, three 1s at 300, no three pairs.

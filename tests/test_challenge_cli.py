@@ -15,11 +15,14 @@ from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
-from farkle_trainer import frontend
-from farkle_trainer.classroom import code_stream
+from farkle_trainer.training import frontend
 from farkle_trainer.cli import app
-from farkle_trainer.frontend import PlainFrontend
-from farkle_trainer.game import (
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.store.db import Store, store_path
+from farkle_trainer.training.classroom.codes import code_stream
+from farkle_trainer.training.classroom.results import read_result
+from farkle_trainer.training.frontend import PlainFrontend
+from farkle_trainer.training.games.game import (
     GAME_RULES,
     GameState,
     bank,
@@ -32,10 +35,7 @@ from farkle_trainer.game import (
     seeded_source,
     set_aside,
 )
-from farkle_trainer.hints import hint
-from farkle_trainer.render import points
-from farkle_trainer.results import read_result
-from farkle_trainer.store import Store, store_path
+from farkle_trainer.ui.views.engine import points
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from factories import result
 
-from farkle_trainer.class_report import build_report, class_report
-from farkle_trainer.render_classroom import questions_csv, report_text, students_csv
-from farkle_trainer.results import write_result
+from farkle_trainer.training.classroom.report import build_report, class_report
+from farkle_trainer.training.classroom.results import write_result
+from farkle_trainer.ui.views.classroom import questions_csv, report_text, students_csv
 
 
 def test_the_report_per_student_and_per_question() -> None:

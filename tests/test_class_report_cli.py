@@ -15,14 +15,14 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
 from farkle_trainer import load_rules
-from farkle_trainer.class_report import class_report
-from farkle_trainer.classroom import CODE_ALPHABET
 from farkle_trainer.cli import app
-from farkle_trainer.drills import decision_for
-from farkle_trainer.render_classroom import report_rich
-from farkle_trainer.results import checksum, read_result
-from farkle_trainer.store import store_path
-from farkle_trainer.worksheet import decide_sheet, score_sheet
+from farkle_trainer.store.db import store_path
+from farkle_trainer.training.classroom.codes import CODE_ALPHABET
+from farkle_trainer.training.classroom.report import class_report
+from farkle_trainer.training.classroom.results import checksum, read_result
+from farkle_trainer.training.classroom.worksheet import decide_sheet, score_sheet
+from farkle_trainer.training.drills.drills import decision_for
+from farkle_trainer.ui.views.classroom import report_rich
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")
@@ -131,7 +131,7 @@ def test_class_options_are_checked_before_any_question(args: list[str], message:
 def test_a_result_that_cannot_be_written_is_reported_at_the_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import farkle_trainer.results as results
+    import farkle_trainer.training.classroom.results as results
 
     def refuse(path: Path, result: object) -> None:
         raise PermissionError(13, "Permission denied")

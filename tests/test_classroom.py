@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from farkle_trainer import load_rules
-from farkle_trainer.classroom import (
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.classroom.codes import (
     CODE_ALPHABET,
     ClassCodeError,
     StudentNameError,
@@ -21,12 +22,11 @@ from farkle_trainer.classroom import (
     normalize_code,
     parse_name,
 )
-from farkle_trainer.drills import KINDS
-from farkle_trainer.game import seeded_source
-from farkle_trainer.questions import TOPICS
-from farkle_trainer.quiz import fixed_questions
-from farkle_trainer.render_drills import question_line
-from farkle_trainer.seeded import Stream
+from farkle_trainer.training.drills.drills import KINDS
+from farkle_trainer.training.games.game import seeded_source
+from farkle_trainer.training.quizzes.questions import TOPICS
+from farkle_trainer.training.quizzes.quiz import fixed_questions
+from farkle_trainer.ui.views.drills import question_line
 
 CLASSIC = load_rules("classic")
 
@@ -131,7 +131,7 @@ def test_spellings_of_one_code_agree_and_other_codes_differ() -> None:
 
 def test_a_code_is_not_a_seed() -> None:
     from farkle_trainer.cli.score import quiz_stream
-    from farkle_trainer.quiz import make_quiz
+    from farkle_trainer.training.quizzes.quiz import make_quiz
 
     seeded = [q.text for q in fixed_questions(make_quiz(CLASSIC, quiz_stream(7), count=10))]
     assert quiz_texts("7AA") != seeded
@@ -140,11 +140,11 @@ def test_a_code_is_not_a_seed() -> None:
 def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
     program = (
         "import json; from farkle_trainer import load_rules; "
-        "from farkle_trainer.classroom import class_quiz, class_drills, code_stream; "
-        "from farkle_trainer.questions import TOPICS; from farkle_trainer.quiz import fixed_questions; "
-        "from farkle_trainer.drills import KINDS; "
-        "from farkle_trainer.render_drills import question_line; "
-        "from farkle_trainer.game import seeded_source; "
+        "from farkle_trainer.training.classroom.codes import class_quiz, class_drills, code_stream; "
+        "from farkle_trainer.training.quizzes.questions import TOPICS; from farkle_trainer.training.quizzes.quiz import fixed_questions; "
+        "from farkle_trainer.training.drills.drills import KINDS; "
+        "from farkle_trainer.ui.views.drills import question_line; "
+        "from farkle_trainer.training.games.game import seeded_source; "
         "r = load_rules('classic'); "
         "quiz = class_quiz('MATH7B', r, count=10, topics=TOPICS, level=None); "
         "q = [x.text for x in fixed_questions(quiz)]; "

@@ -12,10 +12,10 @@ import pytest
 from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 
-from farkle_trainer import daily, game
-from farkle_trainer.daily import DailyError, daily_die, plan, share_line
-from farkle_trainer.frontend import EndOfInput, PlainFrontend
-from farkle_trainer.store import Store
+from farkle_trainer.training.games import daily, game
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.frontend import EndOfInput, PlainFrontend
+from farkle_trainer.training.games.daily import DailyError, daily_die, plan, share_line
 
 DAY = date(2026, 11, 29)
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

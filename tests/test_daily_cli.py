@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.daily as daily_cli
 from farkle_trainer.cli import app
-from farkle_trainer.store import Store
+from farkle_trainer.store.db import Store
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

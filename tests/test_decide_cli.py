@@ -13,13 +13,21 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
-from farkle_trainer import render_drills as view
+from farkle_trainer.ui.views import drills as view
 from farkle_trainer.cli import app
 from farkle_trainer.cli import decide as decide_cli
-from farkle_trainer.drills import KINDS, Grading, Plan, Position, decision_for, grade, summarize
-from farkle_trainer.frontend import InteractiveFrontend, PlainFrontend
-from farkle_trainer.scoring import score
-from farkle_trainer.store import Store
+from farkle_trainer.engine.scoring import score
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.drills.drills import (
+    KINDS,
+    Grading,
+    Plan,
+    Position,
+    decision_for,
+    grade,
+    summarize,
+)
+from farkle_trainer.training.frontend import InteractiveFrontend, PlainFrontend
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")

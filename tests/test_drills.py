@@ -10,8 +10,12 @@ from itertools import product
 import pytest
 
 from farkle_trainer import load_rules
-from farkle_trainer.dice import counts_of
-from farkle_trainer.drills import (
+from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.training.drills.drills import (
     CHANCE_GRADES,
     KINDS,
     LEVEL_GAPS,
@@ -32,10 +36,6 @@ from farkle_trainer.drills import (
     teaching_positions,
     worth_asking,
 )
-from farkle_trainer.hints import hint
-from farkle_trainer.scoring import score_table
-from farkle_trainer.seeded import Stream
-from farkle_trainer.solver import Objective, solve
 
 CLASSIC = load_rules("classic")
 MULTIPLIER = load_rules("multiplier")
@@ -321,8 +321,8 @@ def test_the_same_seed_gives_the_same_drills() -> None:
 
 def test_the_same_seed_gives_the_same_drills_in_another_process() -> None:
     code = (
-        "from farkle_trainer import load_rules; from farkle_trainer.drills import Plan;"
-        "from farkle_trainer.seeded import Stream;"
+        "from farkle_trainer import load_rules; from farkle_trainer.training.drills.drills import Plan;"
+        "from farkle_trainer.engine.seeded import Stream;"
         "print([p.item for p in Plan(load_rules('classic'), Stream('decide:1'), 12)])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -12,11 +12,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from farkle_trainer import load_rules, render
+from farkle_trainer import load_rules
+from farkle_trainer.ui.views import engine as render
 from farkle_trainer.cli import app
-from farkle_trainer.hints import hint
-from farkle_trainer.scoring import explain
-from farkle_trainer.strategy import strategy
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.scoring import explain
+from farkle_trainer.engine.strategy import strategy
 
 runner = CliRunner()
 
@@ -291,7 +292,7 @@ class FakeStream(io.StringIO):
 def test_plain_unless_both_ends_are_a_terminal(
     monkeypatch: pytest.MonkeyPatch, stdin_tty: bool, stdout_tty: bool, flag: bool, plain: bool
 ) -> None:
-    from farkle_trainer.ui import Output
+    from farkle_trainer.ui.terminal import Output
 
     monkeypatch.setattr(sys, "stdin", FakeStream(stdin_tty))
     assert Output.choose(flag, FakeStream(stdout_tty)).plain is plain

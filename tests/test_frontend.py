@@ -8,7 +8,7 @@ import pytest
 from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 
-from farkle_trainer.answers import (
+from farkle_trainer.engine.notation import (
     AnswerError,
     labelled_roll,
     parse_action,
@@ -16,13 +16,13 @@ from farkle_trainer.answers import (
     parse_selection,
     parse_yes_no,
 )
-from farkle_trainer.frontend import (
+from farkle_trainer.engine.scoring import score
+from farkle_trainer.training.frontend import (
     EndOfInput,
     InteractiveFrontend,
     PlainFrontend,
     run_rounds,
 )
-from farkle_trainer.scoring import score
 
 
 @pytest.mark.parametrize("text", ["1100", "1,100", "1 100", " 1_100 "])

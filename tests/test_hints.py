@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from farkle_trainer import load_rules
-from farkle_trainer.hints import hint, round_up
-from farkle_trainer.solver import Objective, solve
+from farkle_trainer.engine.plays import hint, round_up
+from farkle_trainer.engine.solver import Objective, solve
 
 CLASSIC = load_rules("classic")
 MULTIPLIER = load_rules("multiplier")

@@ -12,7 +12,10 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.lessons import (
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.solver import solve
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.lessons import (
     FIGURES,
     TemplateError,
     all_lessons,
@@ -21,9 +24,6 @@ from farkle_trainer.lessons import (
     lesson_status,
     lessons_dir,
 )
-from farkle_trainer.rules import PRESETS, Rules
-from farkle_trainer.solver import solve
-from farkle_trainer.store import Store
 
 VARIANT = Rules(
     name="variant",

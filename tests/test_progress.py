@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from farkle_trainer.progress import histogram, next_box, streaks
+from farkle_trainer.store.rows import histogram, next_box, streaks
 
 
 def test_leitner_boxes() -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from factories import HOUSE, q
 
-from farkle_trainer.dice import multisets
-from farkle_trainer.questions import (
+from farkle_trainer.engine.dice import multisets
+from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.quizzes.questions import (
     LEVELS,
     SIZES,
     TOPICS,
@@ -18,9 +21,6 @@ from farkle_trainer.questions import (
     rules_in,
     table_rules,
 )
-from farkle_trainer.rules import Rules, load_rules, rules_from_mapping
-from farkle_trainer.scoring import score_table
-from farkle_trainer.seeded import Stream
 
 CLASSIC = load_rules("classic")
 FIXED = load_rules("fixed")

@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from factories import HOUSE, q
 
-from farkle_trainer.answers import AnswerError, parse_number, parse_yes_no
 from farkle_trainer.cli.score import quiz_stream, record_answer
-from farkle_trainer.questions import TOPICS, Question, QuizError, revive
-from farkle_trainer.quiz import (
+from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
+from farkle_trainer.engine.rules import Rules, load_rules
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.quizzes.questions import TOPICS, Question, QuizError, revive
+from farkle_trainer.training.quizzes.quiz import (
     REASK_GAP,
     Answered,
     Grade,
@@ -31,9 +34,6 @@ from farkle_trainer.quiz import (
     pending_reasks,
     summarize,
 )
-from farkle_trainer.rules import Rules, load_rules
-from farkle_trainer.seeded import Stream
-from farkle_trainer.store import Store
 
 CLASSIC = load_rules("classic")
 FIXED = load_rules("fixed")
@@ -174,7 +174,7 @@ def test_a_seed_is_one_quiz() -> None:
 def test_the_same_seed_gives_the_same_questions_in_another_process() -> None:
     code = (
         "import json; from farkle_trainer.cli.score import quiz_stream; "
-        "from farkle_trainer.quiz import make_quiz, fixed_questions; from farkle_trainer import load_rules; "
+        "from farkle_trainer.training.quizzes.quiz import make_quiz, fixed_questions; from farkle_trainer import load_rules; "
         "quiz = make_quiz(load_rules('fixed'), quiz_stream(2024), count=12); "
         "print(json.dumps([f'{x.topic}:{x.dice}' for x in fixed_questions(quiz)]))"
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from factories import answer, result
 
-from farkle_trainer.results import (
+from farkle_trainer.training.classroom.results import (
     ResultError,
     ResultRecorder,
     check_result_path,

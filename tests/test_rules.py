@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from farkle_trainer import RulesError, load_rules, score
-from farkle_trainer.rules import PRESETS, Rules
+from farkle_trainer.engine.rules import PRESETS, Rules
 
 
 def test_presets_match_the_design_table() -> None:

@@ -12,15 +12,16 @@ from prompt_toolkit.input import PipeInput
 from rich.console import Console
 from typer.testing import CliRunner
 
-from farkle_trainer import frontend, load_rules
+from farkle_trainer import load_rules
+from farkle_trainer.training import frontend
 from farkle_trainer.cli import app
 from farkle_trainer.cli.score import quiz_stream
-from farkle_trainer.questions import Question
-from farkle_trainer.quiz import fixed_questions, grade, make_quiz, summarize
-from farkle_trainer.render_quiz import duration, feedback_rich, summary_rich, summary_text
-from farkle_trainer.rules import Rules
-from farkle_trainer.scoring import score_table
-from farkle_trainer.store import Store
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.quizzes.questions import Question
+from farkle_trainer.training.quizzes.quiz import fixed_questions, grade, make_quiz, summarize
+from farkle_trainer.ui.views.quiz import duration, feedback_rich, summary_rich, summary_text
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")
@@ -346,7 +347,7 @@ def test_the_feedback_panel() -> None:
 def test_the_summary_with_time() -> None:
     quiz = make_quiz(CLASSIC, quiz_stream(1), count=2)
     qs = fixed_questions(quiz)
-    from farkle_trainer.quiz import Answered
+    from farkle_trainer.training.quizzes.quiz import Answered
 
     history = [Answered(q, grade(q, right_answer(q))) for q in qs]
     summary = summarize(quiz, history, seconds=75.0)

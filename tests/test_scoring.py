@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from farkle_trainer import DiceError, explain, load_rules, score
-from farkle_trainer.dice import counts_of, faces_of, multisets, sub_multisets
-from farkle_trainer.rules import PRESETS, Rules
-from farkle_trainer.scoring import score_table
+from farkle_trainer.engine.dice import counts_of, faces_of, multisets, sub_multisets
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.scoring import score_table
 
 CLASSIC = load_rules("classic")
 FIXED = load_rules("fixed")

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from farkle_trainer.seeded import Stream
+from farkle_trainer.engine.seeded import Stream
 
 
 def test_pinned_draws() -> None:

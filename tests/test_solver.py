@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from farkle_trainer import load_rules
-from farkle_trainer.dice import multisets, roll_chance, size
-from farkle_trainer.rules import PRESETS, Rules
-from farkle_trainer.scoring import score_table
-from farkle_trainer.solver import Objective, Solution, _compute, cache_dir, solve, top_level
+from farkle_trainer.engine.dice import multisets, roll_chance, size
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.solver import Objective, Solution, _compute, cache_dir, solve, top_level
 
 MULTIPLIER = load_rules("multiplier")
 CLASSIC = load_rules("classic")
@@ -124,7 +124,7 @@ def test_banking_is_best_everywhere_above_the_top(rules: Rules) -> None:
 
 def test_a_higher_cap_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     base = _compute(CLASSIC, Objective())
-    import farkle_trainer.solver as solver_module
+    import farkle_trainer.engine.solver as solver_module
 
     monkeypatch.setattr(solver_module, "top_level", lambda rules, objective: base.top + 150)
     higher = _compute(CLASSIC, Objective())

@@ -16,8 +16,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from farkle_trainer.progress import DECIDE_TOPICS, SCORE_TOPICS
-from farkle_trainer.store import (
+from farkle_trainer.store.db import (
     APPLICATION_ID,
     FILE_NAME,
     SCHEMA_VERSION,
@@ -29,6 +28,7 @@ from farkle_trainer.store import (
     set_aside_damaged,
     store_path,
 )
+from farkle_trainer.store.rows import DECIDE_TOPICS, SCORE_TOPICS
 
 START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -373,7 +373,7 @@ CHILD = textwrap.dedent(
     """
     import os, sys, time
     from pathlib import Path
-    from farkle_trainer.store import Store
+    from farkle_trainer.store.db import Store
 
     directory, count, ready, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])
     with Store.open(directory) as store:

@@ -9,15 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
-from farkle_trainer.answers import parse_number, parse_selection, parse_yes_no
-from farkle_trainer.classroom import class_drills, class_quiz
 from farkle_trainer.cli import app
-from farkle_trainer.drills import KINDS, Position, decision_for
-from farkle_trainer.drills import grade as grade_play
-from farkle_trainer.questions import TOPICS, Question
-from farkle_trainer.quiz import fixed_questions
-from farkle_trainer.quiz import grade as grade_answer
-from farkle_trainer.worksheet import (
+from farkle_trainer.engine.notation import parse_number, parse_selection, parse_yes_no
+from farkle_trainer.training.classroom.codes import class_drills, class_quiz
+from farkle_trainer.training.classroom.worksheet import (
     MARKDOWN_PAGE_BREAK,
     TEXT_PAGE_BREAK,
     answer_key,
@@ -25,6 +20,11 @@ from farkle_trainer.worksheet import (
     score_sheet,
     sheet,
 )
+from farkle_trainer.training.drills.drills import KINDS, Position, decision_for
+from farkle_trainer.training.drills.drills import grade as grade_play
+from farkle_trainer.training.quizzes.questions import TOPICS, Question
+from farkle_trainer.training.quizzes.quiz import fixed_questions
+from farkle_trainer.training.quizzes.quiz import grade as grade_answer
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")

@@ -7,8 +7,16 @@ them, so ``farkle-train --help`` starts fast.
 
 from __future__ import annotations
 
-from . import classroom, daily, decide, engine, learn, records, score  # noqa: F401  (they register their commands on app)
-from .common import app
+from farkle_trainer.cli import (
+    classroom,
+    daily,
+    decide,
+    engine,
+    learn,
+    records,
+    score,  # noqa: F401  (they register their commands on app
+)
+from farkle_trainer.cli.common import app
 
 __all__ = ["app", "main"]
 

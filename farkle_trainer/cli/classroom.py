@@ -14,15 +14,23 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..ui import Output, UserError, fail, is_terminal
-from .common import PlainOpt, RulesOpt, app, classic_only_rules, load, unused_rules_note, user_errors
-from .records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.cli.common import (
+    PlainOpt,
+    RulesOpt,
+    app,
+    classic_only_rules,
+    load,
+    unused_rules_note,
+    user_errors,
+)
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.ui.terminal import Output, UserError, fail, is_terminal
 
 if TYPE_CHECKING:
-    from ..classroom import Activity
-    from ..frontend import Frontend
-    from ..game import Review
-    from ..results import ResultRecorder
+    from farkle_trainer.training.classroom.codes import Activity
+    from farkle_trainer.training.classroom.results import ResultRecorder
+    from farkle_trainer.training.frontend import Frontend
+    from farkle_trainer.training.games.game import Review
 
 CodeOpt = Annotated[
     str | None,
@@ -87,9 +95,9 @@ class ClassEntry:
 
         Ctrl-C or the end of input at the name stops the command before anything is recorded.
         """
-        from ..classroom import ask_name
-        from ..frontend import INTERRUPTED, EndOfInput
-        from ..results import ResultRecorder
+        from farkle_trainer.training.classroom.codes import ask_name
+        from farkle_trainer.training.classroom.results import ResultRecorder
+        from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
 
         name = self.name
         if name is None and self.save_to is not None:
@@ -121,8 +129,13 @@ def class_entry(
     None when no code was given (and neither of the others). The name is needed with a result
     file: asked on a terminal, so through a pipe it must come with ``--name``.
     """
-    from ..classroom import ClassCodeError, StudentNameError, normalize_code, parse_name
-    from ..results import ResultError, check_result_path
+    from farkle_trainer.training.classroom.codes import (
+        ClassCodeError,
+        StudentNameError,
+        normalize_code,
+        parse_name,
+    )
+    from farkle_trainer.training.classroom.results import ResultError, check_result_path
 
     if code is None:
         if save_result is not None or name is not None:
@@ -148,7 +161,7 @@ def class_entry(
 
 def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:
     """Finish the result, say where it went in one line, and fail if the file could not be written."""
-    from .. import render_classroom as view
+    from farkle_trainer.ui.views import classroom as view
 
     result = recorder.finish(complete=result_complete, **totals)
     saved = str(recorder.path) if recorder.saved else None
@@ -182,11 +195,11 @@ def challenge(
 
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
-    from .. import render_classroom as view
-    from ..classroom import CHALLENGE_RULES, play_challenge
-    from ..frontend import choose_frontend
-    from ..game import TURNS
-    from ..results import record_challenge_decision
+    from farkle_trainer.training.classroom.codes import CHALLENGE_RULES, play_challenge
+    from farkle_trainer.training.classroom.results import record_challenge_decision
+    from farkle_trainer.training.frontend import choose_frontend
+    from farkle_trainer.training.games.game import TURNS
+    from farkle_trainer.ui.views import classroom as view
 
     with user_errors():
         entry = class_entry(code, save_result=save_result, name=name)
@@ -231,7 +244,7 @@ MAX_COUNT = 100
 
 def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
     """``--topic`` of a decide worksheet: kinds of drill, repeated or comma separated."""
-    from ..drills import KINDS
+    from farkle_trainer.training.drills.drills import KINDS
 
     chosen: list[str] = []
     for value in values or ():
@@ -308,8 +321,8 @@ def worksheet(
 
     Example: farkle-train worksheet --code MATH7B --count 20 > worksheet.md
     """
-    from .. import worksheet as sheets
-    from ..classroom import ClassCodeError, normalize_code
+    from farkle_trainer.training.classroom import worksheet as sheets
+    from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
 
     with user_errors():
         try:
@@ -328,8 +341,8 @@ def worksheet(
             fail(f"--format takes markdown or text, not {output_format!r}")
         table = load(rules)
         if chosen == "score":
-            from ..questions import QuizError
-            from ..quiz import parse_level, parse_topics
+            from farkle_trainer.training.quizzes.questions import QuizError
+            from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics
 
             try:
                 topics = parse_topics(topic)
@@ -340,7 +353,7 @@ def worksheet(
                 normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
             )
         else:
-            from .decide import parse_level as parse_drill_level
+            from farkle_trainer.cli.decide import parse_level as parse_drill_level
 
             made = sheets.decide_sheet(
                 normalized,
@@ -410,9 +423,9 @@ def class_report(
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
-    from .. import render_classroom as view
-    from ..class_report import class_report as make_report
-    from ..classroom import ClassCodeError, normalize_code
+    from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
+    from farkle_trainer.training.classroom.report import class_report as make_report
+    from farkle_trainer.ui.views import classroom as view
 
     with user_errors():
         wanted = None
@@ -450,7 +463,7 @@ def class_code() -> None:
 
     The code alone goes to standard output, how to use it to standard error.
     """
-    from ..classroom import new_code
+    from farkle_trainer.training.classroom.codes import new_code
 
     made = new_code()
     print(made)

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..ui import UserError, fail, report
+from farkle_trainer.ui.terminal import UserError, fail, report
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from farkle_trainer.engine.rules import Rules
 
 app = typer.Typer(
     name="farkle-train",
@@ -54,8 +54,8 @@ DiceArg = Annotated[
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn every expected failure into one line on stderr and exit code 2."""
-    from ..dice import DiceError
-    from ..rules import RulesError
+    from farkle_trainer.engine.dice import DiceError
+    from farkle_trainer.engine.rules import RulesError
 
     try:
         yield
@@ -81,7 +81,7 @@ def parse_points(text: str, option: str, *, positive: bool = False) -> int:
 
 
 def load(rules: str) -> Rules:
-    from ..rules import load_rules
+    from farkle_trainer.engine.rules import load_rules
 
     return load_rules(rules)
 
@@ -91,7 +91,7 @@ def opening_for(rules: Rules, opening: str | None) -> int:
 
 
 def dice_from(words: list[str]) -> tuple[int, ...]:
-    from ..dice import parse_dice
+    from farkle_trainer.engine.dice import parse_dice
 
     return parse_dice(words)
 

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from ..ui import Output, fail
-from .common import PlainOpt, app, classic_only_rules, unused_rules_note, user_errors
-from .records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.cli.common import PlainOpt, app, classic_only_rules, unused_rules_note, user_errors
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.ui.terminal import Output, fail
 
 
 def clock() -> datetime:
@@ -46,10 +46,10 @@ def daily(
     played on the classic table with no house rules.
     Example: farkle-train daily
     """
-    from .. import daily as game_day
-    from .. import render_daily as view
-    from ..frontend import choose_frontend
-    from ..game import GameError
+    from farkle_trainer.training.frontend import choose_frontend
+    from farkle_trainer.training.games import daily as game_day
+    from farkle_trainer.training.games.game import GameError
+    from farkle_trainer.ui.views import daily as view
 
     moment = clock()
     today = game_day.utc_date(moment)

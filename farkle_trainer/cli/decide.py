@@ -6,16 +6,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..ui import fail
-from .classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from .common import PlainOpt, RulesOpt, app, load, user_errors
-from .records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.ui.terminal import fail
 
 if TYPE_CHECKING:
-    from ..drills import Grading, Kind, Level, Plan, Position
-    from ..rules import Rules
-    from ..seeded import Stream
-    from ..store import Store
+    from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.training.drills.drills import Grading, Kind, Level, Plan, Position
 
 KIND_NAMES: tuple[Kind, ...] = ("bank-or-roll", "keep", "final-round", "opening")
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -57,7 +57,7 @@ def parse_level(value: str | None) -> Level | None:
 
 def drill_stream(seed: int) -> Stream:
     """The stream a session's drills are drawn from: the same seed, the same drills anywhere."""
-    from ..seeded import Stream
+    from farkle_trainer.engine.seeded import Stream
 
     return Stream(f"decide:{seed}")
 
@@ -79,7 +79,7 @@ def make_plan(
     adaptive: bool,
 ) -> Plan:
     """The session's drills, drawn from ``seed``; adapted to the progress in ``store`` if ``adaptive``."""
-    from ..drills import Plan, decision_for, position_from_data, worth_asking
+    from farkle_trainer.training.drills.drills import Plan, decision_for, position_from_data, worth_asking
 
     if not adaptive:
         return Plan(rules, drill_stream(seed), count, kinds, level)
@@ -92,8 +92,8 @@ def make_plan(
 
 def record(store: Store, session_id: int, g: Grading) -> None:
     """Keep one graded decision as training progress, the moment it is made."""
-    from ..drills import position_data
-    from ..render_drills import play_words, question_line
+    from farkle_trainer.training.drills.drills import position_data
+    from farkle_trainer.ui.views.drills import play_words, question_line
 
     p = g.position
     chance = p.unit == "chance"
@@ -171,12 +171,12 @@ def decide(
 
     Example: farkle-train decide --kind keep --count 5
     """
-    from .. import render_drills as view
-    from ..classroom import class_drills
-    from ..drills import summarize
-    from ..frontend import choose_frontend, run_rounds
-    from ..render_classroom import decide_intro
-    from ..results import drill_answer
+    from farkle_trainer.training.classroom.codes import class_drills
+    from farkle_trainer.training.classroom.results import drill_answer
+    from farkle_trainer.training.drills.drills import summarize
+    from farkle_trainer.training.frontend import choose_frontend, run_rounds
+    from farkle_trainer.ui.views import drills as view
+    from farkle_trainer.ui.views.classroom import decide_intro
 
     with user_errors():
         table = load(rules)

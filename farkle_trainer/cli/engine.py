@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..ui import Output
-from .common import (
+from farkle_trainer.cli.common import (
     DiceArg,
     JsonOpt,
     OpeningOpt,
@@ -20,6 +19,7 @@ from .common import (
     parse_points,
     user_errors,
 )
+from farkle_trainer.ui.terminal import Output
 
 
 @app.command()
@@ -34,8 +34,8 @@ def explain(
     Also says what the best set-aside would be if the dice were a roll, or that
     it is a Farkle.  Example: farkle-train explain 1 1 1 1 5 5
     """
-    from .. import render
-    from ..scoring import explain as explain_dice
+    from farkle_trainer.engine.scoring import explain as explain_dice
+    from farkle_trainer.ui.views import engine as render
 
     with user_errors():
         table = load(rules)
@@ -72,8 +72,8 @@ def hint(
 
     Example: farkle-train hint 1 5 2 2 3 6 --points 300
     """
-    from .. import render
-    from ..hints import hint as make_hint
+    from farkle_trainer.engine.plays import hint as make_hint
+    from farkle_trainer.ui.views import engine as render
 
     with user_errors():
         table = load(rules)
@@ -101,8 +101,8 @@ def strategy(
 
     Example: farkle-train strategy --rules multiplier
     """
-    from .. import render
-    from ..strategy import strategy as summarize
+    from farkle_trainer.engine.strategy import strategy as summarize
+    from farkle_trainer.ui.views import engine as render
 
     with user_errors():
         table = load(rules)

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from ..ui import Output, fail
-from .common import PlainOpt, RulesOpt, app, load, user_errors
-from .records import DataDirOpt, confirm, open_store_or_explain
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
+from farkle_trainer.cli.records import DataDirOpt, confirm, open_store_or_explain
+from farkle_trainer.ui.terminal import Output, fail
 
 
 @app.command()
@@ -27,8 +27,14 @@ def learn(
 
     Example: farkle-train learn 3 --rules fixed
     """
-    from .. import render_lessons
-    from ..lessons import LessonNotFound, TemplateError, all_lessons, find_lesson, lesson_status
+    from farkle_trainer.training.lessons import (
+        LessonNotFound,
+        TemplateError,
+        all_lessons,
+        find_lesson,
+        lesson_status,
+    )
+    from farkle_trainer.ui.views import lessons as render_lessons
 
     out = Output.choose(plain)
     with user_errors():

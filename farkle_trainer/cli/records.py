@@ -14,11 +14,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..ui import Output, fail, is_terminal
-from .common import JsonOpt, PlainOpt, app, classic_only_rules, load, unused_rules_note, user_errors
+from farkle_trainer.cli.common import (
+    JsonOpt,
+    PlainOpt,
+    app,
+    classic_only_rules,
+    load,
+    unused_rules_note,
+    user_errors,
+)
+from farkle_trainer.ui.terminal import Output, fail, is_terminal
 
 if TYPE_CHECKING:
-    from ..store import Clock, Store
+    from farkle_trainer.store.db import Clock, Store
 
 DataDirOpt = Annotated[
     Path | None,
@@ -61,7 +69,7 @@ def confirm(question: str, *, plain: bool) -> bool | None:
 @contextmanager
 def store_errors() -> Iterator[None]:
     """Store refusals and unusable files become one user-facing line (use inside ``user_errors``)."""
-    from ..store import StoreError
+    from farkle_trainer.store.db import StoreError
 
     try:
         yield
@@ -74,10 +82,10 @@ def open_store_or_explain(path: Path | None, *, plain: bool, clock: Clock | None
 
     A damaged or foreign file is named, and the user is asked whether to keep it aside
     (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
-    is no, nothing changes and a :class:`~farkle_trainer.ui.UserError` says how to proceed;
+    is no, nothing changes and a :class:`~farkle_trainer.ui.terminal.UserError` says how to proceed;
     call this inside ``user_errors()``. ``clock`` is the store's clock (the system's by default).
     """
-    from ..store import DamagedStoreError, Store, set_aside_damaged
+    from farkle_trainer.store.db import DamagedStoreError, Store, set_aside_damaged
 
     with store_errors():
         try:
@@ -130,7 +138,7 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
-    from .. import render_records as view
+    from farkle_trainer.ui.views import records as view
 
     out = Output.choose(plain)
     if export is not None:
@@ -156,8 +164,8 @@ def progress(
 
 
 def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
-    from ..render_records import plural
-    from ..store import export_format
+    from farkle_trainer.store.db import export_format
+    from farkle_trainer.ui.views.records import plural
 
     with user_errors():
         # A file name that cannot work is refused before the store is touched.
@@ -186,7 +194,7 @@ def stats(
     The first attempt at each day's game is the official one; nothing from training counts.
     Example: farkle-train stats
     """
-    from .. import render_records as view
+    from farkle_trainer.ui.views import records as view
 
     out = Output.choose(plain)
     with user_errors():
@@ -221,8 +229,8 @@ def reset(
 
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
-    from ..render_records import plural
-    from ..store import RESET_KINDS
+    from farkle_trainer.store.db import RESET_KINDS
+    from farkle_trainer.ui.views.records import plural
 
     out = Output.choose(plain)
     what = what.lower()

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..ui import fail, is_terminal
-from .classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from .common import PlainOpt, RulesOpt, app, load, user_errors
-from .records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
+from farkle_trainer.ui.terminal import fail, is_terminal
 
 if TYPE_CHECKING:
-    from ..frontend import Frontend
-    from ..questions import Level, Question
-    from ..quiz import Answered, Quiz
-    from ..rules import Rules
-    from ..seeded import Stream
-    from ..store import Store
+    from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.training.frontend import Frontend
+    from farkle_trainer.training.quizzes.questions import Level, Question
+    from farkle_trainer.training.quizzes.quiz import Answered, Quiz
 
 TopicOpt = Annotated[
     list[str] | None,
@@ -62,7 +62,7 @@ DUE_LOOKAHEAD = 200
 
 def quiz_stream(seed: int) -> Stream:
     """Where a quiz's questions come from: a seed names one quiz, the same on every machine."""
-    from ..seeded import Stream
+    from farkle_trainer.engine.seeded import Stream
 
     return Stream(f"score:{seed}")
 
@@ -87,9 +87,9 @@ def play_quiz(front: Frontend, quiz: Quiz, record: Callable[[Answered], None]) -
 
     Returns the answers and the exit code: 0 when done or input ran out, 130 after Ctrl-C.
     """
-    from .. import render_quiz as view
-    from ..frontend import run_rounds
-    from ..quiz import Answered, answer_with, grade, next_question, returning
+    from farkle_trainer.training.frontend import run_rounds
+    from farkle_trainer.training.quizzes.quiz import Answered, answer_with, grade, next_question, returning
+    from farkle_trainer.ui.views import quiz as view
 
     history: list[Answered] = []
 
@@ -127,9 +127,9 @@ def plan(
     else matched to the store's history."""
     import secrets
 
-    from ..classroom import class_quiz
-    from ..questions import revive
-    from ..quiz import make_quiz
+    from farkle_trainer.training.classroom.codes import class_quiz
+    from farkle_trainer.training.quizzes.questions import revive
+    from farkle_trainer.training.quizzes.quiz import make_quiz
 
     if code is not None:
         return class_quiz(code, rules, count=count, topics=topics, level=level), None
@@ -173,12 +173,12 @@ def score(
     stops early; every answer given is kept as training progress.
     Example: farkle-train score --topic combos --rules fixed
     """
-    from .. import render_quiz as view
-    from ..frontend import choose_frontend
-    from ..questions import QuizError
-    from ..quiz import parse_level, parse_topics, summarize
-    from ..render_classroom import score_intro
-    from ..results import quiz_answer
+    from farkle_trainer.training.classroom.results import quiz_answer
+    from farkle_trainer.training.frontend import choose_frontend
+    from farkle_trainer.training.quizzes.questions import QuizError
+    from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics, summarize
+    from farkle_trainer.ui.views import quiz as view
+    from farkle_trainer.ui.views.classroom import score_intro
 
     with user_errors():
         table = load(rules)

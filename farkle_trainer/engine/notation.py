@@ -1,0 +1,108 @@
+"""Reading answers: forgiving in form, strict in substance.
+
+Each parser takes what a person typed and returns a value, or raises
+:class:`AnswerError` with a hint on how to type it. A malformed answer is asked
+again; it is never graded as wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from typing import Literal
+
+from farkle_trainer.engine.dice import format_dice
+
+Action = Literal["bank", "roll"]
+PLACES = string.ascii_lowercase[:6]
+
+
+class AnswerError(ValueError):
+    """An answer that could not be read; the message says how to type it."""
+
+
+_GROUPED = re.compile(r"\d+|\d{1,3}(?:[ ,_']\d{3})+")
+
+
+def parse_number(text: str) -> int:
+    """``"1100"``, ``"1,100"``, ``"1 100"`` and ``"1_100"`` are all 1,100.
+
+    Separators must group thousands, so dice typed by mistake (``"1 5 5"``) are asked
+    again rather than read as 155.
+    """
+    cleaned = text.strip()
+    if not _GROUPED.fullmatch(cleaned):
+        raise AnswerError("type a whole number of points, like 1100 or 1,100")
+    return int(re.sub(r"[ ,_']", "", cleaned))
+
+
+def parse_yes_no(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("y", "yes", "yeah", "true"):
+        return True
+    if word in ("n", "no", "nope", "false"):
+        return False
+    raise AnswerError("type y for yes or n for no")
+
+
+def parse_action(text: str) -> Action:
+    """``b``/``bank`` or ``r``/``roll`` (also ``roll on``)."""
+    word = " ".join(text.strip().lower().split())
+    if word in ("b", "bank", "banks", "stop"):
+        return "bank"
+    if word in ("r", "roll", "roll on", "rolls", "go", "continue"):
+        return "roll"
+    raise AnswerError("type b to bank or r to roll on")
+
+
+def place_label(index: int) -> str:
+    """The letter that names the die at ``index`` in a roll: a, b, c, ..."""
+    return PLACES[index]
+
+
+def labelled_roll(roll: tuple[int, ...] | list[int]) -> str:
+    """``(5, 2, 1)`` -> ``"a:5 b:2 c:1"``: each die with the letter of its place."""
+    return " ".join(f"{place_label(i)}:{face}" for i, face in enumerate(roll))
+
+
+def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Dice picked from a roll, by faces (``"1 5"``, ``"15"``) or places (``"a c"``, ``"ac"``).
+
+    Returns the picked faces in ascending order. Raises :class:`AnswerError` when a
+    die is not in the roll (or more of a face are picked than were rolled). Whether
+    the pick scores is for the caller to judge.
+    """
+    words = re.split(r"[\s,;/\-+]+", text.strip().lower())
+    words = [w for w in words if w]
+    if not words:
+        raise AnswerError("pick at least one die: type faces like 1 5, or places like a c")
+    picked: list[int] = []
+    places: set[int] = set()
+    for word in words:
+        if word.isdigit():
+            for ch in word:
+                if ch not in "123456":
+                    raise AnswerError(f"{ch} is not a die face: faces are 1 to 6")
+                picked.append(int(ch))
+        elif word.isalpha():
+            for ch in word:
+                index = PLACES.find(ch)
+                if index < 0 or index >= len(roll):
+                    last = place_label(len(roll) - 1)
+                    raise AnswerError(f"{ch!r} is not a place in this roll: places are a to {last}")
+                if index in places:
+                    raise AnswerError(f"place {ch} is picked twice")
+                places.add(index)
+                picked.append(roll[index])
+        else:
+            raise AnswerError(f"{word!r} is neither faces (like 1 5) nor places (like a c)")
+    have = Counter(roll)
+    want = Counter(picked)
+    for face, n in sorted(want.items()):
+        if n > have[face]:
+            shown = format_dice(roll, " ")
+            if not have[face]:
+                raise AnswerError(f"the roll {shown} has no {face}")
+            raise AnswerError(f"the roll {shown} has {have[face]} of face {face}, not {n}")
+    return tuple(sorted(picked))

@@ -1,0 +1,318 @@
+"""The exact turn solver: a Markov decision process over every fair roll.
+
+State before a roll: turn points ``t`` (a multiple of 50) and dice to roll ``n``.
+Each roll is one of the C(n+5, 5) multisets of ``n`` dice, weighted by its exact
+chance.  After a roll the player sets aside a scoring selection and then banks
+or rolls the dice left (all six again after hot dice).  A Farkle is worth
+``farkle_value`` (0, or minus a penalty).
+
+Two objectives share the machinery:
+
+* ``Objective.expected()``: maximise the expected final turn score;
+* ``Objective.reach(n)``: maximise the chance of ending the turn with at least n.
+
+Turn points only grow, so values are filled in from a top level downward.  The
+top is where banking is certain to be best: with ``b(n)`` the expected best
+score of one roll and ``f(n)`` its Farkle chance, rolling once and banking beats
+banking only while ``t * f(n) < b(n)`` (plus the penalty term), and once that
+fails for every ``n`` it fails for every state reachable from there too
+(a monotone stopping problem, so the one-step look-ahead rule is optimal).
+
+Values are floats, but every one is the exact expectation over all rolls; only
+rounding in the last bits separates them from the rational answer.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from farkle_trainer.engine.dice import multisets, roll_chance
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import score_table
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+STEP = 50
+_CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What the player is playing for this turn, and the house rules in force.
+
+    ``opening``: banking is refused below this many turn points (the player has
+    nothing banked yet). ``farkle_value``: what a Farkle is worth (0, or a
+    negative penalty when it would be the third in a row).
+    """
+
+    kind: Literal["expected", "reach"] = "expected"
+    need: int = 0
+    opening: int = 0
+    farkle_value: int = 0
+
+    @classmethod
+    def expected(cls, *, opening: int = 0, farkle_value: int = 0) -> Objective:
+        return cls("expected", 0, opening, farkle_value)
+
+    @classmethod
+    def reach(cls, need: int, *, opening: int = 0) -> Objective:
+        return cls("reach", need, opening, 0)
+
+    def __post_init__(self) -> None:
+        for name in ("need", "opening"):
+            value = getattr(self, name)
+            if value < 0 or value % STEP:
+                raise ValueError(f"{name} must be a non-negative multiple of {STEP}, not {value}")
+        if self.farkle_value > 0 or self.farkle_value % STEP:
+            raise ValueError("farkle_value must be 0 or a negative multiple of 50")
+        if self.kind == "reach" and self.need <= 0:
+            raise ValueError("need must be positive for the reach objective")
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}-{self.need}-{self.opening}-{self.farkle_value}"
+
+    def can_bank(self, t: int) -> bool:
+        return t >= self.opening
+
+    def bank_value(self, t: int) -> float:
+        """What banking ``t`` turn points is worth under this objective."""
+        if self.kind == "reach":
+            return 1.0 if t >= self.need else 0.0
+        return float(t)
+
+    def bank_values(self, t: NDArray[np.int64]) -> NDArray[np.float64]:
+        """:meth:`bank_value` over an array of turn totals."""
+        if self.kind == "reach":
+            return (t >= self.need).astype(np.float64)
+        return t.astype(np.float64)
+
+
+class RollModel:
+    """Every non-Farkle roll of 1..6 dice, reduced to what the solver needs.
+
+    For each roll and each number of dice kept, only the highest score matters:
+    values never fall as turn points rise, so among selections that leave the
+    same dice to roll, the one with most points is always at least as good.
+    """
+
+    def __init__(self, rules: Rules):
+        table = score_table(rules)
+        rows_n: list[int] = []
+        rows_p: list[float] = []
+        rows_sc: list[list[int]] = []
+        rows_m: list[list[int]] = []
+        self.farkle = np.zeros(7)
+        self.best_score = np.zeros(7)  # expected best points of one roll, Farkle = 0
+        for n in range(1, 7):
+            for roll in multisets(n):
+                chance = float(roll_chance(roll))
+                selections = table.selections(roll)
+                if not selections:
+                    self.farkle[n] += chance
+                    continue
+                by_kept = [0] * 6
+                for sel in selections:
+                    k = len(sel.dice)
+                    by_kept[k - 1] = max(by_kept[k - 1], sel.points // STEP)
+                rows_n.append(n)
+                rows_p.append(chance)
+                # Invalid slots point at column 0, which always holds -inf.
+                rows_sc.append([by_kept[k - 1] if by_kept[k - 1] and k <= n else 0 for k in range(1, 7)])
+                rows_m.append(
+                    [(n - k if k < n else 6) if by_kept[k - 1] and k <= n else 0 for k in range(1, 7)]
+                )
+                self.best_score[n] += chance * selections[0].points
+        self.n = np.array(rows_n)
+        self.levels = np.array(rows_sc, dtype=np.int64)
+        self.dice_left = np.array(rows_m, dtype=np.int64)
+        self.prob = np.zeros((7, len(rows_n)))
+        self.prob[self.n, np.arange(len(rows_n))] = rows_p
+        self.max_level = int(self.levels.max())
+
+
+@cache
+def roll_model(rules: Rules) -> RollModel:
+    return RollModel(rules)
+
+
+class Solution:
+    """Solved values of one rule set under one objective.
+
+    ``roll_value(t, n)``: the value of rolling ``n`` dice with ``t`` turn points at
+    stake, playing perfectly afterwards. ``value_after(t, n)``: the value of
+    having set aside dice for ``t`` points with ``n`` dice to roll next, free to
+    bank (where allowed) or roll.
+    """
+
+    def __init__(self, rules: Rules, objective: Objective, top: int, values: NDArray[np.float64]):
+        self.rules = rules
+        self.objective = objective
+        self.top = top  # from this level up, banking is best in every state
+        self.values = values  # values[L, n] = roll_value(L * 50, n); column 0 unused
+
+    # -- the table
+
+    def roll_value(self, t: int, n: int) -> float:
+        """Value of rolling ``n`` dice (1..6) with ``t`` turn points at stake."""
+        level = _level(t)
+        if not 1 <= n <= 6:
+            raise ValueError(f"dice to roll must be 1 to 6, not {n}")
+        if level < self.top:
+            return float(self.values[level, n])
+        return float(self._row_above_top(level)[n])
+
+    def bank_value(self, t: int) -> float | None:
+        """Value of banking ``t`` now, or None where the opening minimum forbids it."""
+        return self.objective.bank_value(t) if self.objective.can_bank(t) else None
+
+    def value_after(self, t: int, n: int) -> float:
+        """Value once dice for ``t`` points are set aside with ``n`` dice to roll (6 after hot dice)."""
+        bank = self.bank_value(t)
+        roll = self.roll_value(t, n)
+        return roll if bank is None else max(bank, roll)
+
+    def should_roll(self, t: int, n: int) -> bool:
+        """True when rolling is at least as good as banking (or banking is not allowed)."""
+        bank = self.bank_value(t)
+        return bank is None or _at_least(self.roll_value(t, n), bank)
+
+    @lru_cache(maxsize=256)  # noqa: B019 - a Solution lives as long as the solve cache
+    def _row_above_top(self, level: int) -> NDArray[np.float64]:
+        # From the top up every state banks, so one step of the recursion is exact.
+        model = roll_model(self.rules)
+        bank = self.objective.bank_values((level + model.levels) * STEP)
+        bank = np.where(model.dice_left > 0, bank, -np.inf)
+        return model.prob @ bank.max(axis=1) + model.farkle * self.objective.farkle_value
+
+    # -- summaries
+
+    @property
+    def expected_turn_score(self) -> float:
+        """The value of a turn from its start: six dice, no points."""
+        return self.roll_value(0, 6)
+
+    def roll_while_at_most(self, n: int) -> int | None:
+        """The largest turn total at which rolling ``n`` dice is at least as good as banking.
+
+        None when there is no such total (banking always at least as good).
+        """
+        for level in range(self.top, -1, -1):
+            t = level * STEP
+            if self.objective.can_bank(t) and not self.should_roll(t, n):
+                continue
+            return t
+        return None
+
+
+def _at_least(a: float, b: float) -> bool:
+    """``a >= b`` up to float rounding, so exact ties count as ties."""
+    return a >= b - 1e-9 * max(1.0, abs(b))
+
+
+def _level(t: int) -> int:
+    if t < 0 or t % STEP:
+        raise ValueError(f"turn points must be a non-negative multiple of {STEP}, not {t}")
+    return t // STEP
+
+
+def top_level(rules: Rules, objective: Objective) -> int:
+    """The lowest level from which banking is certainly best (see the module docstring)."""
+    opening = -(-objective.opening // STEP)
+    if objective.kind == "reach":
+        return max(-(-objective.need // STEP), opening)
+    model = roll_model(rules)
+    bound = 0.0
+    for n in range(1, 7):
+        f = model.farkle[n]
+        gain = model.best_score[n] + f * objective.farkle_value
+        bound = max(bound, gain / f)
+    return max(math.floor(bound / STEP) + 1, opening)
+
+
+def _compute(rules: Rules, objective: Objective) -> Solution:
+    model = roll_model(rules)
+    top = top_level(rules, objective)
+    height = top + model.max_level + 1
+    after = np.empty((height, 7))
+    after[:, 0] = -np.inf
+    totals = np.arange(height, dtype=np.int64) * STEP
+    bank = objective.bank_values(totals)
+    can_bank = totals >= objective.opening
+    after[top:, 1:] = bank[top:, None]
+    flat = after.ravel()
+    index = model.levels * 7 + model.dice_left
+    farkle = model.farkle * objective.farkle_value
+    values = np.zeros((top, 7))
+    for level in range(top - 1, -1, -1):
+        best = flat[index + level * 7].max(axis=1)
+        row = model.prob @ best + farkle
+        values[level] = row
+        after[level, 1:] = np.maximum(row[1:], bank[level]) if can_bank[level] else row[1:]
+    return Solution(rules, objective, top, values)
+
+
+def cache_dir() -> Path:
+    """Where solved tables are kept between runs.
+
+    ``FARKLE_TRAIN_CACHE`` wins; then ``$FARKLE_TRAIN_HOME/cache``; then the
+    platform's user cache directory.
+    """
+    if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
+        return Path(explicit)
+    if home := os.environ.get("FARKLE_TRAIN_HOME"):
+        return Path(home) / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("farkle-trainer", appauthor=False))
+
+
+def _cache_path(rules: Rules, objective: Objective) -> Path:
+    return cache_dir() / f"solution-v{_CACHE_VERSION}-{rules.scoring_key}-{objective.key}.npy"
+
+
+def _load_cached(path: Path, top: int) -> NDArray[np.float64] | None:
+    try:
+        values = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if values.shape != (top, 7) or values.dtype != np.float64 or not np.isfinite(values[:, 1:]).all():
+        return None
+    return values
+
+
+def _store(path: Path, values: NDArray[np.float64]) -> None:
+    # A cache that cannot be written only costs speed, never correctness.
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.save(fh, values, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+@cache
+def solve(rules: Rules, objective: Objective = Objective()) -> Solution:
+    """Solve a turn exactly under ``rules`` for ``objective``.
+
+    Cached in memory for the process and on disk between runs (keyed by the
+    scoring table and the objective, so a renamed copy of a table shares it).
+    """
+    top = top_level(rules, objective)
+    path = _cache_path(rules, objective)
+    values = _load_cached(path, top)
+    if values is not None:
+        return Solution(rules, objective, top, values)
+    solution = _compute(rules, objective)
+    _store(path, solution.values)
+    return solution

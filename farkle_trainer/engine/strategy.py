@@ -1,0 +1,38 @@
+"""The solver's summary of a rule set: what a turn is worth and when to bank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.solver import Objective, solve
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Perfect play under one rule set, in a few numbers.
+
+    ``roll_while_at_most[n]``: the largest turn total at which rolling ``n`` dice
+    is at least as good as banking; bank above it.
+    """
+
+    rules: Rules
+    opening: int
+    expected_turn_score: float
+    farkle_chance: dict[int, Fraction]
+    roll_while_at_most: dict[int, int | None]
+
+
+def strategy(rules: Rules, *, opening: int = 0) -> Strategy:
+    """Summarise perfect play: the turn's expected score, Farkle odds, bank thresholds."""
+    solution = solve(rules, Objective.expected(opening=opening))
+    table = score_table(rules)
+    return Strategy(
+        rules=rules,
+        opening=opening,
+        expected_turn_score=solution.expected_turn_score,
+        farkle_chance={n: table.farkle_chance(n) for n in range(1, 7)},
+        roll_while_at_most={n: solution.roll_while_at_most(n) for n in range(1, 7)},
+    )

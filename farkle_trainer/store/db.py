@@ -1,0 +1,993 @@
+"""Where the trainer remembers: training progress and official daily results, in one SQLite file.
+
+Progress and stats never mix. Training (quizzes, drills, lessons, challenges, replayed or
+past daily games) is recorded as *sessions* of *answers*; statistics and records read
+only *official* daily attempts: the first attempt at each UTC date's daily game.
+
+The values it returns (``ItemState``, ``DailyAttempt``, ``ProgressSummary``, ``StatsSummary``,
+...) and the rules behind the schedule and the summaries live in :mod:`farkle_trainer.store.rows`;
+this module holds the SQL, and no other module has any.
+
+Where the data lives::
+
+    data_dir()                 $FARKLE_TRAIN_HOME if set, else the platformdirs user data dir
+    store_path(directory)      <directory or data_dir()>/farkle.sqlite3
+    Store.open(path=None)      path is a data directory (what ``--data-dir`` gives), None for data_dir()
+
+Training::
+
+    sid = store.start_session("score", rules="classic", seed=7, code=None, params={"topic": "combos"})
+    state = store.record_answer(sid, topic="combos", item="worth:1-1-1-5", question="...",
+                                answer="1,000", correct_answer="1,050", correct=False,
+                                grade="wrong", points_lost=None, extra={"dice": [1, 1, 1, 5]})
+    store.finish_session(sid)
+    store.due_items("score", topic="combos", limit=5)   # ItemState list, most urgent first
+    store.topic_mastery("score")                        # {"combos": 0.8, ...}: recent accuracy
+    store.record_lesson(3, "combinations", rules="classic"); store.lessons_read()   # {3}
+
+Every answer also moves its item in a Leitner schedule (boxes 1..5, see ``progress.LEITNER_DELAYS``):
+a wrong answer sends it to box 1, due at once; a right one moves it up a box and pushes
+its next review out. ``due_items`` returns the stored question, correct answer and
+``extra`` payload, so the item can be asked again.
+
+Daily game::
+
+    attempt = store.next_daily("2026-11-29", rules="classic")   # resume or start, official if allowed
+    store.save_daily_state(attempt.id, engine_state)              # after every action
+    store.finish_daily(attempt.id, score=5350, perfect_score=5712.4, marks="...", turns=[...])
+
+``start_daily(date, official=True, ...)`` refuses a date other than today (UTC, from the
+store's clock) and a date that already has an official attempt, so a practice game can
+never land in the stats. A practice attempt comes with a training session of kind
+``"daily-practice"`` (``attempt.session_id``) for its answers; an official one has none.
+
+Reading: ``progress_summary()``, ``stats_summary(today)``, ``export_answers(path)`` (CSV or
+JSON by suffix), ``reset("progress" | "stats")``.
+
+Every call commits before it returns (WAL journal, a busy timeout, short transactions),
+so Ctrl-C or a crash loses nothing and two terminals can write at once. The schema is
+versioned with ``PRAGMA user_version`` and upgraded in place by ``MIGRATIONS``. A file that
+is not a farkle-trainer store raises :class:`DamagedStoreError`; :func:`set_aside_damaged`
+renames it (it is never deleted) so a fresh store can be made.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from farkle_trainer.store.rows import (
+    LEITNER_DELAYS,
+    LOSS_UNITS,
+    MASTERED,
+    MIN_ANSWERS,
+    RECENT_ANSWERS,
+    RECENT_DAYS,
+    TREND_SESSIONS,
+    DailyAttempt,
+    DailyResult,
+    ItemState,
+    LossUnit,
+    ProgressSummary,
+    SessionLoss,
+    StatsSummary,
+    TopicProgress,
+    histogram,
+    next_box,
+    streaks,
+    suggest,
+    topic_order,
+)
+
+APP_NAME = "farkle-trainer"
+HOME_ENV = "FARKLE_TRAIN_HOME"
+FILE_NAME = "farkle.sqlite3"
+#: ``PRAGMA application_id`` of our files ("FRKL"), which tells them from other SQLite files.
+APPLICATION_ID = 0x46524B4C
+BUSY_TIMEOUT_SECONDS = 5.0
+
+EXPORT_FORMATS = {".csv": "csv", ".json": "json"}
+EXPORT_COLUMNS = (
+    "time",
+    "kind",
+    "session",
+    "rules",
+    "topic",
+    "item",
+    "question",
+    "answer",
+    "correct_answer",
+    "correct",
+    "grade",
+    "points_lost",
+    "unit",
+)
+ResetKind = Literal["progress", "stats"]
+RESET_KINDS: tuple[ResetKind, ...] = ("progress", "stats")
+DAILY_PRACTICE = "daily-practice"
+LESSON = "lesson"
+
+Clock = Callable[[], datetime]
+
+
+class StoreError(ValueError):
+    """The store cannot do what was asked: an unusable file, or a request it refuses."""
+
+
+class DamagedStoreError(StoreError):
+    """The file at ``path`` is damaged or belongs to another program; it is left untouched."""
+
+    def __init__(self, path: Path, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path} is not a usable farkle-trainer store: {reason}")
+
+
+class NewerStoreError(StoreError):
+    """The file was written by a newer farkle-trainer, whose schema this version cannot read."""
+
+    def __init__(self, path: Path, version: int):
+        self.path = path
+        self.version = version
+        super().__init__(
+            f"{path} was written by a newer farkle-trainer (schema {version}; this version reads up to "
+            f"{SCHEMA_VERSION}): upgrade farkle-trainer to use it"
+        )
+
+
+# -- where the data lives
+
+
+def data_dir() -> Path:
+    """``$FARKLE_TRAIN_HOME`` if set and not empty, else the platform's user data directory."""
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def store_path(directory: Path | None = None) -> Path:
+    """The store file in ``directory`` (a ``--data-dir``), or in :func:`data_dir`."""
+    return (directory.expanduser() if directory is not None else data_dir()) / FILE_NAME
+
+
+def set_aside_damaged(path: Path, *, now: datetime | None = None) -> Path:
+    """Rename a damaged store (and its WAL and shared-memory files) out of the way; never delete.
+
+    ``farkle.sqlite3`` becomes ``farkle.sqlite3.damaged-20261129T120000``; a stale ``-wal``
+    file must move with it, or SQLite would replay it into the fresh store.
+    """
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S")
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    try:
+        path.rename(kept)
+        for suffix in ("-wal", "-shm"):
+            companion = path.with_name(path.name + suffix)
+            if companion.exists():
+                companion.rename(kept.with_name(kept.name + suffix))
+    except OSError as exc:
+        raise StoreError(f"cannot move {path} aside: {exc.strerror or exc}") from None
+    return kept
+
+
+def export_format(path: Path) -> str:
+    """``"csv"`` or ``"json"`` from the file's suffix; anything else is refused."""
+    fmt = EXPORT_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise StoreError(f"cannot export to {path.name}: the file name must end in .csv or .json")
+    return fmt
+
+
+# -- values
+# -- schema
+
+
+def _schema_v1(db: sqlite3.Connection) -> None:
+    """The first release: training sessions and answers, and daily attempts."""
+    for statement in (
+        """CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            seed INTEGER,
+            code TEXT,
+            params TEXT NOT NULL DEFAULT '{}',
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        )""",
+        """CREATE TABLE answers (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            answered_at TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            item TEXT NOT NULL,
+            question TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            correct_answer TEXT NOT NULL,
+            correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+            grade TEXT NOT NULL,
+            points_lost REAL,
+            extra TEXT
+        )""",
+        "CREATE INDEX answers_by_session ON answers(session_id)",
+        # Practice attempts belong to a training session (and go with it on a progress
+        # reset); official ones never have one, and a date has at most one.
+        """CREATE TABLE daily_attempts (
+            id INTEGER PRIMARY KEY,
+            date TEXT NOT NULL,
+            official INTEGER NOT NULL CHECK (official IN (0, 1)),
+            rules TEXT NOT NULL,
+            session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+            started_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT,
+            state TEXT,
+            score INTEGER,
+            perfect_score REAL,
+            marks TEXT,
+            turns TEXT,
+            CHECK ((official = 1) = (session_id IS NULL))
+        )""",
+        "CREATE UNIQUE INDEX one_official_attempt_per_date ON daily_attempts(date) WHERE official = 1",
+    ):
+        db.execute(statement)
+
+
+def _schema_v2(db: sqlite3.Connection) -> None:
+    """Spaced repetition: a Leitner schedule per question, rebuilt from the answers so far."""
+    db.execute(
+        """CREATE TABLE items (
+            kind TEXT NOT NULL,
+            item TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            box INTEGER NOT NULL CHECK (box BETWEEN 1 AND 5),
+            due_at TEXT NOT NULL,
+            last_seen TEXT NOT NULL,
+            seen INTEGER NOT NULL,
+            wrong INTEGER NOT NULL,
+            last_correct INTEGER NOT NULL,
+            question TEXT NOT NULL,
+            correct_answer TEXT NOT NULL,
+            extra TEXT,
+            PRIMARY KEY (kind, item)
+        ) WITHOUT ROWID"""
+    )
+    db.execute("CREATE INDEX items_by_due ON items(kind, due_at)")
+    rows = db.execute(
+        """SELECT s.kind, a.topic, a.item, a.correct, a.answered_at, a.question, a.correct_answer, a.extra
+           FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+    ).fetchall()
+    for r in rows:
+        _schedule(db, r[0], r[1], r[2], bool(r[3]), _parse_time(r[4]), r[5], r[6], r[7])
+
+
+def _schema_v3(db: sqlite3.Connection) -> None:
+    """Losses carry their unit, so a final round's chance is never averaged with points.
+
+    Earlier files kept a final round's loss only in ``extra``; it moves to the column.
+    """
+    db.execute("ALTER TABLE answers ADD COLUMN unit TEXT NOT NULL DEFAULT 'points'")
+    rows = db.execute("SELECT id, extra FROM answers WHERE points_lost IS NULL AND extra IS NOT NULL")
+    for answer_id, extra_text in rows.fetchall():
+        extra = _load(extra_text)
+        if isinstance(extra, dict) and extra.get("unit") == "percentage points":
+            lost = extra.get("lost")
+            if isinstance(lost, int | float):
+                db.execute(
+                    "UPDATE answers SET unit = 'percentage points', points_lost = ? WHERE id = ?",
+                    (float(lost), answer_id),
+                )
+
+
+#: Step n upgrades a version n-1 file to version n; a new file runs them all.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_v1, _schema_v2, _schema_v3)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _schedule(
+    db: sqlite3.Connection,
+    kind: str,
+    topic: str,
+    item: str,
+    correct: bool,
+    at: datetime,
+    question: str,
+    correct_answer: str,
+    extra: str | None,
+) -> None:
+    row = db.execute("SELECT box FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone()
+    box = next_box(row[0] if row else None, correct)
+    db.execute(
+        """INSERT INTO items (kind, item, topic, box, due_at, last_seen, seen, wrong, last_correct,
+                              question, correct_answer, extra)
+           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+           ON CONFLICT (kind, item) DO UPDATE SET
+               topic = excluded.topic, box = excluded.box, due_at = excluded.due_at,
+               last_seen = excluded.last_seen, seen = items.seen + 1, wrong = items.wrong + excluded.wrong,
+               last_correct = excluded.last_correct, question = excluded.question,
+               correct_answer = excluded.correct_answer, extra = excluded.extra""",
+        (
+            kind,
+            item,
+            topic,
+            box,
+            _stamp(at + LEITNER_DELAYS[box - 1]),
+            _stamp(at),
+            int(not correct),
+            int(correct),
+            question,
+            correct_answer,
+            extra,
+        ),
+    )
+
+
+# -- encoding
+
+
+def _stamp(moment: datetime) -> str:
+    """Times are stored as UTC ISO 8601 to the second, so text order is time order."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _maybe_time(text: str | None) -> datetime | None:
+    return None if text is None else _parse_time(text)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _day(value: str | date) -> date:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise StoreError(f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def _item_state(r: sqlite3.Row) -> ItemState:
+    return ItemState(
+        kind=r["kind"],
+        item=r["item"],
+        topic=r["topic"],
+        box=r["box"],
+        due_at=_parse_time(r["due_at"]),
+        last_seen=_parse_time(r["last_seen"]),
+        seen=r["seen"],
+        wrong=r["wrong"],
+        last_correct=bool(r["last_correct"]),
+        question=r["question"],
+        correct_answer=r["correct_answer"],
+        extra=_load(r["extra"]),
+    )
+
+
+def _attempt(r: sqlite3.Row) -> DailyAttempt:
+    return DailyAttempt(
+        id=r["id"],
+        date=r["date"],
+        official=bool(r["official"]),
+        rules=r["rules"],
+        session_id=r["session_id"],
+        started_at=_parse_time(r["started_at"]),
+        updated_at=_parse_time(r["updated_at"]),
+        finished_at=_maybe_time(r["finished_at"]),
+        state=_load(r["state"]),
+        score=r["score"],
+        perfect_score=r["perfect_score"],
+        marks=r["marks"],
+        turns=_load(r["turns"]),
+    )
+
+
+def _result(r: sqlite3.Row) -> DailyResult:
+    return DailyResult(date=r["date"], score=r["score"], perfect_score=r["perfect_score"], marks=r["marks"])
+
+
+def _system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- the store
+
+
+class Store:
+    """An open store. Make one with :meth:`Store.open`; use it as a context manager to close it."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, clock: Clock):
+        self._db = db
+        self.path = path
+        self.clock = clock
+        self._grouped = False
+
+    @classmethod
+    def open(cls, path: Path | None = None, *, clock: Clock | None = None) -> Store:
+        """Open (creating or upgrading as needed) the store in data directory ``path``.
+
+        Raises :class:`DamagedStoreError` for a damaged or foreign file, :class:`NewerStoreError`
+        for a file from a newer release, :class:`StoreError` when it cannot be opened at all.
+        """
+        file = store_path(path)
+        if file.parent.exists() and not file.parent.is_dir():
+            raise StoreError(f"{file.parent} is not a directory")
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
+            ) from None
+        if file.is_dir():
+            raise StoreError(f"{file} is a directory, not a farkle-trainer store")
+        try:
+            # The timeout is SQLite's busy timeout: wait that long for another writer, then fail.
+            # No implicit transactions: each method opens its own short one.
+            db = sqlite3.connect(file, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {file}: {exc}") from None
+        store = cls(db, file, clock or _system_clock)
+        try:
+            store._prepare()
+        except BaseException:
+            db.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def now(self) -> datetime:
+        moment = self.clock()
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+    def today(self) -> date:
+        """Today's UTC date, when the daily game changes."""
+        return self.now().date()
+
+    @property
+    def schema_version(self) -> int:
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- opening
+
+    def _prepare(self) -> None:
+        db = self._db
+        with self._errors():
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA foreign_keys = ON")
+            # Identify the file before changing anything in it: a foreign file stays as it was.
+            self._check_identity()
+            db.execute("PRAGMA journal_mode = WAL")
+            found = [r[0] for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+            if found != ["ok"]:
+                problems = [line for f in found for line in f.splitlines() if not line.startswith("***")]
+                raise DamagedStoreError(self.path, f"the integrity check failed ({(problems or found)[0]})")
+            if self.schema_version < SCHEMA_VERSION:
+                self._migrate()
+
+    def _check_identity(self) -> None:
+        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+        version = self.schema_version
+        if app_id == APPLICATION_ID:
+            if version > SCHEMA_VERSION:
+                raise NewerStoreError(self.path, version)
+            return
+        empty = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        if not (app_id == 0 and version == 0 and empty):
+            raise DamagedStoreError(self.path, "it is another program's database")
+
+    def _migrate(self) -> None:
+        with self._transaction() as db:
+            # Another process may have upgraded the file while this one waited for the lock.
+            self._check_identity()
+            version = self.schema_version
+            for step in MIGRATIONS[version:]:
+                step(db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            if _is_damage(exc):
+                raise DamagedStoreError(self.path, str(exc)) from None
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    @contextmanager
+    def _transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One short transaction, committed on success; writers take the lock up front.
+
+        Inside :meth:`atomic` it joins the transaction already open.
+        """
+        if self._grouped:
+            yield self._db
+            return
+        with self._errors():
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Group several records into one transaction: all of them are kept, or none.
+
+        A daily practice move saves the game's state and records the decision together, so
+        a process killed between the two can neither lose the answer nor keep it twice.
+        """
+        if self._grouped:
+            yield
+            return
+        with self._transaction():
+            self._grouped = True
+            try:
+                yield
+            finally:
+                self._grouped = False
+
+    # -- training
+
+    def start_session(
+        self,
+        kind: str,
+        *,
+        rules: str,
+        seed: int | None = None,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> int:
+        """Begin a training session (``kind`` is "score", "decide", "lesson", ...); returns its id."""
+        if not kind:
+            raise StoreError("a training session needs a kind")
+        with self._transaction() as db:
+            return self._insert_session(db, kind, rules, seed, code, params or {})
+
+    def _insert_session(
+        self,
+        db: sqlite3.Connection,
+        kind: str,
+        rules: str,
+        seed: int | None,
+        code: str | None,
+        params: dict[str, Any],
+    ) -> int:
+        cursor = db.execute(
+            "INSERT INTO sessions (kind, rules, seed, code, params, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (kind, rules, seed, code, _dump(params), _stamp(self.now())),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def record_answer(
+        self,
+        session_id: int,
+        *,
+        topic: str,
+        item: str,
+        question: str,
+        answer: str,
+        correct_answer: str,
+        correct: bool,
+        grade: str,
+        points_lost: float | None = None,
+        unit: LossUnit = "points",
+        extra: dict[str, Any] | None = None,
+    ) -> ItemState:
+        """Record one answer and reschedule its item; returns the item's new schedule.
+
+        ``item`` is a stable key of the question (the same question, the same key), and
+        ``extra`` whatever is needed to ask it again. ``points_lost`` is the expected value
+        given up, for answers graded by the solver; None for right-or-wrong questions;
+        ``unit`` says whether it is expected points or percentage points of a chance.
+        """
+        if unit not in LOSS_UNITS:
+            raise StoreError(f"a loss is in {' or '.join(LOSS_UNITS)}, not {unit!r}")
+        now = self.now()
+        extra_text = None if extra is None else _dump(extra)
+        with self._transaction() as db:
+            row = db.execute("SELECT kind FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no training session {session_id}")
+            kind = row["kind"]
+            db.execute(
+                """INSERT INTO answers (session_id, answered_at, topic, item, question, answer,
+                                        correct_answer, correct, grade, points_lost, unit, extra)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    session_id,
+                    _stamp(now),
+                    topic,
+                    item,
+                    question,
+                    answer,
+                    correct_answer,
+                    int(correct),
+                    grade,
+                    points_lost,
+                    unit,
+                    extra_text,
+                ),
+            )
+            _schedule(db, kind, topic, item, correct, now, question, correct_answer, extra_text)
+            state = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone()
+        return _item_state(state)
+
+    def finish_session(self, session_id: int) -> None:
+        """Mark a session finished (an unfinished one keeps every answer it got)."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                (_stamp(self.now()), session_id),
+            )
+
+    def due_items(self, kind: str, topic: str | None = None, *, limit: int = 10) -> list[ItemState]:
+        """Items due for review now (every wrong one is), lowest box first, then longest overdue."""
+        query = "SELECT * FROM items WHERE kind = ? AND due_at <= ?"
+        args: list[Any] = [kind, _stamp(self.now())]
+        if topic is not None:
+            query += " AND topic = ?"
+            args.append(topic)
+        query += " ORDER BY box, due_at, last_seen LIMIT ?"
+        args.append(limit)
+        with self._errors():
+            rows = self._db.execute(query, args).fetchall()
+        return [_item_state(r) for r in rows]
+
+    def topic_mastery(self, kind: str) -> dict[str, float]:
+        """Accuracy over each topic's last ``RECENT_ANSWERS`` answers, for ``kind``'s topics."""
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT topic, avg(correct) FROM (
+                       SELECT a.topic, a.correct,
+                              row_number() OVER (PARTITION BY a.topic ORDER BY a.id DESC) AS n
+                       FROM answers a JOIN sessions s ON s.id = a.session_id WHERE s.kind = ?)
+                   WHERE n <= ? GROUP BY topic""",
+                (kind, RECENT_ANSWERS),
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def record_lesson(self, number: int, slug: str, *, rules: str) -> None:
+        """Remember that lesson ``number`` was read: a finished training session of kind "lesson"."""
+        with self._transaction() as db:
+            sid = self._insert_session(db, LESSON, rules, None, None, {"lesson": number, "slug": slug})
+            db.execute("UPDATE sessions SET finished_at = started_at WHERE id = ?", (sid,))
+
+    def lessons_read(self) -> set[int]:
+        """The numbers of the lessons read so far."""
+        with self._errors():
+            rows = self._db.execute("SELECT params FROM sessions WHERE kind = ?", (LESSON,)).fetchall()
+        numbers = (json.loads(r[0]).get("lesson") for r in rows)
+        return {n for n in numbers if isinstance(n, int)}
+
+    # -- daily game
+
+    def daily_attempt(self, day: str | date, official: bool) -> DailyAttempt | None:
+        """The official attempt of ``day``, or its latest practice attempt; None if there is none."""
+        with self._errors():
+            row = self._latest_attempt(self._db, _day(day), official=official)
+        return None if row is None else _attempt(row)
+
+    def get_daily(self, attempt_id: int) -> DailyAttempt:
+        with self._errors():
+            row = self._db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no daily attempt {attempt_id}")
+        return _attempt(row)
+
+    def start_daily(self, day: str | date, *, official: bool, rules: str) -> int:
+        """Start an attempt at ``day``'s daily game; returns its id.
+
+        Only the first attempt of today (UTC) may be official: an official attempt for another
+        date, or for a date that has one, is refused. A practice attempt gets its own
+        ``"daily-practice"`` training session.
+        """
+        when = _day(day)
+        with self._transaction() as db:
+            if official:
+                if when != self.today():
+                    raise StoreError(
+                        f"only today's daily game ({self.today().isoformat()} UTC) can be official, "
+                        f"not {when.isoformat()}'s"
+                    )
+                if self._latest_attempt(db, when, official=True) is not None:
+                    raise StoreError(f"the daily game of {when.isoformat()} already has its official attempt")
+            return self._insert_attempt(db, when, official=official, rules=rules)
+
+    def next_daily(self, day: str | date, *, rules: str) -> DailyAttempt:
+        """The attempt to play at ``day``'s game: an unfinished one to resume, else a new one.
+
+        The new attempt is official when ``day`` is today and has no official attempt yet,
+        practice otherwise.
+        """
+        when = _day(day)
+        with self._transaction() as db:
+            official = self._latest_attempt(db, when, official=True)
+            practice = self._latest_attempt(db, when, official=False)
+            for attempt in (official, practice):
+                if attempt is not None and attempt["finished_at"] is None:
+                    return _attempt(attempt)
+            make_official = official is None and when == self.today()
+            attempt_id = self._insert_attempt(db, when, official=make_official, rules=rules)
+            return _attempt(db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone())
+
+    def _latest_attempt(self, db: sqlite3.Connection, when: date, *, official: bool) -> sqlite3.Row | None:
+        return db.execute(
+            "SELECT * FROM daily_attempts WHERE date = ? AND official = ? ORDER BY id DESC LIMIT 1",
+            (when.isoformat(), int(official)),
+        ).fetchone()
+
+    def _insert_attempt(self, db: sqlite3.Connection, when: date, *, official: bool, rules: str) -> int:
+        session_id = (
+            None
+            if official
+            else self._insert_session(db, DAILY_PRACTICE, rules, None, None, {"date": when.isoformat()})
+        )
+        now = _stamp(self.now())
+        cursor = db.execute(
+            """INSERT INTO daily_attempts (date, official, rules, session_id, started_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?)""",
+            (when.isoformat(), int(official), rules, session_id, now, now),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def save_daily_state(self, attempt_id: int, state: dict[str, Any]) -> None:
+        """Keep the game engine's whole state after an action, so a killed game resumes there."""
+        with self._transaction() as db:
+            self._open_attempt(db, attempt_id)
+            db.execute(
+                "UPDATE daily_attempts SET state = ?, updated_at = ? WHERE id = ?",
+                (_dump(state), _stamp(self.now()), attempt_id),
+            )
+
+    def finish_daily(
+        self,
+        attempt_id: int,
+        *,
+        score: int,
+        perfect_score: float | None,
+        marks: str,
+        turns: list[Any],
+    ) -> None:
+        """Record a finished game. Official: a result for the stats. Practice: its session ends."""
+        now = _stamp(self.now())
+        with self._transaction() as db:
+            row = self._open_attempt(db, attempt_id)
+            db.execute(
+                """UPDATE daily_attempts SET score = ?, perfect_score = ?, marks = ?, turns = ?,
+                                             finished_at = ?, updated_at = ? WHERE id = ?""",
+                (score, perfect_score, marks, _dump(turns), now, now, attempt_id),
+            )
+            if row["session_id"] is not None:
+                db.execute(
+                    "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                    (now, row["session_id"]),
+                )
+
+    def _open_attempt(self, db: sqlite3.Connection, attempt_id: int) -> sqlite3.Row:
+        row = db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no daily attempt {attempt_id}")
+        if row["finished_at"] is not None:
+            raise StoreError(f"the daily attempt {attempt_id} is already finished")
+        return row
+
+    # -- summaries
+
+    def progress_summary(self, rules: str | None = None) -> ProgressSummary:
+        """Training only: accuracy per topic, points lost per decision and its trend, what next.
+
+        ``rules`` keeps only training on that rule set (by name); the count of questions due
+        for review always covers every rule set.
+        """
+        only = (rules, rules)
+        with self._transaction(write=False) as db:
+            totals = db.execute(
+                """SELECT count(*), coalesce(sum(a.correct), 0),
+                          count(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          avg(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          count(DISTINCT a.session_id)
+                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   WHERE ? IS NULL OR s.rules = ?""",
+                only,
+            ).fetchone()
+            topic_rows = db.execute(
+                """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
+                          count(a.points_lost) AS decisions, avg(a.points_lost) AS lost,
+                          max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
+                          max(a.answered_at) AS last_answered
+                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   WHERE ? IS NULL OR s.rules = ?
+                   GROUP BY s.kind, a.topic""",
+                only,
+            ).fetchall()
+            recent = {
+                (r[0], r[1]): r[2]
+                for r in db.execute(
+                    """SELECT kind, topic, avg(correct) FROM (
+                           SELECT s.kind, a.topic, a.correct,
+                                  row_number() OVER (PARTITION BY s.kind, a.topic ORDER BY a.id DESC) AS n
+                           FROM answers a JOIN sessions s ON s.id = a.session_id
+                           WHERE ? IS NULL OR s.rules = ?)
+                       WHERE n <= ? GROUP BY kind, topic""",
+                    (*only, RECENT_ANSWERS),
+                )
+            }
+            session_rows = db.execute(
+                """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
+                   FROM sessions s JOIN answers a ON a.session_id = s.id
+                   WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
+                   GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
+                (*only, TREND_SESSIONS),
+            ).fetchall()
+            practice_games = db.execute(
+                """SELECT count(*) FROM daily_attempts
+                   WHERE official = 0 AND finished_at IS NOT NULL AND (? IS NULL OR rules = ?)""",
+                only,
+            ).fetchone()[0]
+            due = db.execute(
+                "SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(self.now()),)
+            ).fetchone()[0]
+        topics = tuple(
+            sorted(
+                (
+                    TopicProgress(
+                        kind=r["kind"],
+                        topic=r["topic"],
+                        answers=r["answers"],
+                        correct=r["correct"],
+                        recent_accuracy=recent[(r["kind"], r["topic"])],
+                        decisions=r["decisions"],
+                        average_points_lost=r["lost"],
+                        last_answered=_parse_time(r["last_answered"]),
+                        loss_unit=r["unit"] or "points",
+                    )
+                    for r in topic_rows
+                ),
+                key=topic_order,
+            )
+        )
+        weakest = tuple(
+            sorted(
+                (t for t in topics if t.answers >= MIN_ANSWERS and t.recent_accuracy < MASTERED),
+                key=lambda t: (t.recent_accuracy, -(t.average_points_lost or 0.0)),
+            )[:3]
+        )
+        return ProgressSummary(
+            answers=totals[0],
+            correct=totals[1],
+            sessions=totals[4],
+            practice_games=practice_games,
+            topics=topics,
+            decisions=totals[2],
+            average_points_lost=totals[3],
+            recent_sessions=tuple(
+                SessionLoss(
+                    session_id=r[0],
+                    kind=r[1],
+                    started_at=_parse_time(r[2]),
+                    decisions=r[3],
+                    average_points_lost=r[4],
+                )
+                for r in reversed(session_rows)
+            ),
+            weakest=weakest,
+            due_for_review=due,
+            next=suggest(topics, weakest),
+        )
+
+    def stats_summary(self, today: str | date | None = None) -> StatsSummary:
+        """Official daily results only; ``today`` (UTC, default the store's clock) decides the streak."""
+        day = self.today() if today is None else _day(today)
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT date, score, perfect_score, marks FROM daily_attempts
+                   WHERE official = 1 AND finished_at IS NOT NULL ORDER BY date"""
+            ).fetchall()
+        results = [_result(r) for r in rows]
+        scores = [r.score for r in results]
+        current, longest = streaks([date.fromisoformat(r.date) for r in results], day)
+        return StatsSummary(
+            today=day,
+            games_played=len(results),
+            current_streak=current,
+            longest_streak=longest,
+            best=max(results, key=lambda r: r.score) if results else None,
+            average_score=sum(scores) / len(scores) if scores else None,
+            histogram=histogram(scores),
+            recent=tuple(reversed(results[-RECENT_DAYS:])),
+            played_today=any(r.date == day.isoformat() for r in results),
+        )
+
+    # -- export and reset
+
+    def export_answers(self, path: Path) -> int:
+        """Write every training answer to ``path`` (CSV or JSON by its suffix); returns how many."""
+        fmt = export_format(path)
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT a.answered_at AS time, s.kind AS kind, a.session_id AS session, s.rules AS rules,
+                          a.topic AS topic, a.item AS item, a.question AS question, a.answer AS answer,
+                          a.correct_answer AS correct_answer, a.correct AS correct, a.grade AS grade,
+                          a.points_lost AS points_lost, a.unit AS unit, a.extra AS extra
+                   FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+            ).fetchall()
+        with path.open("w", newline="", encoding="utf-8") as f:
+            if fmt == "json":
+                records = [
+                    {k: r[k] for k in EXPORT_COLUMNS}
+                    | {"correct": bool(r["correct"]), "extra": _load(r["extra"])}
+                    for r in rows
+                ]
+                json.dump(records, f, indent=2)
+                f.write("\n")
+            else:
+                writer = csv.DictWriter(f, fieldnames=EXPORT_COLUMNS)
+                writer.writeheader()
+                for r in rows:
+                    lost = r["points_lost"]
+                    writer.writerow(
+                        {k: r[k] for k in EXPORT_COLUMNS}
+                        | {
+                            "correct": "yes" if r["correct"] else "no",
+                            "points_lost": "" if lost is None else f"{lost:.2f}",
+                        }
+                    )
+        return len(rows)
+
+    def reset(self, kind: str) -> int:
+        """Delete all training progress, or all official results; the other kind is untouched.
+
+        Returns how many answers (progress) or official attempts (stats) were deleted.
+        """
+        if kind not in RESET_KINDS:
+            raise StoreError(f"cannot reset {kind!r}: choose progress or stats")
+        with self._transaction() as db:
+            if kind == "progress":
+                count = db.execute("SELECT count(*) FROM answers").fetchone()[0]
+                # Answers and practice daily attempts go with their sessions.
+                db.execute("DELETE FROM sessions")
+                db.execute("DELETE FROM items")
+            else:
+                count = db.execute("SELECT count(*) FROM daily_attempts WHERE official = 1").fetchone()[0]
+                db.execute("DELETE FROM daily_attempts WHERE official = 1")
+        return count

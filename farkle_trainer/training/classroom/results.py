@@ -1,0 +1,495 @@
+"""Result files: what a student hands in after a session on a class code.
+
+A student's run can end in a *result file*: a versioned JSON document with the name, code,
+activity, rules, every answer (question, item, answer, correct answer, right or not, grade,
+points lost and their unit), the score, the totals lost and the times. A final round's loss
+is a chance, in percentage points, and is totalled apart from points (``chance_lost``).
+
+The ``checksum`` is ``sha256:`` and the SHA-256 of the canonical JSON (sorted keys, no
+spaces, UTF-8) of everything else in the document, so a file edited by hand no longer
+matches and is reported as such; reformatting the JSON changes nothing. It detects edits,
+it hides nothing: anyone with this program can compute a checksum, so it is no signature,
+and the totals are checked against the answers as well.
+
+:class:`ResultRecorder` rewrites the file after every answer of a session, so a session cut
+short still leaves the answers given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
+from farkle_trainer.training.classroom.codes import ACTIVITIES, Activity, ClassCodeError, normalize_code
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.training.drills.drills import Grading
+    from farkle_trainer.training.games.game import Review
+    from farkle_trainer.training.quizzes.quiz import Answered
+
+RESULT_FORMAT = "farkle-trainer result"
+RESULT_VERSION = 1
+CHECKSUM_PREFIX = "sha256:"
+#: Totals are kept to two decimals; a sum of rounded losses may differ from the rounded sum by this.
+_LOSS_SLACK = 0.011
+
+
+class ResultError(ValueError):
+    """A file that cannot be counted as a result; ``kind`` says why (a :data:`ProblemKind`)."""
+
+    def __init__(self, kind: ProblemKind, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+# -- results
+
+
+@dataclass(frozen=True)
+class ResultAnswer:
+    """One answer as a result file keeps it.
+
+    ``number`` is its place in the student's session (1, 2, ...); ``item`` the stable key of
+    the question, the same for every student who met it. ``points_lost`` is what the
+    answer gave up in ``unit``: points of expected turn score, or percentage points of the
+    chance of passing the leader in a final round; None for questions that are only right
+    or wrong.
+    """
+
+    number: int
+    topic: str
+    question: str
+    item: str
+    answer: str
+    correct_answer: str
+    correct: bool
+    grade: str
+    points_lost: float | None = None
+    unit: LossUnit = "points"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "topic": self.topic,
+            "question": self.question,
+            "item": self.item,
+            "answer": self.answer,
+            "correct_answer": self.correct_answer,
+            "correct": self.correct,
+            "grade": self.grade,
+            "points_lost": self.points_lost,
+            "unit": self.unit,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a student hands in: who, which code and activity, every answer and the totals.
+
+    ``score`` is the number of right answers in a quiz or drills, and the points banked in a
+    challenge (``perfect_score``: what perfect play banked on the same dice). ``planned`` is
+    how many questions the session had (turns, for a challenge); ``complete`` says it ran to
+    its end. Times are UTC, as ``2026-11-29T10:15:00Z``.
+    """
+
+    name: str | None
+    code: str
+    activity: Activity
+    rules: str
+    settings: Mapping[str, Any]
+    planned: int
+    answers: tuple[ResultAnswer, ...]
+    score: int
+    complete: bool
+    started: str
+    finished: str | None
+    perfect_score: int | None = None
+
+    @property
+    def right(self) -> int:
+        return sum(a.correct for a in self.answers)
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.right / len(self.answers) if self.answers else None
+
+    @property
+    def points_lost(self) -> float | None:
+        """Points of expected turn score given up in all; None when nothing was graded in points."""
+        return _total(self.answers, "points")
+
+    @property
+    def chance_lost(self) -> float | None:
+        """Percentage points of final-round chances given up in all; None when there were none."""
+        return _total(self.answers, "percentage points")
+
+
+def _total(answers: Iterable[ResultAnswer], unit: LossUnit) -> float | None:
+    # A chance is never added to points: each unit has its own total.
+    losses = [a.points_lost for a in answers if a.points_lost is not None and a.unit == unit]
+    return round(sum(losses), 2) if losses else None
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def canonical(data: Mapping[str, Any]) -> bytes:
+    """The one byte form of a document that its checksum covers: sorted keys, no spaces, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def checksum(data: Mapping[str, Any]) -> str:
+    """``sha256:<hex>`` of the canonical JSON of ``data`` without its own ``checksum``."""
+    body = {k: v for k, v in data.items() if k != "checksum"}
+    return CHECKSUM_PREFIX + hashlib.sha256(canonical(body)).hexdigest()
+
+
+def result_document(r: Result) -> dict[str, Any]:
+    """The JSON document of a result, checksum last."""
+    from farkle_trainer import __version__
+
+    doc: dict[str, Any] = {
+        "format": RESULT_FORMAT,
+        "version": RESULT_VERSION,
+        "program": f"farkle-trainer {__version__}",
+        "name": r.name,
+        "code": r.code,
+        "activity": r.activity,
+        "rules": r.rules,
+        "settings": dict(r.settings),
+        "planned": r.planned,
+        "complete": r.complete,
+        "started": r.started,
+        "finished": r.finished,
+        "answers": [a.to_dict() for a in r.answers],
+        "right": r.right,
+        "score": r.score,
+        "perfect_score": r.perfect_score,
+        "points_lost": r.points_lost,
+        "chance_lost": r.chance_lost,
+    }
+    doc["checksum"] = checksum(doc)
+    return doc
+
+
+def write_result(path: Path, r: Result) -> None:
+    """Write a result file whole or not at all (a new file is renamed over the old one)."""
+    text = json.dumps(result_document(r), indent=2, ensure_ascii=False) + "\n"
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # Created like any new file (0666 less the umask), so a teacher can read what is handed in.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def check_result_path(path: Path) -> None:
+    """Refuse, before any question is asked, a place a result cannot be written to.
+
+    The name must end in ``.json``, its folder must exist, and a file already there must be
+    an earlier result (it is replaced), never some other file.
+    """
+    if path.is_dir():
+        raise ResultError("unwritable", f"{path} is a folder: give a file name, like {path / 'ana.json'}")
+    if path.suffix.lower() != ".json":
+        raise ResultError("unwritable", f"a result file's name ends in .json, like ana.json, not {path.name}")
+    if not path.parent.is_dir():
+        raise ResultError("unwritable", f"there is no folder {path.parent} to save {path.name} in")
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            data = None
+        if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
+            raise ResultError("unwritable", f"{path} exists and is not a result file: choose another name")
+    if not os.access(path.parent, os.W_OK):
+        raise ResultError("unwritable", f"cannot write in the folder {path.parent}")
+
+
+# -- reading and checking a result file
+
+
+ProblemKind = Literal[
+    "unwritable", "unreadable", "not-json", "not-result", "newer", "tampered", "other-code", "duplicate"
+]
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    # bool is an int in Python; a count must not be true or false.
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _types(kind)):
+        raise ResultError("not-result", f"not a result file: its {key!r} is missing or not valid")
+    return value
+
+
+def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _answer(data: Any, number: int) -> ResultAnswer:
+    if not isinstance(data, dict):
+        raise ResultError("not-result", f"not a result file: answer {number} is not valid")
+    lost = _need(data, "points_lost", (int, float), optional=True)
+    unit = data.get("unit", "points")
+    if unit not in LOSS_UNITS:
+        raise ResultError("not-result", f"not a result file: answer {number} has an unknown unit")
+    return ResultAnswer(
+        number=_need(data, "number", int),
+        topic=_need(data, "topic", str),
+        question=_need(data, "question", str),
+        item=_need(data, "item", str),
+        answer=_need(data, "answer", str),
+        correct_answer=_need(data, "correct_answer", str),
+        correct=_need(data, "correct", bool),
+        grade=_need(data, "grade", str),
+        points_lost=None if lost is None else float(lost),
+        unit=unit,
+    )
+
+
+def parse_result(text: str) -> Result:
+    """The result in a file's text; :class:`ResultError` saying why it cannot be counted.
+
+    In order: not JSON; not a result document; written by a newer version; checksum
+    missing or not matching (an edited file); fields missing or of the wrong type; totals
+    that do not add up to the answers.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise ResultError("not-json", f"not JSON{where}: not a result file") from None
+    if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
+        raise ResultError("not-result", "not a farkle-trainer result file")
+    version = data.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > RESULT_VERSION:
+        raise ResultError(
+            "newer", f"written by a newer farkle-trainer (result version {version}): upgrade to read it"
+        )
+    if version != RESULT_VERSION:
+        raise ResultError("not-result", f"not a result file this version can read (version {version!r})")
+    stored = data.get("checksum")
+    if not isinstance(stored, str):
+        raise ResultError("tampered", "edited or damaged: it has no checksum")
+    if stored != checksum(data):
+        raise ResultError("tampered", "edited by hand or damaged: its checksum does not match its contents")
+    answers = tuple(_answer(a, i) for i, a in enumerate(_need(data, "answers", list), 1))
+    activity = _need(data, "activity", str)
+    if activity not in ACTIVITIES:
+        raise ResultError("not-result", f"not a result file: unknown activity {activity!r}")
+    try:
+        code = normalize_code(_need(data, "code", str))
+    except ClassCodeError:
+        raise ResultError("not-result", "not a result file: its class code is not valid") from None
+    name = _need(data, "name", str, optional=True)
+    perfect = _need(data, "perfect_score", int, optional=True)
+    result = Result(
+        name=None if name is None else " ".join(name.split()) or None,
+        code=code,
+        activity=activity,
+        rules=_need(data, "rules", str),
+        settings=_need(data, "settings", dict),
+        planned=_need(data, "planned", int),
+        answers=answers,
+        score=_need(data, "score", int),
+        complete=_need(data, "complete", bool),
+        started=_need(data, "started", str),
+        finished=_need(data, "finished", str, optional=True),
+        perfect_score=perfect,
+    )
+    _check_totals(result, data)
+    return result
+
+
+def _check_totals(r: Result, data: Mapping[str, Any]) -> None:
+    def same(stored: Any, total: float | None) -> bool:
+        if total is None:
+            return stored is None
+        return isinstance(stored, int | float) and abs(stored - total) <= _LOSS_SLACK
+
+    adds_up = (
+        same(data.get("points_lost"), r.points_lost)
+        and same(data.get("chance_lost"), r.chance_lost)
+        and data.get("right") == r.right
+        and (r.activity == "challenge" or r.score == r.right)
+        and [a.number for a in r.answers] == list(range(1, len(r.answers) + 1))
+    )
+    if not adds_up:
+        raise ResultError("tampered", "edited: its totals do not add up to its answers")
+
+
+def read_result(path: Path) -> Result:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ResultError("not-json", "not JSON (not even text): not a result file") from None
+    except OSError as exc:
+        raise ResultError("unreadable", f"cannot be read: {exc.strerror or exc}") from None
+    return parse_result(text)
+
+
+# -- recording a session's result as it goes
+
+
+Clock = Callable[[], datetime]
+
+
+def _system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class ResultRecorder:
+    """Collects a coded session's answers and keeps its result file (if any) up to date.
+
+    The file is rewritten after every answer, marked incomplete until :meth:`finish`, so
+    a closed terminal still leaves the answers given. A write that fails is remembered and
+    reported once at the end (:attr:`error`); the session itself goes on.
+    """
+
+    code: str
+    activity: Activity
+    rules: str
+    settings: Mapping[str, Any]
+    planned: int
+    name: str | None = None
+    path: Path | None = None
+    clock: Clock = _system_clock
+    answers: list[ResultAnswer] = field(default_factory=list)
+    error: str | None = None
+    _started: str = ""
+    _score: int | None = None
+
+    def __post_init__(self) -> None:
+        self._started = _stamp(self.clock())
+
+    def add(self, answer: ResultAnswer, *, score: int | None = None) -> None:
+        """One more answer (``score``: a challenge's points banked so far)."""
+        self.answers.append(replace(answer, number=len(self.answers) + 1))
+        if score is not None:
+            self._score = score
+        self._save(self.result(complete=False))
+
+    def result(self, *, complete: bool, perfect_score: int | None = None) -> Result:
+        right = sum(a.correct for a in self.answers)
+        return Result(
+            name=self.name,
+            code=self.code,
+            activity=self.activity,
+            rules=self.rules,
+            settings=dict(self.settings),
+            planned=self.planned,
+            answers=tuple(self.answers),
+            score=right if self._score is None else self._score,
+            complete=complete,
+            started=self._started,
+            finished=_stamp(self.clock()) if complete else None,
+            perfect_score=perfect_score,
+        )
+
+    def finish(self, *, complete: bool, score: int | None = None, perfect_score: int | None = None) -> Result:
+        """The final result, written to the file if there is one and anything was answered."""
+        if score is not None:
+            self._score = score
+        r = self.result(complete=complete, perfect_score=perfect_score)
+        if r.answers:
+            self._save(r)
+        return r
+
+    @property
+    def saved(self) -> bool:
+        return self.path is not None and self.error is None and bool(self.answers)
+
+    def _save(self, r: Result) -> None:
+        if self.path is None or self.error is not None:
+            return
+        try:
+            write_result(self.path, r)
+        except OSError as exc:
+            self.error = f"could not save the result to {self.path}: {exc.strerror or exc}"
+
+
+def quiz_answer(a: Answered) -> ResultAnswer:
+    """A graded scoring question as a result keeps it."""
+    q, g = a.question, a.grade
+    return ResultAnswer(
+        number=0,
+        topic=q.topic,
+        question=q.text,
+        item=q.item,
+        answer=g.answer,
+        correct_answer=g.correct_answer,
+        correct=g.correct,
+        grade="right" if g.correct else "wrong",
+    )
+
+
+def drill_answer(g: Grading) -> ResultAnswer:
+    """A graded drill as a result keeps it (a final round's loss in percentage points)."""
+    from farkle_trainer.ui.views.drills import play_words, question_line
+
+    p = g.position
+    return ResultAnswer(
+        number=0,
+        topic=p.kind,
+        question=question_line(p),
+        item=p.item,
+        answer=play_words(p, g.chosen),
+        correct_answer=play_words(p, g.best),
+        correct=g.right,
+        grade=g.grade,
+        points_lost=round(g.lost, 2),
+        unit="percentage points" if p.unit == "chance" else "points",
+    )
+
+
+def challenge_answer(r: Review) -> ResultAnswer:
+    """A challenge decision, graded by the expected turn points it gave up."""
+    from farkle_trainer.ui.views.daily import decision_item, decision_question, play_words
+
+    m = r.move
+    return ResultAnswer(
+        number=0,
+        topic="bank-or-roll",
+        question=decision_question(m),
+        item=decision_item(m),
+        answer=play_words(m.keep, m.action, len(m.roll) - len(m.keep)),
+        correct_answer=play_words(r.best.keep, r.best_action, r.best.dice_left),
+        correct=r.lost == 0,
+        grade="best" if r.lost == 0 else "gave up points",
+        points_lost=round(r.lost, 2),
+    )
+
+
+def record_challenge_decision(store: Store, session_id: int, code: str, r: Review) -> ResultAnswer:
+    """Keep a challenge decision as training progress (kind ``challenge``), the moment it is made."""
+    answer = challenge_answer(r)
+    store.record_answer(
+        session_id,
+        topic=answer.topic,
+        item=answer.item,
+        question=answer.question,
+        answer=answer.answer,
+        correct_answer=answer.correct_answer,
+        correct=answer.correct,
+        grade=answer.grade,
+        points_lost=r.lost,
+        extra={"code": code, **r.move.to_dict()},
+    )
+    return answer

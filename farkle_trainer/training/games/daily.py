@@ -1,0 +1,456 @@
+"""The daily game: dice seeded by the date, the UTC day, official and practice plays, the share line.
+
+Ten turns a day on the same dice for everyone (the game itself is :mod:`farkle_trainer.training.games.game`:
+``classic`` table, no house rules). The first attempt of a UTC day is official and goes to the
+stats; replaying the day (``--replay``) or playing a past day (``--date``) is practice, recorded
+as training progress and never as stats. The day changes at 00:00 UTC.
+
+Daily dice
+----------
+Die ``place`` (1 to 6) of roll ``roll`` (numbered from 1 within the game, counting every roll
+of every turn) on ``date`` (the UTC date as YYYY-MM-DD) is:
+
+1. the SHA-256 digest of the UTF-8 text ``"{date}:{roll}:{place}"``, e.g. ``"2026-11-29:1:1"``;
+2. its 32 bytes read in order, every byte ``b >= 252`` skipped; the first byte kept gives the
+   face ``b % 6 + 1`` (252 is 42 x 6, so each face comes from exactly 42 byte values: no bias);
+3. if all 32 bytes are skipped, the same again with the digest of ``"{date}:{roll}:{place}:1"``,
+   then ``":2"``, and so on.
+
+>>> from datetime import date
+>>> [daily_die(date(2026, 11, 29), 1, place) for place in range(1, 7)]
+[4, 1, 4, 3, 1, 4]
+
+Nothing else goes in: two players who make the same choices see the same rolls on any machine
+and any Python version, and a player who keeps fewer dice sees the first places of the same
+next roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from enum import Enum
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
+from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
+from farkle_trainer.training.games import game
+from farkle_trainer.training.games.game import DiceSource, GameState, Move
+from farkle_trainer.ui.views import daily as view
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.store.rows import DailyAttempt
+
+Clock = Callable[[], datetime]
+T = TypeVar("T")
+#: Bytes from 252 up are skipped: 252 is the largest multiple of 6 that fits in a byte.
+BYTE_LIMIT = 252
+#: The daily game's table, as the store records it.
+RULES_NAME = game.GAME_RULES.name
+#: Practice decisions are recorded under this topic, as bank-or-roll decisions.
+PRACTICE_TOPIC = "bank-or-roll"
+
+
+class DailyError(ValueError):
+    """A daily game that cannot be played as asked (a bad or future date, a replay too soon)."""
+
+
+# -- the dice
+
+
+def digests(key: str) -> Iterator[bytes]:
+    """SHA-256 of ``key``, then of ``key:1``, ``key:2``, ... (step 3 of the module docstring)."""
+    yield hashlib.sha256(key.encode()).digest()
+    n = 1
+    while True:
+        yield hashlib.sha256(f"{key}:{n}".encode()).digest()
+        n += 1
+
+
+def face_from(blocks: Iterable[bytes]) -> int:
+    """The first byte below :data:`BYTE_LIMIT` in ``blocks``, as a face ``b % 6 + 1``."""
+    for block in blocks:
+        for b in block:
+            if b < BYTE_LIMIT:
+                return b % 6 + 1
+    raise ValueError("the blocks ran out before a byte below 252")
+
+
+def daily_die(day: date, roll: int, place: int) -> int:
+    """The face of die ``place`` (from 1) in roll ``roll`` (from 1) of ``day``'s game."""
+    if roll < 1 or not 1 <= place <= 6:
+        raise ValueError(f"rolls count from 1 and places run 1 to 6, not roll {roll} place {place}")
+    return face_from(digests(f"{day.isoformat()}:{roll}:{place}"))
+
+
+def daily_source(day: date) -> DiceSource:
+    """The dice of ``day``'s game, for :mod:`farkle_trainer.training.games.game`."""
+
+    def die(roll: int, place: int) -> int:
+        return daily_die(day, roll, place)
+
+    return die
+
+
+# -- the day
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def utc_date(moment: datetime) -> date:
+    """The UTC date of a moment; a moment without a time zone is taken as UTC."""
+    if moment.tzinfo is None:
+        return moment.date()
+    return moment.astimezone(UTC).date()
+
+
+def today(clock: Clock = system_clock) -> date:
+    """Today's daily game date: the UTC date, which changes at 00:00 UTC."""
+    return utc_date(clock())
+
+
+def until_next_game(moment: datetime) -> timedelta:
+    """Time from ``moment`` to the next 00:00 UTC, when the next game starts."""
+    now = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    midnight = datetime.combine(now.date() + timedelta(days=1), time(0), tzinfo=UTC)
+    return midnight - now
+
+
+def parse_day(text: str) -> date:
+    """A ``--date``: YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise DailyError(f"--date takes a date as YYYY-MM-DD, like 2026-11-01, not {text!r}") from None
+
+
+# -- which game to play
+
+Plan = Literal["play", "done"]
+
+
+def plan(day: date, today: date, *, replay: bool, official: DailyAttempt | None) -> Plan:
+    """Decide what ``farkle-train daily`` does; raise :class:`DailyError` to refuse.
+
+    ``official`` is ``day``'s official attempt, if any. Playing means resuming the unfinished
+    attempt or starting one (:meth:`~farkle_trainer.store.db.Store.next_daily`): official only for
+    today's first, practice otherwise. Today's game once finished is "done" unless replayed.
+    A replay never starts before the official game is over, so practice cannot preview it.
+    """
+    if day > today:
+        raise DailyError(
+            f"the daily game of {day.isoformat()} is not out yet: today is {today.isoformat()} (UTC)"
+        )
+    where = "" if day == today else f" --date {day.isoformat()}"
+    if official is not None and not official.finished:
+        if replay:
+            raise DailyError(
+                f"the official game of {day.isoformat()} is not finished: "
+                f"finish it first with farkle-train daily{where}"
+            )
+        return "play"
+    if day == today and official is None and replay:
+        raise DailyError(
+            "today's game has not been played yet, and the first play of the day is the official one: "
+            "play it with farkle-train daily"
+        )
+    if day == today and official is not None and not replay:
+        return "done"
+    return "play"
+
+
+def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
+    """The result without spoilers: ``Farkle daily 2026-11-29: 6,350 in 10 turns | F . . H . . . . . .``.
+
+    One mark a turn: F a Farkle, H hot dice, . neither. A practice result says so.
+    """
+    day_text = day if isinstance(day, str) else day.isoformat()
+    marks = list(marks)
+    label = f"Farkle daily {day_text}" + ("" if official else " (practice)")
+    return f"{label}: {score:,} in {len(marks)} turns | {' '.join(marks)}"
+
+
+def spaced_marks(state: GameState) -> str:
+    return " ".join(state.marks)
+
+
+# -- status
+
+
+@dataclass(frozen=True)
+class DailyStatus:
+    """Today's official game (None when not started), the streak, and the time to the next game."""
+
+    today: date
+    official: DailyAttempt | None
+    official_state: GameState | None
+    current_streak: int
+    longest_streak: int
+    played_today: bool
+    next_game_in: timedelta
+    unfinished_before: date | None  # yesterday's official game, if it was left unfinished
+    share: str | None  # the share line of today's official result
+
+
+def unfinished_official(store: Store, today: date) -> date | None:
+    """Yesterday, if its official game was started and not finished (it can still be finished)."""
+    yesterday = today - timedelta(days=1)
+    attempt = store.daily_attempt(yesterday, official=True)
+    return yesterday if attempt is not None and not attempt.finished else None
+
+
+def daily_status(store: Store, moment: datetime) -> DailyStatus:
+    """What ``--status`` shows, read from the store at ``moment``."""
+    day = utc_date(moment)
+    official = store.daily_attempt(day, official=True)
+    stats = store.stats_summary(day)
+    state = None
+    if official is not None and official.state is not None and not official.finished:
+        try:
+            state = GameState.from_dict(official.state)
+        except game.GameError:
+            state = None
+    return DailyStatus(
+        today=day,
+        official=official,
+        official_state=state,
+        current_streak=stats.current_streak,
+        longest_streak=stats.longest_streak,
+        played_today=stats.played_today,
+        next_game_in=until_next_game(moment),
+        unfinished_before=unfinished_official(store, day),
+        share=(
+            share_line(day, official.score or 0, (official.marks or "").split())
+            if official is not None and official.finished
+            else None
+        ),
+    )
+
+
+# -- playing, through a front end
+
+
+class Command(Enum):
+    """Answers that are not moves: a hint, or stopping (the game is saved)."""
+
+    HINT = "hint"
+    QUIT = "quit"
+
+
+def _command(text: str, *, no_hints: str | None) -> Command | None:
+    """``q`` stops, ``h`` asks for a hint (refused with ``no_hints`` unless that is None); None for
+    anything else (a move, or a mistake)."""
+    word = text.strip().lower()
+    if word in ("q", "quit", "exit", "stop"):
+        return Command.QUIT
+    if word in ("h", "hint", "?"):
+        if no_hints is not None:
+            raise AnswerError(no_hints)
+        return Command.HINT
+    return None
+
+
+def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, no_hints: str | None) -> T | Command:
+    """Ask until the answer is a move or a command. A parser must only raise ValueError:
+    the interactive front end runs it on every key press to check the answer."""
+
+    def read(text: str) -> T | Command:
+        return _command(text, no_hints=no_hints) or parse(text)
+
+    answer = front.ask(prompt, read)
+    if answer is Command.QUIT:
+        raise EndOfInput
+    return answer
+
+
+def _ask_set_aside(front: Frontend, state: GameState, *, no_hints: str | None) -> tuple[int, ...]:
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            return game.check_set_aside(state.roll, parse_selection(text, state.roll))
+        except ValueError as exc:
+            if text.strip().lower() in ("b", "r", "bank", "roll"):
+                raise AnswerError(f"{exc}; set aside scoring dice first, then bank or roll on") from None
+            raise
+
+    while True:
+        answer = _ask(front, view.SET_ASIDE_PROMPT, parse, no_hints=no_hints)
+        if not isinstance(answer, Command):
+            return answer
+        from farkle_trainer.engine.plays import hint
+
+        front.say(view.hint_for_roll(hint(state.roll, state.points, game.GAME_RULES)))
+
+
+def _ask_action(front: Frontend, state: GameState, *, no_hints: str | None) -> Literal["bank", "roll"]:
+    while True:
+        answer = _ask(front, view.action_prompt(state), parse_action, no_hints=no_hints)
+        if not isinstance(answer, Command):
+            return answer
+        from farkle_trainer.engine.plays import hint
+
+        front.say(view.hint_for_action(hint(state.roll, state.stake, game.GAME_RULES), state.kept))
+
+
+def _show_roll(front: Frontend, before: GameState, after: GameState) -> None:
+    """The roll just made: its line, then the Farkle if it was one."""
+    if after.phase == "pick":
+        front.say(view.roll_line(after.turn, after.banked, after.stake, after.roll), style="bold")
+        return
+    move = after.log[-1]
+    front.say(view.roll_line(move.turn, before.banked, move.points, move.roll), style="bold")
+    front.say(view.farkle_line(move, after), style="bold red")
+
+
+def _show_kept(front: Frontend, state: GameState) -> None:
+    front.say(view.kept_line(state))
+    if state.dice_left == 0:
+        front.say(view.HOT_DICE, style="bold green")
+
+
+def play_game(
+    front: Frontend,
+    state: GameState,
+    source: DiceSource,
+    *,
+    hints: bool,
+    no_hints: str = "hints are off in the official game",
+    save: Callable[[GameState], None],
+    decided: Callable[[Move], None] | None = None,
+    together: Callable[[], AbstractContextManager[object]] = nullcontext,
+) -> GameState:
+    """Play ``state`` to the end, saving after every action; returns the finished game.
+
+    With ``hints`` off, a player who asks for one is told ``no_hints``.
+    ``decided`` is told each decision (bank or roll on) as it is saved, both inside one
+    ``together()`` block (the store's transaction), so neither is kept without the other.
+    Input running out or ``q`` raises :class:`~farkle_trainer.training.frontend.EndOfInput`, Ctrl-C
+    ``KeyboardInterrupt``: either way every action so far is saved and the game resumes from there.
+    """
+    refusal = None if hints else no_hints
+    if state.roll:
+        front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
+    if state.kept:
+        _show_kept(front, state)
+    while not state.over:
+        before = state
+        if state.phase == "roll":
+            state = game.roll(state, source)
+            save(state)
+            _show_roll(front, before, state)
+        elif state.phase == "pick":
+            state = game.set_aside(state, _ask_set_aside(front, state, no_hints=refusal))
+            save(state)
+            _show_kept(front, state)
+        else:
+            action = _ask_action(front, state, no_hints=refusal)
+            state = game.bank(state) if action == "bank" else game.roll_on(state, source)
+            with together():
+                save(state)
+                if decided is not None:
+                    decided(state.log[len(before.log)])
+            if action == "bank":
+                front.say(view.bank_line(before.points, state))
+            else:
+                _show_roll(front, before, state)
+    return state
+
+
+# -- a daily attempt, with the store
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a daily attempt ended this time: finished, or stopped (and saved) with an exit code."""
+
+    state: GameState
+    finished: bool
+    exit_code: int
+
+
+def resume_command(day: date, today: date, *, official: bool) -> str:
+    """The command that carries on with an attempt at ``day``'s game."""
+    if day != today:
+        return f"farkle-train daily --date {day.isoformat()}"
+    return "farkle-train daily" if official else "farkle-train daily --replay"
+
+
+def record_decision(store: Store, session_id: int, day: date, move: Move) -> None:
+    """A practice decision as a training answer, graded by the expected points it gave up."""
+    r = game.review_move(move)
+    store.record_answer(
+        session_id,
+        topic=PRACTICE_TOPIC,
+        item=view.decision_item(move),
+        question=view.decision_question(move),
+        answer=view.play_words(move.keep, move.action, len(move.roll) - len(move.keep)),
+        correct_answer=view.play_words(r.best.keep, r.best_action, r.best.dice_left),
+        correct=r.lost == 0,
+        grade="best" if r.lost == 0 else "gave up points",
+        points_lost=r.lost,
+        extra={"date": day.isoformat(), **move.to_dict()},
+    )
+
+
+def load_state(attempt: DailyAttempt) -> GameState:
+    """The attempt's saved game, or a new one."""
+    return game.new_game() if attempt.state is None else GameState.from_dict(attempt.state)
+
+
+def run_attempt(
+    front: Frontend, store: Store, attempt: DailyAttempt, today: date, *, notes: Iterable[str] = ()
+) -> Outcome:
+    """Play (or resume) a daily attempt to its end, saving every action; then record and review it."""
+    day = date.fromisoformat(attempt.date)
+    source = daily_source(day)
+    state = load_state(attempt)
+    again = resume_command(day, today, official=attempt.official)
+    for note in notes:
+        front.say(note)
+    front.say(view.intro(day, official=attempt.official))
+    if attempt.state is not None:
+        front.say(view.resume_line(state))
+
+    def save(s: GameState) -> None:
+        store.save_daily_state(attempt.id, s.to_dict())
+
+    def decided(move: Move) -> None:
+        if attempt.session_id is not None:
+            record_decision(store, attempt.session_id, day, move)
+
+    try:
+        state = play_game(
+            front,
+            state,
+            source,
+            hints=not attempt.official,
+            save=save,
+            decided=decided,
+            together=store.atomic,
+        )
+    except (KeyboardInterrupt, EndOfInput) as stop:
+        saved = load_state(store.get_daily(attempt.id))
+        if isinstance(stop, KeyboardInterrupt):
+            front.say()
+        front.say(view.stopped_line(saved, again))
+        return Outcome(saved, False, INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0)
+    perfect = game.perfect_play(source)
+    reviews = game.review(state)
+    store.finish_daily(
+        attempt.id,
+        score=state.score,
+        perfect_score=perfect,
+        marks=spaced_marks(state),
+        turns=game.turn_summaries(state),
+    )
+    streak = store.stats_summary(today).current_streak if attempt.official else None
+    share = share_line(day, state.score, state.marks, official=attempt.official)
+    front.say(
+        view.summary(state, perfect, reviews, share=share, official=attempt.official, day=day, streak=streak)
+    )
+    return Outcome(state, True, 0)

@@ -1,0 +1,431 @@
+"""The ten-turn game on reproducible dice: plain data and pure transitions.
+
+Every mode that plays whole games on dice everyone can reproduce (the daily game, class
+challenges) plays this game: ten turns on the ``classic`` table with no house rules, and the
+score is the total banked after turn 10.
+
+Dice come from a :data:`DiceSource`, a pure function of the roll number within the game
+(1, 2, 3, ... counting every roll of every turn) and the die's place in that roll (1 to 6).
+Rolling ``n`` dice shows places 1 to ``n`` of the next roll number, so two players who make
+the same choices see the same dice, and a player who keeps fewer dice sees the first places
+of the same next roll.
+
+A turn: roll; set aside scoring dice (every die set aside must score, at least one); then bank
+the turn points or roll the dice left (all six again after hot dice). A roll in which nothing
+scores is a Farkle: the turn's points are lost and the turn ends. State in, state out::
+
+    state = new_game()
+    state = roll(state, source)         # dice showing; after a Farkle, already the next turn
+    state = set_aside(state, (1, 5))    # turn points grow; bank or roll on
+    state = roll_on(state, source)      # or bank(state)
+
+:func:`perfect_play` replays the exact solver's max-expected-score policy on the same dice,
+and :func:`review` grades each decision of a game against :func:`farkle_trainer.engine.plays.hint`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.scoring import score_table
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.plays import Hint, Play
+    from farkle_trainer.engine.seeded import Stream
+
+#: A die's face from the roll number within the game (from 1) and its place in the roll (from 1).
+DiceSource = Callable[[int, int], int]
+Phase = Literal["roll", "pick", "choose", "over"]
+Action = Literal["bank", "roll", "farkle"]
+
+TURNS = 10
+#: Games are always played on this table, whatever rules a player uses elsewhere.
+GAME_RULES: Rules = PRESETS["classic"]
+STATE_VERSION = 1
+
+#: A turn's mark in the share line: a Farkle, hot dice (and no Farkle), or neither.
+FARKLE_MARK = "F"
+HOT_DICE_MARK = "H"
+PLAIN_MARK = "."
+
+# Expected values are sums of float products; closer than this they are the same value.
+_TIE = 1e-6
+
+
+class GameError(ValueError):
+    """A move the game does not allow now (a pick that is not in the roll or does not score)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One roll and what became of it.
+
+    ``points`` were at stake before the roll. ``keep`` is what was set aside (faces,
+    ascending; empty after a Farkle) and ``action`` what followed: bank, roll on, or the
+    Farkle that ended the turn.
+    """
+
+    turn: int
+    roll_number: int
+    roll: tuple[int, ...]
+    points: int
+    keep: tuple[int, ...]
+    action: Action
+
+    @property
+    def decision(self) -> bool:
+        """A choice the player made (a Farkle is not one)."""
+        return self.action != "farkle"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "roll_number": self.roll_number,
+            "roll": list(self.roll),
+            "points": self.points,
+            "keep": list(self.keep),
+            "action": self.action,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Move:
+        action = data["action"]
+        if action not in ("bank", "roll", "farkle"):
+            raise GameError(f"unknown action {action!r}")
+        return cls(
+            turn=int(data["turn"]),
+            roll_number=int(data["roll_number"]),
+            roll=_faces(data["roll"]),
+            points=int(data["points"]),
+            keep=_faces(data["keep"]),
+            action=action,
+        )
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game in progress; JSON-ready through :meth:`to_dict`.
+
+    ``roll`` is the dice showing (in place order) until they are dealt with; ``kept`` what was
+    set aside from them, until the player banks or rolls on. ``dice`` is how many dice the next
+    roll throws and ``rolls`` how many rolls the game has had. ``hot`` says this turn has had
+    hot dice. ``marks`` and ``scores`` have one entry per finished turn.
+    """
+
+    turn: int = 1
+    banked: int = 0
+    points: int = 0
+    dice: int = 6
+    roll: tuple[int, ...] = ()
+    kept: tuple[int, ...] = ()
+    rolls: int = 0
+    hot: bool = False
+    marks: tuple[str, ...] = ()
+    scores: tuple[int, ...] = ()
+    log: tuple[Move, ...] = ()
+
+    @property
+    def phase(self) -> Phase:
+        """``roll`` at a turn's start, ``pick`` with dice showing, ``choose`` to bank or roll on."""
+        if self.turn > TURNS:
+            return "over"
+        if self.kept:
+            return "choose"
+        if self.roll:
+            return "pick"
+        return "roll"
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def score(self) -> int:
+        """The total banked; the game's score once it is over."""
+        return self.banked
+
+    @property
+    def dice_left(self) -> int:
+        """Dice left to roll after the set-aside: 0 after hot dice (when all six roll again)."""
+        return len(self.roll) - len(self.kept)
+
+    @property
+    def kept_points(self) -> int:
+        """What the dice set aside from the roll showing are worth (0 before a set-aside)."""
+        if not self.kept:
+            return 0
+        split = score_table(GAME_RULES).split(counts_of(self.kept))
+        assert split is not None
+        return split.points
+
+    @property
+    def stake(self) -> int:
+        """Turn points that were at stake when the dice showing were rolled."""
+        return self.points - self.kept_points
+
+    @property
+    def decisions(self) -> tuple[Move, ...]:
+        return tuple(m for m in self.log if m.decision)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "turn": self.turn,
+            "banked": self.banked,
+            "points": self.points,
+            "dice": self.dice,
+            "roll": list(self.roll),
+            "kept": list(self.kept),
+            "rolls": self.rolls,
+            "hot": self.hot,
+            "marks": "".join(self.marks),
+            "scores": list(self.scores),
+            "log": [m.to_dict() for m in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        """The state :meth:`to_dict` gave; :class:`GameError` for anything else."""
+        try:
+            if data["version"] != STATE_VERSION:
+                raise GameError(f"saved by another version of the game ({data['version']!r})")
+            state = cls(
+                turn=int(data["turn"]),
+                banked=int(data["banked"]),
+                points=int(data["points"]),
+                dice=int(data["dice"]),
+                roll=_faces(data["roll"]),
+                kept=_faces(data["kept"]),
+                rolls=int(data["rolls"]),
+                hot=bool(data["hot"]),
+                marks=tuple(str(data["marks"])),
+                scores=tuple(int(s) for s in data["scores"]),
+                log=tuple(Move.from_dict(m) for m in data["log"]),
+            )
+        except GameError as exc:
+            raise GameError(f"the saved game cannot be read: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(f"the saved game cannot be read: {exc!r}") from None
+        if (
+            not 1 <= state.turn <= TURNS + 1
+            or not 1 <= state.dice <= 6
+            or len(state.scores) != state.turn - 1
+        ):
+            raise GameError("the saved game cannot be read: its turn and dice do not add up")
+        return state
+
+
+def _faces(values: Iterable[Any]) -> tuple[int, ...]:
+    faces = tuple(int(v) for v in values)
+    counts_of(faces)  # refuses anything that is not a die face
+    return faces
+
+
+# -- transitions
+
+
+def new_game() -> GameState:
+    """Turn 1, nothing banked, six dice to roll."""
+    return GameState()
+
+
+def _need(state: GameState, phase: Phase, doing: str) -> None:
+    if state.phase != phase:
+        if state.over:
+            raise GameError(f"cannot {doing}: the game is over")
+        raise GameError(f"cannot {doing} now (the game waits to {_WAITING[state.phase]})")
+
+
+_WAITING = {"roll": "roll", "pick": "set dice aside", "choose": "bank or roll on", "over": "end"}
+
+
+def _throw(state: GameState, source: DiceSource) -> GameState:
+    number = state.rolls + 1
+    dice = tuple(source(number, place) for place in range(1, state.dice + 1))
+    counts_of(dice)
+    state = replace(state, rolls=number, roll=dice, kept=())
+    if not score_table(GAME_RULES).is_farkle(counts_of(dice)):
+        return state
+    move = Move(state.turn, number, dice, state.points, (), "farkle")
+    return _end_turn(replace(state, log=(*state.log, move)), FARKLE_MARK, 0)
+
+
+def _end_turn(state: GameState, mark: str, scored: int) -> GameState:
+    return replace(
+        state,
+        turn=state.turn + 1,
+        banked=state.banked + scored,
+        points=0,
+        dice=6,
+        roll=(),
+        kept=(),
+        hot=False,
+        marks=(*state.marks, mark),
+        scores=(*state.scores, scored),
+    )
+
+
+def roll(state: GameState, source: DiceSource) -> GameState:
+    """Start a turn: roll six dice. A Farkle ends the turn at once (see :attr:`GameState.log`)."""
+    _need(state, "roll", "roll")
+    return _throw(state, source)
+
+
+def check_set_aside(roll: tuple[int, ...], faces: Iterable[int]) -> tuple[int, ...]:
+    """The faces (ascending) if they may be set aside from ``roll``, else :class:`GameError` saying why.
+
+    Every die set aside must be in the roll and must score.
+    """
+    picked = tuple(sorted(faces))
+    counts = counts_of(picked)
+    if not picked:
+        raise GameError("set aside at least one scoring die")
+    if not is_subset(counts, counts_of(roll)):
+        raise GameError(f"{format_dice(picked, ' ')} are not all in the roll {format_dice(roll, ' ')}")
+    if score_table(GAME_RULES).split(counts) is None:
+        from farkle_trainer.engine.scoring import explain
+
+        raise GameError("; ".join(d.reason for d in explain(picked, GAME_RULES).dead))
+    return picked
+
+
+def set_aside(state: GameState, faces: Iterable[int]) -> GameState:
+    """Set aside scoring dice from the roll showing; their points join the turn's.
+
+    Setting aside every die showing is hot dice: the next roll is of all six.
+    """
+    _need(state, "pick", "set dice aside")
+    picked = check_set_aside(state.roll, faces)
+    split = score_table(GAME_RULES).split(counts_of(picked))
+    assert split is not None
+    left = len(state.roll) - len(picked)
+    return replace(
+        state,
+        kept=picked,
+        points=state.points + split.points,
+        dice=left or 6,
+        hot=state.hot or left == 0,
+    )
+
+
+def _decide(state: GameState, action: Action) -> GameState:
+    move = Move(state.turn, state.rolls, state.roll, state.stake, state.kept, action)
+    return replace(state, log=(*state.log, move))
+
+
+def bank(state: GameState) -> GameState:
+    """Bank the turn's points; the next turn starts (or the game ends after turn 10)."""
+    _need(state, "choose", "bank")
+    state = _decide(state, "bank")
+    return _end_turn(state, HOT_DICE_MARK if state.hot else PLAIN_MARK, state.points)
+
+
+def roll_on(state: GameState, source: DiceSource) -> GameState:
+    """Roll the dice left (six after hot dice) with the turn's points at stake."""
+    _need(state, "choose", "roll on")
+    return _throw(_decide(state, "roll"), source)
+
+
+def seeded_source(stream: Stream) -> DiceSource:
+    """Dice from a seeded stream: each (roll number, place) draws from its own child stream."""
+
+    def die(roll_number: int, place: int) -> int:
+        return stream.child(f"{roll_number}:{place}").randint(1, 6)
+
+    return die
+
+
+# -- perfect play and review
+
+
+def best_play(state: GameState) -> Play:
+    """The solver's play for the dice showing: the most expected final turn score."""
+    from farkle_trainer.engine.plays import hint
+
+    h = hint(state.roll, state.points, GAME_RULES)
+    assert h.best is not None
+    return h.best
+
+
+def perfect_game(source: DiceSource) -> GameState:
+    """The game the exact solver's max-expected-score policy plays on ``source``.
+
+    It keeps its own roll numbering, so it sees different rolls wherever it plays differently.
+    """
+    state = new_game()
+    while not state.over:
+        state = roll(state, source)
+        while state.phase == "pick":
+            play = best_play(state)
+            state = set_aside(state, play.keep)
+            state = roll_on(state, source) if play.expected.action == "roll" else bank(state)
+    return state
+
+
+def perfect_play(source: DiceSource) -> int:
+    """The score :func:`perfect_game` reaches on ``source``."""
+    return perfect_game(source).score
+
+
+@dataclass(frozen=True)
+class Review:
+    """One decision graded by expected final turn score: what was played and the solver's play."""
+
+    move: Move
+    hint: Hint
+    chosen: float
+    best: Play
+
+    @property
+    def best_value(self) -> float:
+        return self.best.expected.best
+
+    @property
+    def lost(self) -> float:
+        """Expected turn points the decision gave up (0 for a best play)."""
+        lost = self.best_value - self.chosen
+        return lost if lost > _TIE * max(1.0, self.best_value) else 0.0
+
+    @property
+    def best_action(self) -> Literal["bank", "roll"]:
+        return self.best.expected.action
+
+
+def review_move(move: Move) -> Review:
+    """Grade one decision against :func:`farkle_trainer.engine.plays.hint` for its roll and points."""
+    from farkle_trainer.engine.plays import hint
+
+    if not move.decision:
+        raise GameError("a Farkle is not a decision")
+    h = hint(move.roll, move.points, GAME_RULES)
+    play = next(p for p in h.plays if p.keep == move.keep)
+    chosen = play.expected.roll if move.action == "roll" else play.expected.bank
+    assert chosen is not None and h.best is not None
+    return Review(move, h, chosen, h.best)
+
+
+def review(state: GameState) -> tuple[Review, ...]:
+    """Every decision of a game, graded, in the order they were made."""
+    return tuple(review_move(m) for m in state.decisions)
+
+
+def mistakes(reviews: Iterable[Review]) -> tuple[Review, ...]:
+    """The decisions that gave up expected points."""
+    return tuple(r for r in reviews if r.lost > 0)
+
+
+def turn_summaries(state: GameState) -> list[dict[str, Any]]:
+    """Each finished turn's number, points banked (0 after a Farkle), mark and rolls."""
+    return [
+        {
+            "turn": turn,
+            "score": scored,
+            "mark": mark,
+            "rolls": sum(1 for m in state.log if m.turn == turn),
+        }
+        for turn, (scored, mark) in enumerate(zip(state.scores, state.marks, strict=True), 1)
+    ]

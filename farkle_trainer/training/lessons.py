@@ -1,0 +1,257 @@
+"""Lessons: Markdown files in ``lessons/`` whose figures come from the engine.
+
+A lesson file starts with a small header, then Markdown::
+
+    ---
+    title: Bank or roll
+    practice: farkle-train decide --kind bank-or-roll
+    ---
+    With three dice left, roll while the turn is at most {{ threshold 3 }}.
+
+Figures are written ``{{ name arg ... }}`` and filled in for the active rules,
+so a lesson read with ``--rules multiplier`` shows that table's numbers. The
+names are those in :data:`FIGURES`; their arguments are whole numbers (dice
+faces, points, dice counts) or, for ``score_under``, a preset's name. An unknown
+name or a bad argument is a
+:class:`TemplateError`, never a silently empty field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import explain, score, score_table
+from farkle_trainer.ui.views.engine import ev, percent, points
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.solver import Solution
+
+FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
+ANY_FIELD = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+class TemplateError(ValueError):
+    """A figure in a lesson that cannot be filled in."""
+
+
+class LessonNotFound(ValueError):
+    """No lesson by that number or name."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    slug: str
+    title: str
+    practice: str  # the ready command that drills this lesson
+    template: str  # Markdown with {{ figures }}
+
+    @property
+    def practice_args(self) -> list[str]:
+        """The practice command's arguments after ``farkle-train``."""
+        return self.practice.split()[1:]
+
+    @property
+    def practice_topic(self) -> tuple[str, str]:
+        """The (kind, topic) of training the practice command records, e.g. ("score", "combos")."""
+        args = self.practice_args
+        topic = next((b for a, b in pairwise(args) if a in ("--topic", "--kind")), "")
+        return args[0], topic
+
+    def render(self, rules: Rules) -> str:
+        """The lesson's Markdown with every figure filled in for ``rules``."""
+        return fill(self.template, rules)
+
+
+# -- figures
+
+
+def _solution(rules: Rules, opening: int = 0, farkle_value: int = 0) -> Solution:
+    from farkle_trainer.engine.solver import Objective, solve
+
+    return solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+
+
+def _reach(rules: Rules, need: int) -> Solution:
+    from farkle_trainer.engine.solver import Objective, solve
+
+    return solve(rules, Objective.reach(need))
+
+
+def _score(rules: Rules, *dice: int) -> str:
+    value = score(dice, rules)
+    return "nothing (not every die scores)" if value is None else points(value)
+
+
+def _split(rules: Rules, *dice: int) -> str:
+    result = explain(dice, rules)
+    if result.split is None:
+        dead = "; ".join(d.reason for d in result.dead)
+        return f"not a valid set-aside ({dead})"
+    return result.split.describe()
+
+
+def _threshold(rules: Rules, n: int, opening: int = 0) -> str:
+    t = _solution(rules, opening).roll_while_at_most(n)
+    return "never" if t is None else points(t)
+
+
+def _penalty_rule(rules: Rules, n: int, penalty: int) -> str:
+    t = _solution(rules, 0, -penalty).roll_while_at_most(n)
+    return "never roll: bank what you have" if t is None else f"roll while the turn is at most {points(t)}"
+
+
+def _score_under(rules: Rules, preset: str, *dice: int) -> str:
+    from farkle_trainer.engine.rules import PRESETS
+
+    if preset not in PRESETS:
+        raise ValueError(f"no preset {preset!r}")
+    return _score(PRESETS[preset], *dice)
+
+
+def _farkle_one_in(rules: Rules, n: int) -> str:
+    chance = score_table(rules).farkle_chance(n)
+    return f"{float(1 / chance):.1f}"
+
+
+def _rules_table(rules: Rules) -> str:
+    rows = ["| dice | points |", "|---|---|"]
+    rows += [f"| {name} | {value} |" for name, value in rules.table() if value != "-"]
+    return "\n".join(rows)
+
+
+def _odds_table(rules: Rules) -> str:
+    table = score_table(rules)
+    rows = ["| dice rolled | chance of a Farkle | exactly |", "|---|---|---|"]
+    for n in range(6, 0, -1):
+        f = table.farkle_chance(n)
+        rows.append(f"| {n} | {percent(float(f))} | {f} |")
+    return "\n".join(rows)
+
+
+def _thresholds_table(rules: Rules) -> str:
+    solution = _solution(rules)
+    rows = ["| dice to roll | roll while the turn is at most |", "|---|---|"]
+    for n in range(6, 0, -1):
+        t = solution.roll_while_at_most(n)
+        rows.append(f"| {n} | {'never' if t is None else points(t)} |")
+    return "\n".join(rows)
+
+
+#: Every figure a lesson may use: name -> (function of the rules and whole-number
+#: arguments, how many arguments it takes as (least, most)).
+FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
+    "rules_name": (lambda r: r.name, (0, 0)),
+    "score": (_score, (1, 6)),
+    "split": (_split, (1, 6)),
+    "farkle_chance": (lambda r, n: percent(float(score_table(r).farkle_chance(n))), (1, 1)),
+    "farkle_fraction": (lambda r, n: str(score_table(r).farkle_chance(n)), (1, 1)),
+    "farkle_one_in": (_farkle_one_in, (1, 1)),
+    "threshold": (_threshold, (1, 2)),
+    "penalty_rule": (_penalty_rule, (2, 2)),
+    "score_under": (_score_under, (2, 7)),
+    "score_chance": (lambda r, n: percent(float(1 - score_table(r).farkle_chance(n))), (1, 1)),
+    "expected_turn": (lambda r, opening=0: ev(_solution(r, opening).expected_turn_score), (0, 1)),
+    "expected_game": (lambda r: points(round(10 * _solution(r).expected_turn_score)), (0, 0)),
+    "value_after": (lambda r, t, n: ev(_solution(r).value_after(t, n)), (2, 2)),
+    "roll_value": (lambda r, t, n: ev(_solution(r).roll_value(t, n)), (2, 2)),
+    "reach_chance": (lambda r, need, t, n: percent(_reach(r, need).roll_value(t, n)), (3, 3)),
+    "rules_table": (_rules_table, (0, 0)),
+    "odds_table": (_odds_table, (0, 0)),
+    "thresholds_table": (_thresholds_table, (0, 0)),
+}
+
+
+def fill(template: str, rules: Rules) -> str:
+    """Replace every ``{{ figure args }}`` in ``template`` with its value under ``rules``."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match["name"]
+        args = [int(a) if a.lstrip("-").isdigit() else a for a in match["args"].split()]
+        if name not in FIGURES:
+            raise TemplateError(f"unknown figure {name!r} in {match.group(0)}")
+        function, (least, most) = FIGURES[name]
+        if not least <= len(args) <= most:
+            raise TemplateError(f"{match.group(0)}: {name} takes {least} to {most} numbers")
+        try:
+            return function(rules, *args)
+        except ValueError as exc:
+            raise TemplateError(f"{match.group(0)}: {exc}") from None
+
+    filled = FIELD.sub(one, template)
+    if leftover := ANY_FIELD.search(filled):
+        raise TemplateError(f"cannot read the figure {leftover.group(0)}")
+    return filled
+
+
+# -- the lesson files
+
+
+def lessons_dir() -> Path:
+    """The lessons shipped in the package, or the source tree's ``lessons/``."""
+    packaged = resources.files("farkle_trainer") / "lessons"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "lessons"
+
+
+def parse_lesson(path: Path) -> Lesson:
+    text = path.read_text(encoding="utf-8")
+    match = re.match(r"---\n(?P<head>.*?)\n---\n(?P<body>.*)", text, re.S)
+    if not match:
+        raise TemplateError(f"{path.name}: a lesson starts with a --- header")
+    head = dict(
+        (key.strip(), value.strip())
+        for key, _, value in (line.partition(":") for line in match["head"].splitlines())
+        if key.strip()
+    )
+    number_text, _, slug = path.stem.partition("-")
+    if not number_text.isdigit() or "title" not in head or "practice" not in head:
+        raise TemplateError(f"{path.name}: needs a number in its name, a title and a practice command")
+    return Lesson(int(number_text), slug, head["title"], head["practice"], match["body"].lstrip("\n"))
+
+
+@cache
+def all_lessons() -> tuple[Lesson, ...]:
+    """Every lesson, in order."""
+    return tuple(sorted((parse_lesson(p) for p in lessons_dir().glob("*.md")), key=lambda x: x.number))
+
+
+def lesson_status(
+    lessons: tuple[Lesson, ...], read: set[int], practised: set[tuple[str, str]]
+) -> dict[int, str]:
+    """Each lesson's status: ``new``, ``read``, or ``practised`` once its drill has answers."""
+    status = {}
+    for lesson in lessons:
+        if lesson.practice_topic in practised:
+            status[lesson.number] = "practised"
+        else:
+            status[lesson.number] = "read" if lesson.number in read else "new"
+    return status
+
+
+def find_lesson(key: str) -> Lesson:
+    """A lesson by number (``"3"``) or by name (``"combinations"``, a title word, or the file slug)."""
+    lessons = all_lessons()
+    key = key.strip().lower()
+    if key.isdigit():
+        for lesson in lessons:
+            if lesson.number == int(key):
+                return lesson
+    else:
+        for lesson in lessons:
+            if key in (lesson.slug, lesson.title.lower()):
+                return lesson
+        matches = [x for x in lessons if key in x.slug or key in x.title.lower()]
+        if len(matches) == 1:
+            return matches[0]
+    listing = ", ".join(f"{x.number} ({x.slug})" for x in lessons)
+    raise LessonNotFound(f"no lesson {key!r}: choose one of {listing}")

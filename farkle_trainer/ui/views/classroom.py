@@ -1,0 +1,351 @@
+"""How classroom practice reads: coded sessions' lines, the challenge, and the class report.
+
+The report has a plain view (lines for ``--plain``, a pipe or a screen reader), a rich
+view (tables on a terminal) and CSV files for a spreadsheet, all built from the same
+:class:`~farkle_trainer.training.classroom.codes.ClassReport`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
+from farkle_trainer.training.classroom.report import ClassReport, QuestionRow, Section, StudentRow
+from farkle_trainer.training.classroom.results import Result
+from farkle_trainer.training.games.game import TURNS, GameState, Review
+from farkle_trainer.ui.views.daily import game_over_lines, plural
+from farkle_trainer.ui.views.engine import ev, points
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from farkle_trainer.training.quizzes.quiz import Quiz
+
+
+# -- coded sessions
+
+
+def score_intro(quiz: Quiz, code: str) -> str:
+    """``Scoring quiz: 10 questions on classic rules (class code MATH7B, medium level).``"""
+    levels = " and ".join(sorted(set(quiz.levels.values())))
+    many = plural(quiz.count, "question")
+    return f"Scoring quiz: {many} on {quiz.rules.name} rules (class code {code}, {levels} level)."
+
+
+def decide_intro(code: str, count: int, rules: str) -> str:
+    return f"Bank-or-roll drills: {plural(count, 'decision')} on {rules} rules (class code {code})."
+
+
+def challenge_intro(code: str) -> str:
+    return "\n".join(
+        [
+            f"Farkle class challenge {code}: ten turns on the class's dice, the same for everyone.",
+            "Practice: recorded as training progress, never in stats. No hints: everyone plays on their own.",
+            "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on; q stops.",
+        ]
+    )
+
+
+def share_line(code: str, state: GameState) -> str:
+    """``Farkle class MATH7B: 4,550 in 10 turns | F . . H . . . . . .``: the game without spoilers."""
+    return f"Farkle class {code}: {points(state.score)} in {len(state.marks)} turns | {' '.join(state.marks)}"
+
+
+def challenge_summary(code: str, state: GameState, perfect: int, reviews: Sequence[Review]) -> str:
+    out = game_over_lines(state, perfect, reviews)
+    out.append("Practice: recorded as training progress, not in stats.")
+    out.append(share_line(code, state))
+    return "\n".join(out)
+
+
+def challenge_stopped(code: str, state: GameState) -> str:
+    where = f"turn {min(state.turn, TURNS)} of {TURNS} with {points(state.banked)} banked"
+    return f"Challenge stopped at {where}. To play it again from turn 1: farkle-train challenge {code}"
+
+
+def _result_words(r: Result) -> str:
+    if r.activity == "challenge":
+        perfect = f" (perfect play {points(r.perfect_score)})" if r.perfect_score is not None else ""
+        what = (
+            f"{points(r.score)} points{perfect}" if r.complete else f"stopped with {points(r.score)} banked"
+        )
+        lost = r.points_lost or 0.0
+        return f"{what}, {ev(lost)} expected points given up"
+    right = "best or fine" if r.activity == "decide" else "right"
+    done = f"{r.right} of {r.planned} {right}"
+    if not r.complete:
+        done = f"stopped after {len(r.answers)} of {r.planned}, {r.right} {right}"
+    losses = []
+    if r.points_lost is not None:
+        losses.append(f"{ev(r.points_lost)} points lost")
+    if r.chance_lost is not None:
+        losses.append(f"{r.chance_lost:.2f} percentage points of final-round chances lost")
+    return ", ".join([done, *losses])
+
+
+def result_line(r: Result, *, saved_to: str | None) -> str:
+    """The one line that ends a coded session: what the result is, and where it went."""
+    if not r.answers:
+        return "Nothing was answered, so there is no result to hand in."
+    who = f"{r.name}, " if r.name else ""
+    line = f"Result for class {r.code}: {who}{ACTIVITY_NAMES[r.activity]}, {_result_words(r)}."
+    if saved_to is not None:
+        return f"{line} Saved to {saved_to} for your teacher."
+    return f"{line} To hand it in as a file, add --save-result FILE.json."
+
+
+# -- the class report
+
+
+def _score(s: StudentRow, activity: str) -> str:
+    if activity == "challenge":
+        return points(s.score)
+    return f"{s.right} of {s.planned}"
+
+
+def _accuracy(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _lost(value: float | None) -> str:
+    return "-" if value is None else ev(value)
+
+
+def _note(s: StudentRow, activity: str) -> str:
+    if s.complete:
+        return ""
+    if activity == "challenge":
+        return "stopped before the end"
+    return f"stopped after {s.answered}"
+
+
+def _has_points(section: Section) -> bool:
+    return any(s.points_lost is not None for s in section.students)
+
+
+def _has_chances(section: Section) -> bool:
+    return any(s.chance_lost is not None for s in section.students)
+
+
+def _has_notes(section: Section) -> bool:
+    return any(not s.complete for s in section.students)
+
+
+def student_columns(section: Section) -> list[str]:
+    """The columns a section needs: a scoring quiz loses no points, only drills have final rounds."""
+    accuracy = "best plays" if section.activity == "challenge" else "accuracy"
+    lost = ["points lost"] if _has_points(section) else []
+    chance = ["chance lost"] if _has_chances(section) else []
+    note = [""] if _has_notes(section) else []
+    return ["student", "score", accuracy, *lost, *chance, *note]
+
+
+def student_cells(section: Section, s: StudentRow) -> list[str]:
+    """A student's row; a final round's lost chance, in percentage points, has a column of its own."""
+    a = section.activity
+    lost = [_lost(s.points_lost)] if _has_points(section) else []
+    chance = [_chance(s.chance_lost)] if _has_chances(section) else []
+    note = [_note(s, a)] if _has_notes(section) else []
+    return [s.name, _score(s, a), _accuracy(s.accuracy), *lost, *chance, *note]
+
+
+def _chance(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} pp"
+
+
+def section_heading(section: Section) -> str:
+    name = ACTIVITY_NAMES[section.activity]
+    head = f"{name[0].upper()}{name[1:]} ({section.rules} rules): {plural(len(section.students), 'student')}"
+    perfect = next((s.perfect_score for s in section.students if s.perfect_score is not None), None)
+    if section.activity == "challenge" and perfect is not None:
+        head += f"; perfect play on the class's dice scores {points(perfect)}"
+    return head + "."
+
+
+def questions_heading(section: Section) -> str:
+    if section.activity == "challenge":
+        if section.min_asked > 1:
+            return "Positions met by two or more students (rolls depend on each player's choices):"
+        return "Positions met:"
+    return "Questions:"
+
+
+def question_lines(section: Section, q: QuestionRow) -> list[str]:
+    best = "Best" if section.activity != "score" else "Answer"
+    right = f"Right: {q.right} of {q.asked}." if section.activity == "score" else None
+    if right is None:
+        right = f"Best play: {q.right} of {q.asked}."
+    if q.common_wrong is not None:
+        right += f" Most common wrong answer: {q.common_wrong} ({plural(q.common_wrong_count, 'student')})."
+    return [f"{q.number:>4}. {q.question} {best}: {q.correct_answer}.", f"      {right}"]
+
+
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Columns padded to their widest cell: the first to the left, numbers to the right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for r in rows:
+        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
+        lines.append("  " + "  ".join(cells))
+    return lines
+
+
+def headline(report: ClassReport) -> str:
+    counted = plural(report.counted, "result")
+    code = report.code or "(none)"
+    if not report.problems:
+        return f"Class {code}: {counted} counted."
+    return f"Class {code}: {counted} counted; {plural(len(report.problems), 'file')} left out:"
+
+
+def report_lines(report: ClassReport) -> list[str]:
+    out = [headline(report)]
+    out += [f"  {p.line}" for p in report.problems]
+    for section in report.sections:
+        out += ["", section_heading(section)]
+        rows = [student_columns(section)] + [student_cells(section, s) for s in section.students]
+        out += [line.rstrip() for line in _table(rows)]
+        out += ["", questions_heading(section)]
+        for q in section.questions:
+            out += question_lines(section, q)
+    return out
+
+
+def report_text(report: ClassReport) -> str:
+    return "\n".join(report_lines(report))
+
+
+def report_rich(report: ClassReport) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    parts: list[RenderableType] = [Text(headline(report), style="bold")]
+    for p in report.problems:
+        parts.append(Text(f"  {p.line}", style="yellow"))
+    for section in report.sections:
+        # The heading is its own line: as a table title it would wrap at the narrow table's width.
+        students = Table()
+        for i, column in enumerate(student_columns(section)):
+            students.add_column(column, justify="left" if i == 0 else "right")
+        for s in section.students:
+            students.add_row(*student_cells(section, s))
+        questions = Table(title=questions_heading(section), title_justify="left")
+        questions.add_column("#", justify="right")
+        questions.add_column("question")
+        questions.add_column("answer" if section.activity == "score" else "best play")
+        questions.add_column("right" if section.activity == "score" else "played best", justify="right")
+        questions.add_column("most common wrong answer")
+        for q in section.questions:
+            wrong = (
+                ""
+                if q.common_wrong is None
+                else f"{q.common_wrong} ({plural(q.common_wrong_count, 'student')})"
+            )
+            style = "red" if q.asked and q.right / q.asked < 0.5 else ""
+            questions.add_row(
+                str(q.number), q.question, q.correct_answer, f"{q.right} of {q.asked}", wrong, style=style
+            )
+        parts += [Text(""), Text(section_heading(section), style="bold"), students, questions]
+    return Group(*parts)
+
+
+# -- CSV for a spreadsheet
+
+STUDENT_FIELDS = (
+    "code",
+    "activity",
+    "rules",
+    "name",
+    "score",
+    "right",
+    "answered",
+    "planned",
+    "accuracy_percent",
+    "points_lost",
+    "chance_lost_percentage_points",
+    "complete",
+    "perfect_score",
+    "file",
+)
+QUESTION_FIELDS = (
+    "code",
+    "activity",
+    "rules",
+    "number",
+    "question",
+    "item",
+    "correct_answer",
+    "asked",
+    "right",
+    "common_wrong_answer",
+    "common_wrong_count",
+)
+
+
+def _cell(value: Any) -> Any:
+    """A value as a spreadsheet should take it: text that looks like a formula is quoted."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None else value
+
+
+def _write(stream: IO[str], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(fields)
+    n = 0
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+        n += 1
+    return n
+
+
+def students_csv(report: ClassReport, stream: IO[str]) -> int:
+    """One row per student and activity (the gradebook); returns how many rows were written."""
+    rows = (
+        (
+            report.code,
+            sec.activity,
+            sec.rules,
+            s.name,
+            s.score,
+            s.right,
+            s.answered,
+            s.planned,
+            "" if s.accuracy is None else f"{100 * s.accuracy:.1f}",
+            "" if s.points_lost is None else f"{s.points_lost:.2f}",
+            "" if s.chance_lost is None else f"{s.chance_lost:.2f}",
+            s.complete,
+            s.perfect_score,
+            s.path,
+        )
+        for sec in report.sections
+        for s in sec.students
+    )
+    return _write(stream, STUDENT_FIELDS, rows)
+
+
+def questions_csv(report: ClassReport, stream: IO[str]) -> int:
+    """One row per question and activity; returns how many rows were written."""
+    rows = (
+        (
+            report.code,
+            sec.activity,
+            sec.rules,
+            q.number,
+            q.question,
+            q.item,
+            q.correct_answer,
+            q.asked,
+            q.right,
+            q.common_wrong,
+            q.common_wrong_count or "",
+        )
+        for sec in report.sections
+        for q in sec.questions
+    )
+    return _write(stream, QUESTION_FIELDS, rows)

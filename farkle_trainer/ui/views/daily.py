@@ -1,0 +1,250 @@
+"""How the daily game reads: every line it prints, plain text first.
+
+The game is text line by line in both front ends, so a screen reader, a pipe and a terminal all
+get the same words; a colour terminal only adds styles to whole lines (see
+:func:`farkle_trainer.training.games.daily.play_game`). Rolls show each die with the letter of its place
+(``a:5 b:2 c:1``), so dice can be picked by face or by place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from farkle_trainer.engine.dice import counts_of, format_dice
+from farkle_trainer.engine.notation import labelled_roll
+from farkle_trainer.engine.plays import Hint
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.training.games.game import GAME_RULES, TURNS, GameState, Move, Review
+from farkle_trainer.ui.views.engine import ev, hint_text, points
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from farkle_trainer.training.games.daily import DailyStatus
+
+SET_ASIDE_PROMPT = "Set aside:"
+HOT_DICE = "Hot dice: all six have scored, so you may roll all 6 again."
+
+
+def dice_text(dice: tuple[int, ...] | list[int]) -> str:
+    return format_dice(dice, " ")
+
+
+def dice_word(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# -- during the game
+
+
+def intro(day: date, *, official: bool) -> str:
+    if official:
+        lines = [
+            f"Farkle daily {day.isoformat()} (UTC), the official game: "
+            "ten turns, the same dice for everyone.",
+            "Your first play of the day is the one that counts. Hints are off in the official game.",
+        ]
+    else:
+        lines = [
+            f"Farkle daily {day.isoformat()}, practice: ten turns on the day's dice.",
+            "Recorded as training progress, never in stats. Hints are on: type h at a prompt.",
+        ]
+    lines.append("Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on; q stops.")
+    return "\n".join(lines)
+
+
+def resume_line(state: GameState) -> str:
+    if state.over:
+        return "Carrying on where you stopped: the game is over."
+    return f"Carrying on where you stopped: turn {state.turn} of {TURNS}, {points(state.banked)} banked."
+
+
+def roll_line(turn: int, banked: int, stake: int, roll: tuple[int, ...]) -> str:
+    """``Turn 3 of 10, 1,250 banked, 300 at stake. Roll: a:5 b:2 c:1 d:3``."""
+    at_stake = f", {points(stake)} at stake" if stake else ""
+    return f"Turn {turn} of {TURNS}, {points(banked)} banked{at_stake}. Roll: {labelled_roll(roll)}"
+
+
+def farkle_line(move: Move, after: GameState) -> str:
+    lost = (
+        f"the {points(move.points)} points at stake are lost"
+        if move.points
+        else f"turn {move.turn} scores nothing"
+    )
+    return f"Farkle: nothing scores in {dice_text(move.roll)}. So {lost}; total {points(after.banked)}."
+
+
+def kept_line(state: GameState) -> str:
+    split = score_table(GAME_RULES).split(counts_of(state.kept))
+    assert split is not None
+    kept = f"Set aside {dice_text(state.kept)} for {points(split.points)} ({split.describe()})"
+    if state.dice_left == 0:
+        return f"{kept}: {points(state.points)} at stake."
+    return f"{kept}: {points(state.points)} at stake, {dice_word(state.dice_left)} left."
+
+
+def action_prompt(state: GameState) -> str:
+    dice = "all 6 dice" if state.dice_left == 0 else dice_word(state.dice_left)
+    return f"Bank {points(state.points)} or roll {dice}? (b/r)"
+
+
+def bank_line(banked: int, after: GameState) -> str:
+    return f"Banked {points(banked)}: total {points(after.banked)} after turn {after.turn - 1} of {TURNS}."
+
+
+def stopped_line(state: GameState, command: str) -> str:
+    return (
+        f"Game saved at turn {state.turn} of {TURNS}, {points(state.banked)} banked. Carry on with: {command}"
+    )
+
+
+def hint_for_roll(h: Hint) -> str:
+    return "Hint: " + hint_text(h)
+
+
+def hint_for_action(h: Hint, kept: tuple[int, ...]) -> str:
+    play = next(p for p in h.plays if p.keep == kept)
+    v = play.expected
+    assert v.bank is not None
+    roll = "all 6 dice" if play.dice_left == 0 else dice_word(play.dice_left)
+    better = "rolling on" if v.action == "roll" else "banking"
+    return (
+        f"Hint: banking {points(play.points_after)} is worth {ev(v.bank)}, rolling {roll} {ev(v.roll)} "
+        f"(expected turn score). Best: {better}."
+    )
+
+
+# -- the review
+
+
+def play_words(keep: tuple[int, ...], action: str, dice_left: int) -> str:
+    """``keep 1 5 and roll 4 dice`` / ``keep 1 1 1 and bank``."""
+    if action == "bank":
+        return f"keep {dice_text(keep)} and bank"
+    return f"keep {dice_text(keep)} and roll {'all 6 dice' if dice_left == 0 else dice_word(dice_left)}"
+
+
+def decision_item(move: Move) -> str:
+    """A stable key for the question a decision answered: the roll (sorted) and the points at stake."""
+    return f"{format_dice(sorted(move.roll))}@{move.points}"
+
+
+def decision_question(move: Move) -> str:
+    roll = dice_text(sorted(move.roll))
+    return f"Roll {roll} with {points(move.points)} at stake: what do you keep, and bank or roll?"
+
+
+def review_lines(r: Review) -> list[str]:
+    m = r.move
+    played = play_words(m.keep, m.action, len(m.roll) - len(m.keep))
+    better = play_words(r.best.keep, r.best_action, r.best.dice_left)
+    return [
+        f"  Turn {m.turn}, roll {dice_text(m.roll)} with {points(m.points)} at stake:",
+        f"    you: {played}, expected {ev(r.chosen)}",
+        f"    best: {better}, expected {ev(r.best_value)} ({ev(r.lost)} more)",
+    ]
+
+
+def game_over_lines(state: GameState, perfect: int, reviews: Sequence[Review]) -> list[str]:
+    """The end of a ten-turn game: the score, perfect play on the same dice, the costly decisions."""
+    lost = [r for r in reviews if r.lost > 0]
+    out = [
+        f"Game over: {points(state.score)} in {TURNS} turns.",
+        f"Perfect play on the same dice: {points(perfect)} (the exact solver's best play at every roll).",
+    ]
+    if lost:
+        total = sum(r.lost for r in lost)
+        out.append(
+            f"Decisions that gave up expected points: {len(lost)} of {len(reviews)}, {ev(total)} in all."
+        )
+        for r in lost:
+            out += review_lines(r)
+    else:
+        out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
+    return out
+
+
+def summary(
+    state: GameState,
+    perfect: int,
+    reviews: tuple[Review, ...],
+    *,
+    share: str,
+    official: bool,
+    day: date,
+    streak: int | None,
+) -> str:
+    out = game_over_lines(state, perfect, reviews)
+    if official:
+        kept = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
+        out.append(f"Recorded as the official result of {day.isoformat()}.{kept}")
+    else:
+        out.append("Practice: recorded as training progress, not in stats.")
+    out.append(share)
+    return "\n".join(out)
+
+
+# -- status
+
+
+def duration(span: timedelta) -> str:
+    """``10 h 53 min``; under a minute is ``1 min``."""
+    minutes = max(1, -(-int(span.total_seconds()) // 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+def status_lines(s: DailyStatus) -> list[str]:
+    day = s.today.isoformat()
+    a = s.official
+    if a is None:
+        out = [f"Today's daily game ({day} UTC): not played yet. Play it with: farkle-train daily"]
+    elif not a.finished:
+        where = ""
+        if s.official_state is not None:
+            where = (
+                f", turn {min(s.official_state.turn, TURNS)} of {TURNS}, "
+                f"{points(s.official_state.banked)} banked"
+            )
+        out = [f"Today's daily game ({day} UTC): in progress{where}.", "Carry on with: farkle-train daily"]
+    else:
+        perfect = "" if a.perfect_score is None else f" (perfect play {points(round(a.perfect_score))})"
+        out = [f"Today's daily game ({day} UTC): done, {points(a.score or 0)}{perfect}."]
+        if s.share:
+            out.append(s.share)
+    keep = "" if s.played_today or not s.current_streak else " (play today to keep it going)"
+    out.append(
+        f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}){keep}."
+    )
+    if s.unfinished_before is not None:
+        out.append(unfinished_line(s.unfinished_before))
+    out.append(f"The next game starts at 00:00 UTC, in {duration(s.next_game_in)}.")
+    return out
+
+
+def unfinished_line(day: date) -> str:
+    text = day.isoformat()
+    return f"Your official game of {text} is unfinished: finish it with farkle-train daily --date {text}"
+
+
+def status_text(s: DailyStatus) -> str:
+    return "\n".join(status_lines(s))
+
+
+def status_rich(s: DailyStatus) -> RenderableType:
+    from rich.console import Group
+    from rich.text import Text
+
+    lines = status_lines(s)
+    return Group(Text(lines[0], style="bold"), *(Text(line) for line in lines[1:]))
+
+
+def done_text(s: DailyStatus) -> str:
+    """``farkle-train daily`` once today's official game is over."""
+    return "\n".join([*status_lines(s), "Play it again for practice: farkle-train daily --replay"])

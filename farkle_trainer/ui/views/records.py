@@ -1,0 +1,296 @@
+"""How training progress and official stats look: plain text, rich renderables and JSON data.
+
+Like :mod:`farkle_trainer.ui.views.engine`, every summary has three views built from the same data.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from farkle_trainer.store.rows import (
+    DailyResult,
+    HistogramBucket,
+    ProgressSummary,
+    StatsSummary,
+    TopicProgress,
+)
+from farkle_trainer.ui.views.engine import ev, points
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+KIND_LABELS = {
+    "score": "Scoring",
+    "decide": "Decisions",
+    "daily-practice": "Daily practice",
+    "challenge": "Challenges",
+    "lesson": "Lessons",
+}
+BAR_WIDTH = 30
+SPARKS = "▁▂▃▄▅▆▇█"
+NO_STATS = "No official daily games yet. Play today's with: farkle-train daily"
+
+
+def share(value: float) -> str:
+    """``0.857`` -> ``"86%"``."""
+    return f"{value:.0%}"
+
+
+def topic_label(t: TopicProgress) -> str:
+    return f"{KIND_LABELS.get(t.kind, t.kind)}: {t.topic}"
+
+
+def _lost(value: float | None, unit: str = "points") -> str:
+    """A loss per decision; a final round's is a chance, in percentage points."""
+    if value is None:
+        return "-"
+    return f"{ev(value)} pp" if unit == "percentage points" else ev(value)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# -- progress
+
+
+def _topic_data(t: TopicProgress) -> dict[str, Any]:
+    return {
+        "kind": t.kind,
+        "topic": t.topic,
+        "answers": t.answers,
+        "correct": t.correct,
+        "accuracy": t.accuracy,
+        "recent_accuracy": t.recent_accuracy,
+        "decisions": t.decisions,
+        "average_points_lost": t.average_points_lost,
+        "loss_unit": t.loss_unit,
+        "last_answered": t.last_answered.isoformat(),
+    }
+
+
+def progress_data(s: ProgressSummary) -> dict[str, Any]:
+    return {
+        "answers": s.answers,
+        "correct": s.correct,
+        "accuracy": s.accuracy,
+        "sessions": s.sessions,
+        "practice_games": s.practice_games,
+        "decisions": s.decisions,
+        "average_points_lost": s.average_points_lost,
+        "points_lost_trend": [
+            {
+                "session": r.session_id,
+                "kind": r.kind,
+                "started_at": r.started_at.isoformat(),
+                "decisions": r.decisions,
+                "average_points_lost": r.average_points_lost,
+            }
+            for r in s.recent_sessions
+        ],
+        "trend": s.trend,
+        "topics": [_topic_data(t) for t in s.topics],
+        "weakest": [{"kind": t.kind, "topic": t.topic} for t in s.weakest],
+        "due_for_review": s.due_for_review,
+        "next": {"command": s.next.command, "reason": s.next.reason},
+    }
+
+
+def _progress_heading(s: ProgressSummary) -> str:
+    heading = (
+        f"Training progress: {plural(s.answers, 'answer')} in {plural(s.sessions, 'session')}, "
+        f"{share(s.accuracy or 0.0)} right."
+    )
+    if s.practice_games:
+        heading += f" {plural(s.practice_games, 'daily practice game')} finished."
+    return heading
+
+
+def _loss_lines(s: ProgressSummary) -> list[str]:
+    if not s.decisions or s.average_points_lost is None:
+        return []
+    out = [
+        f"Points lost per decision: {ev(s.average_points_lost)} on average over "
+        f"{plural(s.decisions, 'decision')} (0 is perfect play)."
+    ]
+    if len(s.recent_sessions) > 1:
+        losses = ", ".join(ev(r.average_points_lost) for r in s.recent_sessions)
+        out.append(f"Last {len(s.recent_sessions)} sessions, oldest first: {losses} ({s.trend}).")
+    return out
+
+
+def _notes(s: ProgressSummary) -> list[str]:
+    out = []
+    if s.weakest:
+        weak = ", ".join(f"{topic_label(t)} ({share(t.recent_accuracy)} lately)" for t in s.weakest)
+        out.append(f"Weakest topics: {weak}.")
+    if s.due_for_review:
+        out.append(f"Due for review: {plural(s.due_for_review, 'question')}.")
+    return out
+
+
+def _advice_lines(s: ProgressSummary) -> list[str]:
+    return [*_notes(s), f"Practise next: {s.next.command}", f"  {s.next.reason}"]
+
+
+def progress_text(s: ProgressSummary) -> str:
+    if not s.answers:
+        return "\n".join(["No training recorded yet.", *_advice_lines(s)])
+    out = [_progress_heading(s), ""]
+    width = max(len(topic_label(t)) for t in s.topics)
+    out.append(f"  {'topic':<{width}}  answers  right  lately  lost per decision")
+    for t in s.topics:
+        out.append(
+            f"  {topic_label(t):<{width}}  {t.answers:>7,}  {share(t.accuracy):>5}  "
+            f"{share(t.recent_accuracy):>6}  {_lost(t.average_points_lost, t.loss_unit)}"
+        )
+    out.append("")
+    out += _loss_lines(s)
+    out += _advice_lines(s)
+    return "\n".join(out)
+
+
+def sparkline(values: list[float]) -> str:
+    """One block per value, taller for more points lost."""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in values)
+
+
+def _accuracy_style(value: float) -> str:
+    return "green" if value >= 0.9 else "yellow" if value >= 0.7 else "red"
+
+
+def progress_rich(s: ProgressSummary) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if not s.answers:
+        return Group(Text("No training recorded yet.", style="bold"), *_advice_rich(s))
+    table = Table(title=_progress_heading(s), title_justify="left")
+    table.add_column("topic")
+    table.add_column("answers", justify="right")
+    table.add_column("right", justify="right")
+    table.add_column("lately", justify="right")
+    table.add_column("lost per decision", justify="right")
+    for t in s.topics:
+        table.add_row(
+            topic_label(t),
+            f"{t.answers:,}",
+            share(t.accuracy),
+            Text(share(t.recent_accuracy), style=_accuracy_style(t.recent_accuracy)),
+            _lost(t.average_points_lost, t.loss_unit),
+        )
+    parts: list[RenderableType] = [table, Text()]
+    loss = _loss_lines(s)
+    if loss:
+        parts.append(Text(loss[0]))
+    if len(s.recent_sessions) > 1:
+        losses = [r.average_points_lost for r in s.recent_sessions]
+        style = {"improving": "green", "worsening": "red"}.get(s.trend or "", "")
+        line = Text(f"Last {len(losses)} sessions: ")
+        line.append(sparkline(losses), style="cyan")
+        line.append(f"  {ev(losses[0])} -> {ev(losses[-1])} ")
+        line.append(f"({s.trend})", style=style)
+        parts.append(line)
+    parts += _advice_rich(s)
+    return Group(*parts)
+
+
+def _advice_rich(s: ProgressSummary) -> list[RenderableType]:
+    from rich.text import Text
+
+    return [
+        *(Text(n) for n in _notes(s)),
+        Text.assemble("Practise next: ", (s.next.command, "bold green")),
+        Text(f"  {s.next.reason}", style="dim"),
+    ]
+
+
+# -- stats
+
+
+def bucket_label(b: HistogramBucket) -> str:
+    return f"{points(b.low)}+" if b.high is None else f"{points(b.low)}-{points(b.high)}"
+
+
+def stats_data(s: StatsSummary) -> dict[str, Any]:
+    return {
+        "today": s.today.isoformat(),
+        "played_today": s.played_today,
+        "games_played": s.games_played,
+        "current_streak": s.current_streak,
+        "longest_streak": s.longest_streak,
+        "best": None if s.best is None else {"date": s.best.date, "score": s.best.score},
+        "average_score": s.average_score,
+        "histogram": [{"from": b.low, "to": b.high, "count": b.count} for b in s.histogram],
+        "recent": [
+            {"date": r.date, "score": r.score, "perfect_score": r.perfect_score, "marks": r.marks}
+            for r in s.recent
+        ],
+    }
+
+
+def _stats_lines(s: StatsSummary) -> list[str]:
+    assert s.best is not None and s.average_score is not None
+    today = "played" if s.played_today else "not played yet (farkle-train daily)"
+    return [
+        f"Official daily games played: {s.games_played:,}.",
+        f"Today's game ({s.today.isoformat()} UTC): {today}.",
+        f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
+        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))}.",
+    ]
+
+
+def _bar(count: int, most: int, mark: str = "#") -> str:
+    """A bar in proportion to the fullest bucket; any game at all shows at least one mark."""
+    return mark * max(1, round(BAR_WIDTH * count / most)) if count else ""
+
+
+def _recent_text(r: DailyResult) -> str:
+    perfect = "" if r.perfect_score is None else f"  (perfect play {points(round(r.perfect_score))})"
+    marks = f"  {r.marks}" if r.marks else ""
+    return f"{r.date}  {points(r.score):>6}{perfect}{marks}"
+
+
+def stats_text(s: StatsSummary) -> str:
+    if not s.games_played:
+        return NO_STATS
+    out = [*_stats_lines(s), "", "Scores:"]
+    most = max(b.count for b in s.histogram)
+    width = max(len(bucket_label(b)) for b in s.histogram)
+    for b in s.histogram:
+        out.append(f"  {bucket_label(b):>{width}}  {b.count:>3}  {_bar(b.count, most)}")
+    out += ["", "Recent days:"]
+    out += [f"  {_recent_text(r)}" for r in s.recent]
+    return "\n".join(out)
+
+
+def stats_rich(s: StatsSummary) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if not s.games_played:
+        return Text(NO_STATS)
+    lines = _stats_lines(s)
+    parts: list[RenderableType] = [Text(lines[0], style="bold"), *(Text(line) for line in lines[1:])]
+    most = max(b.count for b in s.histogram)
+    scores = Table(title="Scores", title_justify="left", show_header=False, box=None, padding=(0, 1))
+    scores.add_column(justify="right")
+    scores.add_column(justify="right")
+    scores.add_column()
+    for b in s.histogram:
+        scores.add_row(bucket_label(b), str(b.count), Text(_bar(b.count, most, "█"), style="cyan"))
+    parts += [Text(), scores, Text()]
+    recent = Table(title="Recent days", title_justify="left")
+    recent.add_column("date")
+    recent.add_column("score", justify="right")
+    recent.add_column("perfect play", justify="right")
+    recent.add_column("marks")
+    for r in s.recent:
+        perfect = "-" if r.perfect_score is None else points(round(r.perfect_score))
+        recent.add_row(r.date, points(r.score), perfect, r.marks or "")
+    parts.append(recent)
+    return Group(*parts)
