@@ -15,10 +15,10 @@ from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.classroom as classroom_cli
-from farkle_trainer.training import frontend
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.store.db import Store, store_path
+from farkle_trainer.training import frontend
 from farkle_trainer.training.classroom.codes import code_stream
 from farkle_trainer.training.classroom.results import read_result
 from farkle_trainer.training.frontend import PlainFrontend

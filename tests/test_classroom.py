@@ -141,7 +141,8 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
     program = (
         "import json; from farkle_trainer import load_rules; "
         "from farkle_trainer.training.classroom.codes import class_quiz, class_drills, code_stream; "
-        "from farkle_trainer.training.quizzes.questions import TOPICS; from farkle_trainer.training.quizzes.quiz import fixed_questions; "
+        "from farkle_trainer.training.quizzes.questions import TOPICS; "
+        "from farkle_trainer.training.quizzes.quiz import fixed_questions; "
         "from farkle_trainer.training.drills.drills import KINDS; "
         "from farkle_trainer.ui.views.drills import question_line; "
         "from farkle_trainer.training.games.game import seeded_source; "

@@ -12,9 +12,9 @@ import pytest
 from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 
-from farkle_trainer.training.games import daily, game
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import EndOfInput, PlainFrontend
+from farkle_trainer.training.games import daily, game
 from farkle_trainer.training.games.daily import DailyError, daily_die, plan, share_line
 
 DAY = date(2026, 11, 29)

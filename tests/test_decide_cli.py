@@ -13,7 +13,6 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
-from farkle_trainer.ui.views import drills as view
 from farkle_trainer.cli import app
 from farkle_trainer.cli import decide as decide_cli
 from farkle_trainer.engine.scoring import score
@@ -28,6 +27,7 @@ from farkle_trainer.training.drills.drills import (
     summarize,
 )
 from farkle_trainer.training.frontend import InteractiveFrontend, PlainFrontend
+from farkle_trainer.ui.views import drills as view
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")

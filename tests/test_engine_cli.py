@@ -13,11 +13,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
-from farkle_trainer.ui.views import engine as render
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.strategy import strategy
+from farkle_trainer.ui.views import engine as render
 
 runner = CliRunner()
 

@@ -8,12 +8,12 @@ from datetime import date
 
 import pytest
 
-from farkle_trainer.training.games import game
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.training.games import game
 from farkle_trainer.training.games.daily import daily_source
 from farkle_trainer.training.games.game import GameError, GameState, Move
 

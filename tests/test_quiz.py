@@ -174,7 +174,8 @@ def test_a_seed_is_one_quiz() -> None:
 def test_the_same_seed_gives_the_same_questions_in_another_process() -> None:
     code = (
         "import json; from farkle_trainer.cli.score import quiz_stream; "
-        "from farkle_trainer.training.quizzes.quiz import make_quiz, fixed_questions; from farkle_trainer import load_rules; "
+        "from farkle_trainer.training.quizzes.quiz import make_quiz, fixed_questions; "
+        "from farkle_trainer import load_rules; "
         "quiz = make_quiz(load_rules('fixed'), quiz_stream(2024), count=12); "
         "print(json.dumps([f'{x.topic}:{x.dice}' for x in fixed_questions(quiz)]))"
     )

@@ -12,9 +12,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from farkle_trainer.ui.views import records as view
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import FILE_NAME, Store
+from farkle_trainer.ui.views import records as view
 
 runner = CliRunner()
 TODAY = datetime.now(UTC).date()

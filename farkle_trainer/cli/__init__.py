@@ -7,15 +7,8 @@ them, so ``farkle-train --help`` starts fast.
 
 from __future__ import annotations
 
-from farkle_trainer.cli import (
-    classroom,
-    daily,
-    decide,
-    engine,
-    learn,
-    records,
-    score,  # noqa: F401  (they register their commands on app
-)
+# The command modules register their commands on ``app`` when imported.
+from farkle_trainer.cli import classroom, daily, decide, engine, learn, records, score  # noqa: F401
 from farkle_trainer.cli.common import app
 
 __all__ = ["app", "main"]
