@@ -21,10 +21,10 @@ from farkle_trainer.cli.common import (
     classic_only_rules,
     load,
     unused_rules_note,
-    user_errors,
 )
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
-from farkle_trainer.ui.terminal import Output, UserError, fail, is_terminal
+from farkle_trainer.cli.errors import UserError, fail
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.ui.terminal import Output, is_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.training.classroom.codes import Activity
@@ -201,38 +201,37 @@ def challenge(
     from farkle_trainer.training.games.game import TURNS
     from farkle_trainer.ui.views import classroom as view
 
-    with user_errors():
-        entry = class_entry(code, save_result=save_result, name=name)
-        assert entry is not None
-        front = choose_frontend(plain)
-        if note := unused_rules_note(rules, "a challenge is"):
-            front.say(note)
-        with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
-            front.say(view.challenge_intro(entry.code))
-            recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
-            session = store.start_session("challenge", rules=CHALLENGE_RULES, code=entry.code, params={})
+    entry = class_entry(code, save_result=save_result, name=name)
+    assert entry is not None
+    front = choose_frontend(plain)
+    if note := unused_rules_note(rules, "a challenge is"):
+        front.say(note)
+    with open_store_or_explain(data_dir, plain=front.plain) as store:
+        front.say(view.challenge_intro(entry.code))
+        recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
+        session = store.start_session("challenge", rules=CHALLENGE_RULES, code=entry.code, params={})
 
-            def decided(review: Review, banked: int) -> None:
-                recorder.add(record_challenge_decision(store, session, entry.code, review), score=banked)
+        def decided(review: Review, banked: int) -> None:
+            recorder.add(record_challenge_decision(store, session, entry.code, review), score=banked)
 
-            outcome = play_challenge(front, entry.code, decided=decided)
-            if outcome.finished:
-                store.finish_session(session)
-                assert outcome.perfect_score is not None
-                front.say(
-                    view.challenge_summary(entry.code, outcome.state, outcome.perfect_score, outcome.reviews)
-                )
-            else:
-                if outcome.exit_code and front.plain:
-                    front.say()  # Ctrl-C left the cursor after the prompt
-                front.say(view.challenge_stopped(entry.code, outcome.state))
-            end_result(
-                front,
-                recorder,
-                outcome.finished,
-                score=outcome.state.banked,
-                perfect_score=outcome.perfect_score,
+        outcome = play_challenge(front, entry.code, decided=decided)
+        if outcome.finished:
+            store.finish_session(session)
+            assert outcome.perfect_score is not None
+            front.say(
+                view.challenge_summary(entry.code, outcome.state, outcome.perfect_score, outcome.reviews)
             )
+        else:
+            if outcome.exit_code and front.plain:
+                front.say()  # Ctrl-C left the cursor after the prompt
+            front.say(view.challenge_stopped(entry.code, outcome.state))
+        end_result(
+            front,
+            recorder,
+            outcome.finished,
+            score=outcome.state.banked,
+            perfect_score=outcome.perfect_score,
+        )
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 
@@ -324,50 +323,49 @@ def worksheet(
     from farkle_trainer.training.classroom import worksheet as sheets
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
 
-    with user_errors():
+    try:
+        normalized = normalize_code(code)
+    except ClassCodeError as exc:
+        fail(f"--code: {exc}")
+    if not 1 <= count <= MAX_COUNT:
+        fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
+    chosen = kind.strip().lower()
+    if chosen not in ("score", "decide"):
+        fail(f"--kind takes score or decide, not {kind!r}")
+    fmt = {"markdown": "markdown", "md": "markdown", "text": "text", "txt": "text"}.get(
+        output_format.strip().lower()
+    )
+    if fmt is None:
+        fail(f"--format takes markdown or text, not {output_format!r}")
+    table = load(rules)
+    if chosen == "score":
+        from farkle_trainer.training.quizzes.questions import QuizError
+        from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics
+
         try:
-            normalized = normalize_code(code)
-        except ClassCodeError as exc:
-            fail(f"--code: {exc}")
-        if not 1 <= count <= MAX_COUNT:
-            fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
-        chosen = kind.strip().lower()
-        if chosen not in ("score", "decide"):
-            fail(f"--kind takes score or decide, not {kind!r}")
-        fmt = {"markdown": "markdown", "md": "markdown", "text": "text", "txt": "text"}.get(
-            output_format.strip().lower()
+            topics = parse_topics(topic)
+            quiz_level = parse_level(level)
+        except QuizError as exc:
+            fail(str(exc))
+        made = sheets.score_sheet(
+            normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
         )
-        if fmt is None:
-            fail(f"--format takes markdown or text, not {output_format!r}")
-        table = load(rules)
-        if chosen == "score":
-            from farkle_trainer.training.quizzes.questions import QuizError
-            from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics
+    else:
+        from farkle_trainer.cli.decide import parse_level as parse_drill_level
 
-            try:
-                topics = parse_topics(topic)
-                quiz_level = parse_level(level)
-            except QuizError as exc:
-                fail(str(exc))
-            made = sheets.score_sheet(
-                normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
-            )
-        else:
-            from farkle_trainer.cli.decide import parse_level as parse_drill_level
-
-            made = sheets.decide_sheet(
-                normalized,
-                table,
-                count=count,
-                kinds=_drill_kinds(topic),
-                level=parse_drill_level(level),
-                rules_option=rules,
-            )
-        if key is not None:
-            try:
-                key.write_text(sheets.answer_key(made, fmt), encoding="utf-8")  # type: ignore[arg-type]
-            except OSError as exc:
-                fail(f"--key: cannot write {key}: {exc.strerror or exc}")
+        made = sheets.decide_sheet(
+            normalized,
+            table,
+            count=count,
+            kinds=_drill_kinds(topic),
+            level=parse_drill_level(level),
+            rules_option=rules,
+        )
+    if key is not None:
+        try:
+            key.write_text(sheets.answer_key(made, fmt), encoding="utf-8")  # type: ignore[arg-type]
+        except OSError as exc:
+            fail(f"--key: cannot write {key}: {exc.strerror or exc}")
     sys.stdout.write(sheets.sheet(made, fmt, key=key is None))  # type: ignore[arg-type]
     if key is not None:
         print(f"Answer key written to {key}.", file=sys.stderr)
@@ -427,27 +425,26 @@ def class_report(
     from farkle_trainer.training.classroom.report import class_report as make_report
     from farkle_trainer.ui.views import classroom as view
 
-    with user_errors():
-        wanted = None
-        if code is not None:
-            try:
-                wanted = normalize_code(code)
-            except ClassCodeError as exc:
-                fail(f"--code: {exc}")
-        report = make_report(results, wanted)
-        if not report.counted:
-            why = "; ".join(p.line for p in report.problems) or "no result files given"
-            fail(f"no result to report: {why}")
-        written = []
-        for path, write in ((csv_file, view.students_csv), (questions_csv, view.questions_csv)):
-            if path is None:
-                continue
-            try:
-                with path.open("w", encoding="utf-8", newline="") as f:
-                    rows = write(report, f)
-            except OSError as exc:
-                fail(f"cannot write {path}: {exc.strerror or exc}")
-            written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
+    wanted = None
+    if code is not None:
+        try:
+            wanted = normalize_code(code)
+        except ClassCodeError as exc:
+            fail(f"--code: {exc}")
+    report = make_report(results, wanted)
+    if not report.counted:
+        why = "; ".join(p.line for p in report.problems) or "no result files given"
+        fail(f"no result to report: {why}")
+    written = []
+    for path, write in ((csv_file, view.students_csv), (questions_csv, view.questions_csv)):
+        if path is None:
+            continue
+        try:
+            with path.open("w", encoding="utf-8", newline="") as f:
+                rows = write(report, f)
+        except OSError as exc:
+            fail(f"cannot write {path}: {exc.strerror or exc}")
+        written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
     out = Output.choose(plain)
     if out.plain:
         out.lines(view.report_text(report))

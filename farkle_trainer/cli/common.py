@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from farkle_trainer.ui.terminal import UserError, fail, report
+from farkle_trainer.cli.errors import BoundaryGroup, fail
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
 
 app = typer.Typer(
+    cls=BoundaryGroup,
     name="farkle-train",
     help="Learn Farkle scoring and bank-or-roll strategy against an exact solver.",
     no_args_is_help=True,
@@ -49,22 +48,6 @@ DiceArg = Annotated[
     list[str],
     typer.Argument(metavar="DICE", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
 ]
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn every expected failure into one line on stderr and exit code 2."""
-    from farkle_trainer.engine.dice import DiceError
-    from farkle_trainer.engine.rules import RulesError
-
-    try:
-        yield
-    except UserError as exc:
-        report(exc)
-        raise typer.Exit(exc.code) from None
-    except (DiceError, RulesError) as exc:
-        report(UserError(str(exc)))
-        raise typer.Exit(2) from None
 
 
 def parse_points(text: str, option: str, *, positive: bool = False) -> int:

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import PlainOpt, app, classic_only_rules, unused_rules_note, user_errors
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
-from farkle_trainer.ui.terminal import Output, fail
+from farkle_trainer.cli.common import PlainOpt, app, classic_only_rules, unused_rules_note
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.ui.terminal import Output
 
 
 def clock() -> datetime:
@@ -55,41 +56,40 @@ def daily(
     today = game_day.utc_date(moment)
     notes = [note] if (note := unused_rules_note(rules, "the daily game is")) else []
     out = Output.choose(plain)
-    with user_errors():
-        if status and (replay or date is not None):
-            fail("--status shows today's official game; leave out --replay and --date")
+    if status and (replay or date is not None):
+        fail("--status shows today's official game; leave out --replay and --date")
+    try:
+        day = today if date is None else game_day.parse_day(date)
+    except game_day.DailyError as exc:
+        fail(str(exc))
+    with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store:
+        if status:
+            summary = game_day.daily_status(store, moment)
+            for note in notes:
+                out.line(note)
+            if out.plain:
+                out.lines(view.status_text(summary))
+            else:
+                out.rich(view.status_rich(summary))
+            return
+        official = store.daily_attempt(day, official=True)
         try:
-            day = today if date is None else game_day.parse_day(date)
+            plan = game_day.plan(day, today, replay=replay, official=official)
         except game_day.DailyError as exc:
             fail(str(exc))
-        with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store, store_errors():
-            if status:
-                summary = game_day.daily_status(store, moment)
-                for note in notes:
-                    out.line(note)
-                if out.plain:
-                    out.lines(view.status_text(summary))
-                else:
-                    out.rich(view.status_rich(summary))
-                return
-            official = store.daily_attempt(day, official=True)
-            try:
-                plan = game_day.plan(day, today, replay=replay, official=official)
-            except game_day.DailyError as exc:
-                fail(str(exc))
-            if plan == "done":
-                for note in notes:
-                    out.line(note)
-                out.lines(view.done_text(game_day.daily_status(store, moment)))
-                return
-            if day == today:
-                earlier = game_day.unfinished_official(store, today)
-                if earlier is not None:
-                    notes.append(view.unfinished_line(earlier))
-            attempt = store.next_daily(day, rules=game_day.RULES_NAME)
-            try:
-                outcome = game_day.run_attempt(choose_frontend(plain), store, attempt, today, notes=notes)
-            except GameError as exc:
-                fail(str(exc))
+        if plan == "done":
+            for note in notes:
+                out.line(note)
+            out.lines(view.done_text(game_day.daily_status(store, moment)))
+            return
+        if day == today:
+            earlier = game_day.unfinished_official(store, today)
+            if earlier is not None:
+                notes.append(view.unfinished_line(earlier))
+        attempt = store.next_daily(day, rules=game_day.RULES_NAME)
+        try:
+            outcome = game_day.run_attempt(choose_frontend(plain), store, attempt, today, notes=notes)
+        except GameError as exc:
+            fail(str(exc))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
-from farkle_trainer.ui.terminal import fail
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
@@ -178,17 +178,16 @@ def decide(
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
 
-    with user_errors():
-        table = load(rules)
-        kinds = parse_kinds(kind)
-        chosen_level = parse_level(level)
-        if not 1 <= count <= MAX_COUNT:
-            fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            fail(f"--seed must be 0 to {MAX_SEED}, not {seed}")
-        entry = class_entry(code, seed=seed, save_result=save_result, name=name)
-        front = choose_frontend(plain)
-        store = open_store_or_explain(data_dir, plain=front.plain)
+    table = load(rules)
+    kinds = parse_kinds(kind)
+    chosen_level = parse_level(level)
+    if not 1 <= count <= MAX_COUNT:
+        fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be 0 to {MAX_SEED}, not {seed}")
+    entry = class_entry(code, seed=seed, save_result=save_result, name=name)
+    front = choose_frontend(plain)
+    store = open_store_or_explain(data_dir, plain=front.plain)
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
@@ -199,7 +198,7 @@ def decide(
             result.add(drill_answer(g))
         return g
 
-    with store, user_errors(), store_errors():
+    with store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
         settings = {"kinds": list(kinds), "level": chosen_level, "count": count}
@@ -228,7 +227,6 @@ def decide(
         lambda: view.summary_rich(summary, planned=count, stopped=stopped),
     )
     if result is not None:
-        with user_errors():
-            end_result(front, result, not stopped)
+        end_result(front, result, not stopped)
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)

@@ -17,7 +17,6 @@ from farkle_trainer.cli.common import (
     load,
     opening_for,
     parse_points,
-    user_errors,
 )
 from farkle_trainer.ui.terminal import Output
 
@@ -37,9 +36,8 @@ def explain(
     from farkle_trainer.engine.scoring import explain as explain_dice
     from farkle_trainer.ui.views import engine as render
 
-    with user_errors():
-        table = load(rules)
-        result = explain_dice(dice_from(dice), table)
+    table = load(rules)
+    result = explain_dice(dice_from(dice), table)
     out = Output.choose(plain)
     if json:
         out.json(render.explain_data(result, table.name))
@@ -75,12 +73,11 @@ def hint(
     from farkle_trainer.engine.plays import hint as make_hint
     from farkle_trainer.ui.views import engine as render
 
-    with user_errors():
-        table = load(rules)
-        roll = dice_from(dice)
-        at_stake = parse_points(points, "--points")
-        needed = parse_points(need, "--need", positive=True) if need is not None else None
-        result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
+    table = load(rules)
+    roll = dice_from(dice)
+    at_stake = parse_points(points, "--points")
+    needed = parse_points(need, "--need", positive=True) if need is not None else None
+    result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
     out = Output.choose(plain)
     if json:
         out.json(render.hint_data(result))
@@ -104,9 +101,8 @@ def strategy(
     from farkle_trainer.engine.strategy import strategy as summarize
     from farkle_trainer.ui.views import engine as render
 
-    with user_errors():
-        table = load(rules)
-        result = summarize(table, opening=opening_for(table, opening))
+    table = load(rules)
+    result = summarize(table, opening=opening_for(table, opening))
     out = Output.choose(plain)
     if json:
         out.json(render.strategy_data(result))

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
+from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.records import DataDirOpt, confirm, open_store_or_explain
-from farkle_trainer.ui.terminal import Output, fail
+from farkle_trainer.ui.terminal import Output
 
 
 @app.command()
@@ -37,14 +38,13 @@ def learn(
     from farkle_trainer.ui.views import lessons as render_lessons
 
     out = Output.choose(plain)
-    with user_errors():
-        table = load(rules)
-        try:
-            chosen = find_lesson(lesson) if lesson is not None else None
-            text = chosen.render(table) if chosen else ""
-        except (LessonNotFound, TemplateError) as exc:
-            fail(str(exc))
-        store = open_store_or_explain(data_dir, plain=out.plain)
+    table = load(rules)
+    try:
+        chosen = find_lesson(lesson) if lesson is not None else None
+        text = chosen.render(table) if chosen else ""
+    except (LessonNotFound, TemplateError) as exc:
+        fail(str(exc))
+    store = open_store_or_explain(data_dir, plain=out.plain)
     with store:
         if chosen is None:
             lessons = all_lessons()

@@ -6,8 +6,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,9 +19,9 @@ from farkle_trainer.cli.common import (
     classic_only_rules,
     load,
     unused_rules_note,
-    user_errors,
 )
-from farkle_trainer.ui.terminal import Output, fail, is_terminal
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.ui.terminal import Output, is_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Clock, Store
@@ -66,45 +64,33 @@ def confirm(question: str, *, plain: bool) -> bool | None:
     return line.strip().lower() in ("y", "yes")
 
 
-@contextmanager
-def store_errors() -> Iterator[None]:
-    """Store refusals and unusable files become one user-facing line (use inside ``user_errors``)."""
-    from farkle_trainer.store.db import StoreError
-
-    try:
-        yield
-    except StoreError as exc:
-        fail(str(exc))
-
-
 def open_store_or_explain(path: Path | None, *, plain: bool, clock: Clock | None = None) -> Store:
     """Open the store in data directory ``path`` (None: the default), or explain why not.
 
     A damaged or foreign file is named, and the user is asked whether to keep it aside
     (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
     is no, nothing changes and a :class:`~farkle_trainer.ui.terminal.UserError` says how to proceed;
-    call this inside ``user_errors()``. ``clock`` is the store's clock (the system's by default).
+    ``clock`` is the store's clock (the system's by default).
     """
     from farkle_trainer.store.db import DamagedStoreError, Store, set_aside_damaged
 
-    with store_errors():
-        try:
-            return Store.open(path, clock=clock)
-        except DamagedStoreError as exc:
-            damaged = exc
-        if not plain and is_terminal(sys.stdout):
-            print(f"{damaged}.", file=sys.stderr)
-            question = "Keep that file aside (renamed, never deleted) and start a fresh store?"
-        else:
-            question = f"{damaged}. Keep it aside (renamed, never deleted) and start a fresh store?"
-        answer = confirm(question, plain=plain)
-        if answer is None:
-            fail(f"{damaged}. Nothing was changed; to start a fresh store, {_NO_ANSWER_HINT}.")
-        if not answer:
-            fail(f"{damaged}. Nothing was changed.")
-        kept = set_aside_damaged(damaged.path)
-        print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
+    try:
         return Store.open(path, clock=clock)
+    except DamagedStoreError as exc:
+        damaged = exc
+    if not plain and is_terminal(sys.stdout):
+        print(f"{damaged}.", file=sys.stderr)
+        question = "Keep that file aside (renamed, never deleted) and start a fresh store?"
+    else:
+        question = f"{damaged}. Keep it aside (renamed, never deleted) and start a fresh store?"
+    answer = confirm(question, plain=plain)
+    if answer is None:
+        fail(f"{damaged}. Nothing was changed; to start a fresh store, {_NO_ANSWER_HINT}.")
+    if not answer:
+        fail(f"{damaged}. Nothing was changed.")
+    kept = set_aside_damaged(damaged.path)
+    print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
+    return Store.open(path, clock=clock)
 
 
 @app.command()
@@ -144,9 +130,8 @@ def progress(
     if export is not None:
         _export(export, data_dir, out, json=json)
         return
-    with user_errors():
-        only = load(rules).name if rules is not None else None
-    with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+    only = load(rules).name if rules is not None else None
+    with open_store_or_explain(data_dir, plain=out.plain) as store:
         summary = store.progress_summary(rules=only)
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
@@ -167,15 +152,13 @@ def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> 
     from farkle_trainer.store.db import export_format
     from farkle_trainer.ui.views.records import plural
 
-    with user_errors():
-        # A file name that cannot work is refused before the store is touched.
-        with store_errors():
-            export_format(target)
-        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-            try:
-                count = store.export_answers(target)
-            except OSError as exc:
-                fail(f"cannot write {target}: {exc.strerror or exc}")
+    # A file name that cannot work is refused before the store is touched.
+    export_format(target)
+    with open_store_or_explain(data_dir, plain=out.plain) as store:
+        try:
+            count = store.export_answers(target)
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc}")
     if json:
         out.json({"exported": count, "file": str(target)})
     else:
@@ -197,11 +180,10 @@ def stats(
     from farkle_trainer.ui.views import records as view
 
     out = Output.choose(plain)
-    with user_errors():
-        load(rules)
+    load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
-    with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+    with open_store_or_explain(data_dir, plain=out.plain) as store:
         summary = store.stats_summary()
     if json:
         out.json(view.stats_data(summary))
@@ -234,31 +216,30 @@ def reset(
 
     out = Output.choose(plain)
     what = what.lower()
-    with user_errors():
-        if what not in RESET_KINDS:
-            fail(f"reset takes progress or stats, not {what!r}")
-        with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-            if what == "progress":
-                p = store.progress_summary()
-                held = p.answers
-                counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
-                described = f"all training progress ({counts})"
-                kept = "Official stats are kept."
-            else:
-                held = store.stats_summary().games_played
-                described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
-                kept = "Training progress is kept."
-            if not held:
-                out.line(
-                    f"Nothing to reset: no {'training answers' if what == 'progress' else 'official games'}."
-                )
-                return
-            if not yes:
-                answer = confirm(f"Delete {described} from {store.path}? {kept}", plain=out.plain)
-                if answer is None:
-                    fail("Nothing deleted: there was no answer. Pass --yes to reset without a question.")
-                if not answer:
-                    out.line("Nothing deleted.")
-                    raise typer.Exit(1)
-            store.reset(what)
+    if what not in RESET_KINDS:
+        fail(f"reset takes progress or stats, not {what!r}")
+    with open_store_or_explain(data_dir, plain=out.plain) as store:
+        if what == "progress":
+            p = store.progress_summary()
+            held = p.answers
+            counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
+            described = f"all training progress ({counts})"
+            kept = "Official stats are kept."
+        else:
+            held = store.stats_summary().games_played
+            described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
+            kept = "Training progress is kept."
+        if not held:
+            out.line(
+                f"Nothing to reset: no {'training answers' if what == 'progress' else 'official games'}."
+            )
+            return
+        if not yes:
+            answer = confirm(f"Delete {described} from {store.path}? {kept}", plain=out.plain)
+            if answer is None:
+                fail("Nothing deleted: there was no answer. Pass --yes to reset without a question.")
+            if not answer:
+                out.line("Nothing deleted.")
+                raise typer.Exit(1)
+        store.reset(what)
     out.line(f"Deleted {described}. {kept}")

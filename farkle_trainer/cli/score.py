@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, user_errors
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain, store_errors
-from farkle_trainer.ui.terminal import fail, is_terminal
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
@@ -180,61 +181,59 @@ def score(
     from farkle_trainer.ui.views import quiz as view
     from farkle_trainer.ui.views.classroom import score_intro
 
-    with user_errors():
-        table = load(rules)
-        try:
-            topics = parse_topics(topic)
-            fixed_level = parse_level(level)
-        except QuizError as exc:
-            fail(str(exc))
-        entry = class_entry(code, seed=seed, save_result=save_result, name=name)
-        class_code = entry.code if entry else None
-        front = choose_frontend(plain)
-        with open_store_or_explain(data_dir, plain=front.plain) as store, store_errors():
-            quiz, used_seed = plan(
-                store,
-                table,
-                seed=seed,
-                count=count,
-                topics=topics,
-                level=fixed_level,
-                code=class_code,
-            )
-            settings = {"topics": list(topics), "level": fixed_level, "count": count}
-            if entry is None:
-                front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
-                result = None
-            else:
-                front.say(score_intro(quiz, entry.code))
-                result = entry.begin(front, "score", rules=table.name, settings=settings, planned=count)
-            session = store.start_session(
-                "score",
-                rules=table.name,
-                seed=used_seed,
-                code=class_code,
-                params={
-                    "topics": list(topics),
-                    "level": fixed_level,
-                    "count": count,
-                    "adaptive": quiz.adaptive,
-                },
-            )
+    table = load(rules)
+    try:
+        topics = parse_topics(topic)
+        fixed_level = parse_level(level)
+    except QuizError as exc:
+        fail(str(exc))
+    entry = class_entry(code, seed=seed, save_result=save_result, name=name)
+    class_code = entry.code if entry else None
+    front = choose_frontend(plain)
+    with open_store_or_explain(data_dir, plain=front.plain) as store:
+        quiz, used_seed = plan(
+            store,
+            table,
+            seed=seed,
+            count=count,
+            topics=topics,
+            level=fixed_level,
+            code=class_code,
+        )
+        settings = {"topics": list(topics), "level": fixed_level, "count": count}
+        if entry is None:
+            front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
+            result = None
+        else:
+            front.say(score_intro(quiz, entry.code))
+            result = entry.begin(front, "score", rules=table.name, settings=settings, planned=count)
+        session = store.start_session(
+            "score",
+            rules=table.name,
+            seed=used_seed,
+            code=class_code,
+            params={
+                "topics": list(topics),
+                "level": fixed_level,
+                "count": count,
+                "adaptive": quiz.adaptive,
+            },
+        )
 
-            def record(a: Answered) -> None:
-                record_answer(store, session, a)
-                if result is not None:
-                    result.add(quiz_answer(a))
+        def record(a: Answered) -> None:
+            record_answer(store, session, a)
+            if result is not None:
+                result.add(quiz_answer(a))
 
-            started = time.monotonic()
-            history, exit_code = play_quiz(front, quiz, record)
-            # Time spent by a pipe is no one's time: only answers typed on a terminal are timed.
-            seconds = time.monotonic() - started if is_terminal(sys.stdin) else None
-            if len(history) == quiz.count:
-                store.finish_session(session)
+        started = time.monotonic()
+        history, exit_code = play_quiz(front, quiz, record)
+        # Time spent by a pipe is no one's time: only answers typed on a terminal are timed.
+        seconds = time.monotonic() - started if is_terminal(sys.stdin) else None
+        if len(history) == quiz.count:
+            store.finish_session(session)
     summary = summarize(quiz, history, seconds=seconds, rules_option=rules)
     front.show(view.summary_text(summary), lambda: view.summary_rich(summary))
     if result is not None:
-        with user_errors():
-            end_result(front, result, len(history) == quiz.count)
+        end_result(front, result, len(history) == quiz.count)
     if exit_code:
         raise typer.Exit(exit_code)

@@ -12,12 +12,14 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
+from farkle_trainer.engine.errors import InputError
+
 Counts = tuple[int, int, int, int, int, int]
 FACES = (1, 2, 3, 4, 5, 6)
 MAX_DICE = 6
 
 
-class DiceError(ValueError):
+class DiceError(InputError):
     """Dice that are not Farkle dice: a face outside 1..6, or more than six of them."""
 
 

@@ -13,12 +13,13 @@ from collections import Counter
 from typing import Literal
 
 from farkle_trainer.engine.dice import format_dice
+from farkle_trainer.engine.errors import InputError
 
 Action = Literal["bank", "roll"]
 PLACES = string.ascii_lowercase[:6]
 
 
-class AnswerError(ValueError):
+class AnswerError(InputError):
     """An answer that could not be read; the message says how to type it."""
 
 

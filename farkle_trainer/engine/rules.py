@@ -13,12 +13,14 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from farkle_trainer.engine.errors import InputError
+
 OfAKindMode = Literal["fixed", "multiply"]
 
 FACE_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """A rule set that cannot be used: an unknown preset, or a bad rule file.
 
     ``key`` names the offending setting when there is one.

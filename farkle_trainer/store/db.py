@@ -63,6 +63,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.store.rows import (
     LEITNER_DELAYS,
     LOSS_UNITS,
@@ -117,8 +118,14 @@ LESSON = "lesson"
 Clock = Callable[[], datetime]
 
 
-class StoreError(ValueError):
+class StoreError(FarkleError, ValueError):
     """The store cannot do what was asked: an unusable file, or a request it refuses."""
+
+
+class StoreFailure(StoreError):
+    """SQLite failed at run time (a database locked by another program, a full disk)."""
+
+    exit_code = RUNTIME_FAILURE
 
 
 class DamagedStoreError(StoreError):
@@ -526,7 +533,7 @@ class Store:
         except sqlite3.Error as exc:
             if _is_damage(exc):
                 raise DamagedStoreError(self.path, str(exc)) from None
-            raise StoreError(f"{self.path}: {exc}") from None
+            raise StoreFailure(f"{self.path}: {exc}") from None
 
     @contextmanager
     def _transaction(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:

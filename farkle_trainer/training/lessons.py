@@ -27,6 +27,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
 from farkle_trainer.ui.views.engine import ev, percent, points
@@ -38,11 +39,11 @@ FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
 ANY_FIELD = re.compile(r"\{\{.*?\}\}", re.S)
 
 
-class TemplateError(ValueError):
+class TemplateError(InputError):
     """A figure in a lesson that cannot be filled in."""
 
 
-class LessonNotFound(ValueError):
+class LessonNotFound(InputError):
     """No lesson by that number or name."""
 
 

@@ -5,28 +5,10 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
-
-USAGE_ERROR = 2
-
-
-class UserError(Exception):
-    """A problem with what the user asked for: shown as one line, exit code 2."""
-
-    def __init__(self, message: str, code: int = USAGE_ERROR):
-        super().__init__(message)
-        self.code = code
-
-
-def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
-    raise UserError(message, code)
-
-
-def report(error: UserError, stream: IO[str] | None = None) -> None:
-    print(f"Error: {error}", file=stream or sys.stderr)
 
 
 def is_terminal(stream: IO[str]) -> bool:

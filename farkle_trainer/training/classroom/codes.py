@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.seeded import Stream
 
 if TYPE_CHECKING:
@@ -46,11 +47,11 @@ NEW_CODE_LENGTH = 6
 NAME_MAX = 40
 
 
-class ClassCodeError(ValueError):
+class ClassCodeError(InputError):
     """Text that is not a class code: it says what a code looks like."""
 
 
-class StudentNameError(ValueError):
+class StudentNameError(InputError):
     """A student name that cannot go on a result."""
 
 

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import ACTIVITIES, Activity, ClassCodeError, normalize_code
 
@@ -43,7 +44,7 @@ CHECKSUM_PREFIX = "sha256:"
 _LOSS_SLACK = 0.011
 
 
-class ResultError(ValueError):
+class ResultError(InputError):
     """A file that cannot be counted as a result; ``kind`` says why (a :data:`ProblemKind`)."""
 
     def __init__(self, kind: ProblemKind, message: str):

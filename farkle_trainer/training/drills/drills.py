@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
@@ -87,7 +88,7 @@ CLOSE = 15.0
 DEFAULT_OPENING = 500
 
 
-class DrillError(ValueError):
+class DrillError(InputError):
     """A position or a play that is not possible: dice not in the roll, dice that don't score, ..."""
 
 

@@ -35,6 +35,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
@@ -55,7 +56,7 @@ RULES_NAME = game.GAME_RULES.name
 PRACTICE_TOPIC = "bank-or-roll"
 
 
-class DailyError(ValueError):
+class DailyError(InputError):
     """A daily game that cannot be played as asked (a bad or future date, a replay too soon)."""
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 
@@ -56,7 +57,7 @@ PLAIN_MARK = "."
 _TIE = 1e-6
 
 
-class GameError(ValueError):
+class GameError(InputError):
     """A move the game does not allow now (a pick that is not in the roll or does not score)."""
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from farkle_trainer.engine.dice import Counts, counts_of, faces_of, multisets, roll_chance
+from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.seeded import Stream
@@ -57,7 +58,7 @@ TARGETED_SHARE = 0.5
 DRAW_TRIES = 20
 
 
-class QuizError(ValueError):
+class QuizError(InputError):
     """A quiz that cannot be set up: an unknown topic or level, or a bad question count."""
 
 
