@@ -19,9 +19,10 @@ DRILLS = 100
 
 
 def drills_seconds(seed: str) -> float:
+    from farkle_trainer.engine.decisions import decision_for, grade
     from farkle_trainer.engine.rules import load_rules
     from farkle_trainer.engine.seeded import Stream
-    from farkle_trainer.training.drills.drills import Plan, decision_for, grade
+    from farkle_trainer.training.drills.drills import Plan
 
     rules = load_rules("classic")
     stream = Stream(seed)

@@ -9,9 +9,10 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
-from farkle_trainer.training.classroom.results import Result, ResultAnswer
-from farkle_trainer.training.frontend import InteractiveFrontend
+from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.quizzes.questions import Question
+from farkle_trainer.training.record import AnswerRecord
+from farkle_trainer.ui.terminal import InteractiveFrontend
 
 CLASSIC = load_rules("classic")
 #: A house table with the variants no preset has: short straights, three 1s at 300, no three pairs.
@@ -33,8 +34,8 @@ def q(topic: str, dice: str, rules: Rules = CLASSIC) -> Question:
     return Question(topic, tuple(int(c) for c in dice), rules)
 
 
-def answer(number: int, item: str, given: str, right: str, lost: float | None = None) -> ResultAnswer:
-    return ResultAnswer(
+def answer(number: int, item: str, given: str, right: str, lost: float | None = None) -> AnswerRecord:
+    return AnswerRecord(
         number=number,
         topic="worth",
         question=f"Question {item}?",

@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 import farkle_trainer.cli.classroom as classroom_cli
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
+from farkle_trainer.engine.decisions import decision_for
 from farkle_trainer.store.db import store_path
 from farkle_trainer.training.classroom.codes import CODE_ALPHABET
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.classroom.results import checksum, read_result
 from farkle_trainer.training.classroom.worksheet import decide_sheet, score_sheet
-from farkle_trainer.training.drills.drills import decision_for
 from farkle_trainer.ui.views.classroom import report_rich
 
 runner = CliRunner()

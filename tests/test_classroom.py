@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from farkle_trainer import load_rules
+from farkle_trainer.engine.decisions import KINDS
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.classroom.codes import (
     CODE_ALPHABET,
@@ -22,7 +23,6 @@ from farkle_trainer.training.classroom.codes import (
     normalize_code,
     parse_name,
 )
-from farkle_trainer.training.drills.drills import KINDS
 from farkle_trainer.training.games.game import seeded_source
 from farkle_trainer.training.quizzes.questions import TOPICS
 from farkle_trainer.training.quizzes.quiz import fixed_questions
@@ -130,8 +130,8 @@ def test_spellings_of_one_code_agree_and_other_codes_differ() -> None:
 
 
 def test_a_code_is_not_a_seed() -> None:
-    from farkle_trainer.cli.score import quiz_stream
     from farkle_trainer.training.quizzes.quiz import make_quiz
+    from farkle_trainer.training.quizzes.session import quiz_stream
 
     seeded = [q.text for q in fixed_questions(make_quiz(CLASSIC, quiz_stream(7), count=10))]
     assert quiz_texts("7AA") != seeded

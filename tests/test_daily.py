@@ -13,9 +13,11 @@ from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 
 from farkle_trainer.store.db import Store
-from farkle_trainer.training.frontend import EndOfInput, PlainFrontend
+from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.training.games import daily, game
 from farkle_trainer.training.games.daily import DailyError, daily_die, plan, share_line
+from farkle_trainer.ui.terminal import PlainFrontend
+from farkle_trainer.ui.views import daily as view
 
 DAY = date(2026, 11, 29)
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -195,7 +197,7 @@ def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = store.next_daily(DAY, rules="classic")
         front, out = plain(SCRIPT)
-        outcome = daily.run_attempt(front, store, attempt, DAY)
+        outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert outcome.finished and outcome.exit_code == 0 and outcome.state.score == SCORE
         done = store.get_daily(attempt.id)
         assert done.official and done.finished and done.score == SCORE and done.marks == MARKS
@@ -217,7 +219,7 @@ def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
         assert not attempt.official and attempt.session_id is not None
         script = "5 5 5\nh\nb\nq\n"
         front, out = plain(script)
-        outcome = daily.run_attempt(front, store, attempt, DAY)
+        outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert not outcome.finished and outcome.exit_code == 0
         progress = store.progress_summary()
         assert progress.answers == 1 and progress.decisions == 1
@@ -238,11 +240,11 @@ def test_hints_in_practice_and_not_in_the_official_game(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         official = store.next_daily(DAY, rules="classic")
         front, out = plain("h\nq\n")
-        daily.run_attempt(front, store, official, DAY)
+        daily.run_attempt(front, view, store, official, DAY)
         assert "Set aside: h\n  (hints are off in the official game)\nSet aside: q" in out.getvalue()
         practice = store.next_daily(date(2026, 11, 28), rules="classic")
         front, out = plain("h\nq\n")
-        daily.run_attempt(front, store, practice, DAY)
+        daily.run_attempt(front, view, store, practice, DAY)
         assert "Set aside: h\nHint: Roll: 2 2 3 5 6 6, 0 points at stake (classic rules)\n" in out.getvalue()
 
 
@@ -262,7 +264,7 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
         attempt = store.next_daily(DAY, rules="classic")
         out = io.StringIO()
         front = PlainFrontend(Interrupting("".join(lines[:4])), out, echo=True)
-        outcome = daily.run_attempt(front, store, attempt, DAY)
+        outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert not outcome.finished and outcome.exit_code == 130
         assert outcome.state.phase == "pick" and outcome.state.turn == 2 and outcome.state.banked == 600
         assert out.getvalue().endswith(
@@ -272,7 +274,7 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
         again = store.next_daily(DAY, rules="classic")
         assert again.id == attempt.id and again.state == outcome.state.to_dict()
         front, out = plain("".join(lines[4:]))
-        finished = daily.run_attempt(front, store, again, DAY)
+        finished = daily.run_attempt(front, view, store, again, DAY)
         assert finished.finished and finished.state.score == SCORE
     assert out.getvalue().splitlines()[3:5] == [
         "Carrying on where you stopped: turn 2 of 10, 600 banked.",
@@ -283,9 +285,9 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
 def test_resuming_between_set_aside_and_bank(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = store.next_daily(DAY, rules="classic")
-        daily.run_attempt(plain("1 1 4 4 4\n")[0], store, attempt, DAY)
+        daily.run_attempt(plain("1 1 4 4 4\n")[0], view, store, attempt, DAY)
         front, out = plain("b\nq\n")
-        daily.run_attempt(front, store, store.next_daily(DAY, rules="classic"), DAY)
+        daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
     assert out.getvalue().splitlines()[3:7] == [
         "Carrying on where you stopped: turn 1 of 10, 0 banked.",
         "Turn 1 of 10, 0 banked. Roll: a:4 b:1 c:4 d:3 e:1 f:4",
@@ -302,10 +304,10 @@ def test_status(tmp_path: Path) -> None:
             s.official is None and s.current_streak == 0 and s.next_game_in == timedelta(hours=1, minutes=30)
         )
         attempt = store.next_daily(DAY, rules="classic")
-        daily.run_attempt(plain("1 1 4 4 4\nb\n")[0], store, attempt, DAY)
+        daily.run_attempt(plain("1 1 4 4 4\nb\n")[0], view, store, attempt, DAY)
         s = daily.daily_status(store, late)
         assert s.official_state is not None and s.official_state.turn == 2 and s.share is None
-        daily.run_attempt(plain(SCRIPT.split("\n", 2)[2])[0], store, store.get_daily(attempt.id), DAY)
+        daily.run_attempt(plain(SCRIPT.split("\n", 2)[2])[0], view, store, store.get_daily(attempt.id), DAY)
         s = daily.daily_status(store, late)
         assert s.official is not None and s.official.finished and s.played_today and s.current_streak == 1
         assert s.share == f"Farkle daily 2026-11-29: 4,550 in 10 turns | {MARKS}"
@@ -322,7 +324,7 @@ def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: Pi
     pipe.send_text("\x04")  # Ctrl-D: the game is saved
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = store.next_daily(DAY, rules="classic")
-        outcome = daily.run_attempt(front, store, attempt, DAY)
+        outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert outcome.exit_code == 0 and outcome.state.banked == 600 and outcome.state.turn == 2
     text = out.getvalue()
     assert "Turn 1 of 10, 0 banked. Roll: a:4 b:1 c:4 d:3 e:1 f:4" in text
@@ -337,7 +339,7 @@ def test_q_stops_the_interactive_front_end_cleanly(tmp_path: Path, pipe: PipeInp
     pipe.send_text("1 1 4 4 4\r")
     pipe.send_text("q\r")
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, store, store.next_daily(DAY, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
         assert outcome.exit_code == 0 and not outcome.finished and outcome.state.phase == "choose"
     assert out.getvalue().endswith(
         "Game saved at turn 1 of 10, 0 banked. Carry on with: farkle-train daily\n"
@@ -370,7 +372,7 @@ def test_answers_are_checked_key_by_key_without_surprises(tmp_path: Path, day: d
     answers = "hint\nh\nbank\n2\n5\nh\nroll on\nquit\n"
     front = KeyByKey(io.StringIO(answers), out, echo=True)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, store, store.next_daily(day, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, store.next_daily(day, rules="classic"), DAY)
     assert outcome.exit_code == 0 and not outcome.finished
     assert "Game saved at turn 1 of 10" in out.getvalue()
 
@@ -380,7 +382,7 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     answers = "".join(f"{' '.join(map(str, m.keep))}\n{m.action[0]}\n" for m in perfect.decisions)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         front, out = plain(answers)
-        outcome = daily.run_attempt(front, store, store.next_daily(DAY, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
     assert outcome.finished and outcome.state.score == perfect.score == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
@@ -396,7 +398,7 @@ def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
         attempt = store.next_daily(DAY, rules="classic")
         store.save_daily_state(attempt.id, {"turn": "three"})
         with pytest.raises(game.GameError, match="the saved game cannot be read"):
-            daily.run_attempt(plain("")[0], store, store.get_daily(attempt.id), DAY)
+            daily.run_attempt(plain("")[0], view, store, store.get_daily(attempt.id), DAY)
 
 
 def test_a_decision_and_its_saved_state_are_kept_together() -> None:
@@ -421,6 +423,7 @@ def test_a_decision_and_its_saved_state_are_kept_together() -> None:
     with pytest.raises(EndOfInput):
         daily.play_game(
             front,
+            view,
             game.new_game(),
             daily.daily_source(DAY),
             hints=True,

@@ -14,19 +14,13 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.cli import decide as decide_cli
+from farkle_trainer.engine.decisions import KINDS, Grading, Position, decision_for, grade
 from farkle_trainer.engine.scoring import score
 from farkle_trainer.store.db import Store
-from farkle_trainer.training.drills.drills import (
-    KINDS,
-    Grading,
-    Plan,
-    Position,
-    decision_for,
-    grade,
-    summarize,
-)
-from farkle_trainer.training.frontend import InteractiveFrontend, PlainFrontend
+from farkle_trainer.training.drills import session as drill_session
+from farkle_trainer.training.drills.drills import Plan, summarize
+from farkle_trainer.training.drills.session import drill_stream, play_drill
+from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 from farkle_trainer.ui.views import drills as view
 
 runner = CliRunner()
@@ -38,7 +32,7 @@ def planned(
     seed: int, count: int, kinds: tuple[str, ...] = KINDS, level: str | None = None
 ) -> list[Position]:
     """The drills a seeded session asks (a seeded session does not adapt, so this is all of it)."""
-    plan = Plan(CLASSIC, decide_cli.drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
+    plan = Plan(CLASSIC, drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
     return list(plan)
 
 
@@ -250,18 +244,20 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
 def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Position] = []
 
-    def play(front: object, p: Position, number: int, count: int, *, strategy: bool = False) -> Grading:
+    def play(
+        front: object, view: object, p: Position, number: int, count: int, *, strategy: bool = False
+    ) -> Grading:
         asked.append(p)
         d = decision_for(p)
         choice = d.choices[-1] if miss else d.best
         return grade(d, choice.keep, choice.action)
 
-    monkeypatch.setattr(view, "play_drill", play)
+    monkeypatch.setattr(drill_session, "play_drill", play)
     miss = True
     run(["--seed", "7", "--count", "1", "--kind", "keep", "--plain"], "")
     missed = asked.pop()
     miss = False
-    monkeypatch.setattr(decide_cli, "new_seed", lambda: 99)
+    monkeypatch.setattr(drill_session, "new_seed", lambda: 99)
     run(["--count", "4", "--kind", "keep", "--plain"], "")
     assert asked[1] == missed  # due again, between new drills
     asked.clear()
@@ -282,7 +278,7 @@ def test_interactive_keep_drill(pipe: PipeInput) -> None:
     # Pick a (the 1) and c (a 2): refused, a 2 scores nothing; drop c, pick b (the 5), enter.
     pipe.send_text(" \x1b[B\x1b[B \r \x1b[A \r")
     pipe.send_text("\x1b[B\r")  # the second choice: roll 4 dice
-    g = view.play_drill(front, p, 1, 3, strategy=True)
+    g = play_drill(front, view, p, 1, 3, strategy=True)
     assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
     assert g.grade == "blunder"
     text = out.getvalue()
@@ -298,12 +294,12 @@ def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
     front, out = interactive(pipe)
     p = Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,))
     pipe.send_text("\r")  # the first choice: bank 250
-    g = view.play_drill(front, p, 1, 2)
+    g = play_drill(front, view, p, 1, 2)
     assert g.chosen.action == "bank" and g.grade == "best"
     assert "Best: that is the best play." in out.getvalue()
     pipe.send_text("\x03")  # Ctrl-C
     with pytest.raises(KeyboardInterrupt):
-        view.play_drill(front, p, 2, 2)
+        play_drill(front, view, p, 2, 2)
 
 
 def test_rich_views_render() -> None:

@@ -10,28 +10,27 @@ from itertools import product
 import pytest
 
 from farkle_trainer import load_rules
+from farkle_trainer.engine.decisions import (
+    KINDS,
+    DrillError,
+    Position,
+    decision_for,
+    grade,
+    position_data,
+    position_from_data,
+    strategy_notes,
+)
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.grading import CHANCE_GRADES, POINT_GRADES, grade_for, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.drills.drills import (
-    CHANCE_GRADES,
-    KINDS,
     LEVEL_GAPS,
-    POINT_GRADES,
-    DrillError,
     Plan,
-    Position,
-    decision_for,
     fits,
     generate,
-    grade,
-    grade_for,
-    position_data,
-    position_from_data,
-    rating_for,
-    strategy_notes,
     summarize,
     teaching_positions,
     worth_asking,

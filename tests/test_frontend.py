@@ -17,12 +17,8 @@ from farkle_trainer.engine.notation import (
     parse_yes_no,
 )
 from farkle_trainer.engine.scoring import score
-from farkle_trainer.training.frontend import (
-    EndOfInput,
-    InteractiveFrontend,
-    PlainFrontend,
-    run_rounds,
-)
+from farkle_trainer.training.frontend import EndOfInput, run_rounds
+from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 
 
 @pytest.mark.parametrize("text", ["1100", "1,100", "1 100", " 1_100 "])

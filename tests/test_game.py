@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.grading import Unit, grade_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
@@ -256,7 +257,8 @@ def test_review_grades_each_decision_against_hint() -> None:
         chosen = play.expected.bank if r.move.action == "bank" else play.expected.roll
         assert r.chosen == chosen and r.best_value == h.best.expected.best
         assert r.lost == pytest.approx(max(0.0, h.best.expected.best - chosen), abs=1e-6)
-    assert len(game.mistakes(reviews)) == sum(1 for r in reviews if r.lost > 0) > 0
+        assert r.grading.grade == grade_for(max(0.0, h.best.expected.best - chosen), Unit.POINTS)
+    assert any(r.lost > 0 for r in reviews)
 
 
 def test_banking_hot_dice_early_is_a_mistake() -> None:

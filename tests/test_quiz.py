@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from factories import HOUSE, q
 
-from farkle_trainer.cli.score import quiz_stream, record_answer
 from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
 from farkle_trainer.engine.rules import Rules, load_rules
 from farkle_trainer.engine.seeded import Stream
@@ -34,6 +33,8 @@ from farkle_trainer.training.quizzes.quiz import (
     pending_reasks,
     summarize,
 )
+from farkle_trainer.training.quizzes.session import quiz_stream
+from farkle_trainer.training.record import AnswerRecord
 
 CLASSIC = load_rules("classic")
 FIXED = load_rules("fixed")
@@ -173,7 +174,7 @@ def test_a_seed_is_one_quiz() -> None:
 
 def test_the_same_seed_gives_the_same_questions_in_another_process() -> None:
     code = (
-        "import json; from farkle_trainer.cli.score import quiz_stream; "
+        "import json; from farkle_trainer.training.quizzes.session import quiz_stream; "
         "from farkle_trainer.training.quizzes.quiz import make_quiz, fixed_questions; "
         "from farkle_trainer import load_rules; "
         "quiz = make_quiz(load_rules('fixed'), quiz_stream(2024), count=12); "
@@ -278,7 +279,7 @@ def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
         session = store.start_session("score", rules="classic", seed=11)
         history = play(first, right={0, 2, 3})
         for a in history:
-            record_answer(store, session, a)
+            AnswerRecord.of_quiz(a).save(store, session)
         missed = history[1].question
         assert history[4].question == missed  # back at the end of the session, and missed again
         clock.now += timedelta(hours=1)
@@ -290,7 +291,7 @@ def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
         asked = play(second, right=set(range(5)))
         assert asked[0].question == missed
         for a in asked:
-            record_answer(store, session, a)
+            AnswerRecord.of_quiz(a).save(store, session)
         # Answered right, it rests: not due the next hour, due again after its box's delay.
         clock.now += timedelta(hours=1)
         assert store.due_items("score") == []

@@ -14,13 +14,13 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.cli.score import quiz_stream
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.store.db import Store
-from farkle_trainer.training import frontend
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade, make_quiz, summarize
+from farkle_trainer.training.quizzes.session import quiz_stream
+from farkle_trainer.ui import terminal as frontend
 from farkle_trainer.ui.views.quiz import duration, feedback_rich, summary_rich, summary_text
 
 runner = CliRunner()

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
+from farkle_trainer.engine.decisions import KINDS, Position, decision_for
+from farkle_trainer.engine.decisions import grade as grade_play
 from farkle_trainer.engine.notation import parse_number, parse_selection, parse_yes_no
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz
 from farkle_trainer.training.classroom.worksheet import (
@@ -20,8 +22,6 @@ from farkle_trainer.training.classroom.worksheet import (
     score_sheet,
     sheet,
 )
-from farkle_trainer.training.drills.drills import KINDS, Position, decision_for
-from farkle_trainer.training.drills.drills import grade as grade_play
 from farkle_trainer.training.quizzes.questions import TOPICS, Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions
 from farkle_trainer.training.quizzes.quiz import grade as grade_answer

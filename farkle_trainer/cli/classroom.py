@@ -196,10 +196,12 @@ def challenge(
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
     from farkle_trainer.training.classroom.codes import CHALLENGE_RULES, play_challenge
-    from farkle_trainer.training.classroom.results import record_challenge_decision
-    from farkle_trainer.training.frontend import choose_frontend
     from farkle_trainer.training.games.game import TURNS
+    from farkle_trainer.training.record import AnswerRecord
+    from farkle_trainer.training.session import Session
+    from farkle_trainer.ui.terminal import choose_frontend
     from farkle_trainer.ui.views import classroom as view
+    from farkle_trainer.ui.views import daily as game_view
 
     entry = class_entry(code, save_result=save_result, name=name)
     assert entry is not None
@@ -209,14 +211,14 @@ def challenge(
     with open_store_or_explain(data_dir, plain=front.plain) as store:
         front.say(view.challenge_intro(entry.code))
         recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
-        session = store.start_session("challenge", rules=CHALLENGE_RULES, code=entry.code, params={})
+        session = Session.start(store, "challenge", rules=CHALLENGE_RULES, code=entry.code, result=recorder)
 
         def decided(review: Review, banked: int) -> None:
-            recorder.add(record_challenge_decision(store, session, entry.code, review), score=banked)
+            session.record(AnswerRecord.of_game(review, code=entry.code), score=banked)
 
-        outcome = play_challenge(front, entry.code, decided=decided)
+        outcome = play_challenge(front, game_view, entry.code, decided=decided)
         if outcome.finished:
-            store.finish_session(session)
+            session.finish()
             assert outcome.perfect_score is not None
             front.say(
                 view.challenge_summary(entry.code, outcome.state, outcome.perfect_score, outcome.reviews)
@@ -243,7 +245,7 @@ MAX_COUNT = 100
 
 def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
     """``--topic`` of a decide worksheet: kinds of drill, repeated or comma separated."""
-    from farkle_trainer.training.drills.drills import KINDS
+    from farkle_trainer.engine.decisions import KINDS
 
     chosen: list[str] = []
     for value in values or ():
@@ -351,7 +353,7 @@ def worksheet(
             normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
         )
     else:
-        from farkle_trainer.cli.decide import parse_level as parse_drill_level
+        from farkle_trainer.training.drills.session import parse_level as parse_drill_level
 
         made = sheets.decide_sheet(
             normalized,

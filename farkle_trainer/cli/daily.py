@@ -47,9 +47,9 @@ def daily(
     played on the classic table with no house rules.
     Example: farkle-train daily
     """
-    from farkle_trainer.training.frontend import choose_frontend
     from farkle_trainer.training.games import daily as game_day
     from farkle_trainer.training.games.game import GameError
+    from farkle_trainer.ui.terminal import choose_frontend
     from farkle_trainer.ui.views import daily as view
 
     moment = clock()
@@ -88,7 +88,7 @@ def daily(
                 notes.append(view.unfinished_line(earlier))
         attempt = store.next_daily(day, rules=game_day.RULES_NAME)
         try:
-            outcome = game_day.run_attempt(choose_frontend(plain), store, attempt, today, notes=notes)
+            outcome = game_day.run_attempt(choose_frontend(plain), view, store, attempt, today, notes=notes)
         except GameError as exc:
             fail(str(exc))
     if outcome.exit_code:

@@ -107,3 +107,54 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
                 raise AnswerError(f"the roll {shown} has no {face}")
             raise AnswerError(f"the roll {shown} has {have[face]} of face {face}, not {n}")
     return tuple(sorted(picked))
+
+
+# -- numbers and dice in words, the same on every screen, in records and in result files
+
+
+def points(value: int) -> str:
+    """``1200`` -> ``"1,200"``."""
+    return f"{value:,}"
+
+
+def ev(value: float) -> str:
+    """An expected score, to two decimals: ``"702.35"``."""
+    return f"{value:,.2f}"
+
+
+def percent(value: float) -> str:
+    return f"{100 * value:.2f}%"
+
+
+def dice_text(dice: tuple[int, ...] | list[int]) -> str:
+    """``"1 5 5"``: dice as they are read aloud."""
+    return format_dice(dice, " ")
+
+
+def dice_count(n: int) -> str:
+    """``"1 die"``, ``"4 dice"``."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# -- a decision of a game, in words: what the records and result files keep
+
+
+def move_words(keep: tuple[int, ...], action: str, dice_left: int) -> str:
+    """``keep 1 5 and roll 4 dice`` / ``keep 1 1 1 and bank``."""
+    if action == "bank":
+        return f"keep {dice_text(keep)} and bank"
+    return f"keep {dice_text(keep)} and roll {'all 6 dice' if dice_left == 0 else dice_count(dice_left)}"
+
+
+def decision_item(roll: tuple[int, ...], at_stake: int) -> str:
+    """A stable key for a game decision: the roll (sorted) and the points at stake."""
+    return f"{format_dice(sorted(roll))}@{at_stake}"
+
+
+def decision_question(roll: tuple[int, ...], at_stake: int) -> str:
+    roll_text = dice_text(sorted(roll))
+    return f"Roll {roll_text} with {points(at_stake)} at stake: what do you keep, and bank or roll?"

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.notation import ev, percent, points
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
-from farkle_trainer.ui.views.engine import ev, percent, points
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.solver import Solution

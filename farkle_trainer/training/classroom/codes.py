@@ -22,10 +22,12 @@ from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.seeded import Stream
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.decisions import Kind
     from farkle_trainer.engine.rules import Rules
-    from farkle_trainer.training.drills.drills import Kind, Plan
     from farkle_trainer.training.drills.drills import Level as DrillLevel
+    from farkle_trainer.training.drills.drills import Plan
     from farkle_trainer.training.frontend import Frontend
+    from farkle_trainer.training.games.daily import GameView
     from farkle_trainer.training.games.game import GameState, Move, Review
     from farkle_trainer.training.quizzes.questions import Level
     from farkle_trainer.training.quizzes.quiz import Quiz
@@ -154,6 +156,7 @@ CHALLENGE_NO_HINTS = "no hints in a class challenge: everyone plays on their own
 
 def play_challenge(
     front: Frontend,
+    view: GameView,
     code: str,
     *,
     decided: Callable[[Review, int], None],
@@ -179,7 +182,14 @@ def play_challenge(
 
     try:
         play_game(
-            front, state, source, hints=False, no_hints=CHALLENGE_NO_HINTS, save=save, decided=on_decision
+            front,
+            view,
+            state,
+            source,
+            hints=False,
+            no_hints=CHALLENGE_NO_HINTS,
+            save=save,
+            decided=on_decision,
         )
     except (KeyboardInterrupt, EndOfInput) as stop:
         exit_code = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0

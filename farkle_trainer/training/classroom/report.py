@@ -22,10 +22,10 @@ from farkle_trainer.training.classroom.codes import (
 from farkle_trainer.training.classroom.results import (
     ProblemKind,
     Result,
-    ResultAnswer,
     ResultError,
     read_result,
 )
+from farkle_trainer.training.record import AnswerRecord
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]
             key=lambda s: (same_student(s.name), s.path),
         )
     )
-    by_item: dict[str, list[ResultAnswer]] = {}
+    by_item: dict[str, list[AnswerRecord]] = {}
     for _, r in sorted(group, key=lambda pr: same_student(pr[1].name or "")):
         for a in r.answers:
             by_item.setdefault(a.item, []).append(a)

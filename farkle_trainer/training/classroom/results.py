@@ -22,7 +22,7 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,12 +30,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import ACTIVITIES, Activity, ClassCodeError, normalize_code
+from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
-    from farkle_trainer.store.db import Store
-    from farkle_trainer.training.drills.drills import Grading
-    from farkle_trainer.training.games.game import Review
-    from farkle_trainer.training.quizzes.quiz import Answered
+    pass
 
 RESULT_FORMAT = "farkle-trainer result"
 RESULT_VERSION = 1
@@ -56,43 +54,6 @@ class ResultError(InputError):
 
 
 @dataclass(frozen=True)
-class ResultAnswer:
-    """One answer as a result file keeps it.
-
-    ``number`` is its place in the student's session (1, 2, ...); ``item`` the stable key of
-    the question, the same for every student who met it. ``points_lost`` is what the
-    answer gave up in ``unit``: points of expected turn score, or percentage points of the
-    chance of passing the leader in a final round; None for questions that are only right
-    or wrong.
-    """
-
-    number: int
-    topic: str
-    question: str
-    item: str
-    answer: str
-    correct_answer: str
-    correct: bool
-    grade: str
-    points_lost: float | None = None
-    unit: LossUnit = "points"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "topic": self.topic,
-            "question": self.question,
-            "item": self.item,
-            "answer": self.answer,
-            "correct_answer": self.correct_answer,
-            "correct": self.correct,
-            "grade": self.grade,
-            "points_lost": self.points_lost,
-            "unit": self.unit,
-        }
-
-
-@dataclass(frozen=True)
 class Result:
     """What a student hands in: who, which code and activity, every answer and the totals.
 
@@ -108,7 +69,7 @@ class Result:
     rules: str
     settings: Mapping[str, Any]
     planned: int
-    answers: tuple[ResultAnswer, ...]
+    answers: tuple[AnswerRecord, ...]
     score: int
     complete: bool
     started: str
@@ -134,7 +95,7 @@ class Result:
         return _total(self.answers, "percentage points")
 
 
-def _total(answers: Iterable[ResultAnswer], unit: LossUnit) -> float | None:
+def _total(answers: Iterable[AnswerRecord], unit: LossUnit) -> float | None:
     # A chance is never added to points: each unit has its own total.
     losses = [a.points_lost for a in answers if a.points_lost is not None and a.unit == unit]
     return round(sum(losses), 2) if losses else None
@@ -172,7 +133,7 @@ def result_document(r: Result) -> dict[str, Any]:
         "complete": r.complete,
         "started": r.started,
         "finished": r.finished,
-        "answers": [a.to_dict() for a in r.answers],
+        "answers": [a.entry() for a in r.answers],
         "right": r.right,
         "score": r.score,
         "perfect_score": r.perfect_score,
@@ -243,14 +204,14 @@ def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _answer(data: Any, number: int) -> ResultAnswer:
+def _answer(data: Any, number: int) -> AnswerRecord:
     if not isinstance(data, dict):
         raise ResultError("not-result", f"not a result file: answer {number} is not valid")
     lost = _need(data, "points_lost", (int, float), optional=True)
     unit = data.get("unit", "points")
     if unit not in LOSS_UNITS:
         raise ResultError("not-result", f"not a result file: answer {number} has an unknown unit")
-    return ResultAnswer(
+    return AnswerRecord(
         number=_need(data, "number", int),
         topic=_need(data, "topic", str),
         question=_need(data, "question", str),
@@ -372,7 +333,7 @@ class ResultRecorder:
     name: str | None = None
     path: Path | None = None
     clock: Clock = _system_clock
-    answers: list[ResultAnswer] = field(default_factory=list)
+    answers: list[AnswerRecord] = field(default_factory=list)
     error: str | None = None
     _started: str = ""
     _score: int | None = None
@@ -380,9 +341,9 @@ class ResultRecorder:
     def __post_init__(self) -> None:
         self._started = _stamp(self.clock())
 
-    def add(self, answer: ResultAnswer, *, score: int | None = None) -> None:
+    def add(self, answer: AnswerRecord, *, score: int | None = None) -> None:
         """One more answer (``score``: a challenge's points banked so far)."""
-        self.answers.append(replace(answer, number=len(self.answers) + 1))
+        self.answers.append(answer.numbered(len(self.answers) + 1))
         if score is not None:
             self._score = score
         self._save(self.result(complete=False))
@@ -424,73 +385,3 @@ class ResultRecorder:
             write_result(self.path, r)
         except OSError as exc:
             self.error = f"could not save the result to {self.path}: {exc.strerror or exc}"
-
-
-def quiz_answer(a: Answered) -> ResultAnswer:
-    """A graded scoring question as a result keeps it."""
-    q, g = a.question, a.grade
-    return ResultAnswer(
-        number=0,
-        topic=q.topic,
-        question=q.text,
-        item=q.item,
-        answer=g.answer,
-        correct_answer=g.correct_answer,
-        correct=g.correct,
-        grade="right" if g.correct else "wrong",
-    )
-
-
-def drill_answer(g: Grading) -> ResultAnswer:
-    """A graded drill as a result keeps it (a final round's loss in percentage points)."""
-    from farkle_trainer.ui.views.drills import play_words, question_line
-
-    p = g.position
-    return ResultAnswer(
-        number=0,
-        topic=p.kind,
-        question=question_line(p),
-        item=p.item,
-        answer=play_words(p, g.chosen),
-        correct_answer=play_words(p, g.best),
-        correct=g.right,
-        grade=g.grade,
-        points_lost=round(g.lost, 2),
-        unit="percentage points" if p.unit == "chance" else "points",
-    )
-
-
-def challenge_answer(r: Review) -> ResultAnswer:
-    """A challenge decision, graded by the expected turn points it gave up."""
-    from farkle_trainer.ui.views.daily import decision_item, decision_question, play_words
-
-    m = r.move
-    return ResultAnswer(
-        number=0,
-        topic="bank-or-roll",
-        question=decision_question(m),
-        item=decision_item(m),
-        answer=play_words(m.keep, m.action, len(m.roll) - len(m.keep)),
-        correct_answer=play_words(r.best.keep, r.best_action, r.best.dice_left),
-        correct=r.lost == 0,
-        grade="best" if r.lost == 0 else "gave up points",
-        points_lost=round(r.lost, 2),
-    )
-
-
-def record_challenge_decision(store: Store, session_id: int, code: str, r: Review) -> ResultAnswer:
-    """Keep a challenge decision as training progress (kind ``challenge``), the moment it is made."""
-    answer = challenge_answer(r)
-    store.record_answer(
-        session_id,
-        topic=answer.topic,
-        item=answer.item,
-        question=answer.question,
-        answer=answer.answer,
-        correct_answer=answer.correct_answer,
-        correct=answer.correct,
-        grade=answer.grade,
-        points_lost=r.lost,
-        extra={"code": code, **r.move.to_dict()},
-    )
-    return answer

@@ -25,8 +25,8 @@ from farkle_trainer.training.quizzes.questions import TOPICS, Question, points_t
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.decisions import Kind, Position
     from farkle_trainer.engine.rules import Rules
-    from farkle_trainer.training.drills.drills import Kind, Position
     from farkle_trainer.training.drills.drills import Level as DrillLevel
     from farkle_trainer.training.quizzes.questions import Level
     from farkle_trainer.training.quizzes.quiz import Answer
@@ -106,8 +106,7 @@ def _quiz_entry(number: int, q: Question) -> Entry:
 
 
 def _drill_entry(number: int, p: Position) -> Entry:
-    from farkle_trainer.training.drills.drills import decision_for
-    from farkle_trainer.ui.views.drills import measure, play_words, situation_lines, value_text
+    from farkle_trainer.engine.decisions import decision_for, measure, play_words, situation_lines, value_text
 
     d = decision_for(p)
     best = d.best
@@ -177,7 +176,7 @@ def decide_sheet(
     rules_option: str | None = None,
 ) -> Worksheet:
     """The decisions of ``farkle-train decide --code CODE`` with the same options."""
-    from farkle_trainer.training.drills.drills import KINDS
+    from farkle_trainer.engine.decisions import KINDS
 
     code = normalize_code(code)
     chosen = kinds or KINDS

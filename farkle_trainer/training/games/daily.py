@@ -33,16 +33,17 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
-from farkle_trainer.training.games.game import DiceSource, GameState, Move
-from farkle_trainer.ui.views import daily as view
+from farkle_trainer.training.games.game import DiceSource, GameState, Move, Review
+from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.plays import Hint
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt
 
@@ -54,6 +55,35 @@ BYTE_LIMIT = 252
 RULES_NAME = game.GAME_RULES.name
 #: Practice decisions are recorded under this topic, as bank-or-roll decisions.
 PRACTICE_TOPIC = "bank-or-roll"
+
+
+class GameView(Protocol):
+    """Every line the ten-turn game says, as a front end words it."""
+
+    SET_ASIDE_PROMPT: str
+    HOT_DICE: str
+
+    def intro(self, day: date, *, official: bool) -> str: ...
+    def resume_line(self, state: GameState) -> str: ...
+    def roll_line(self, turn: int, banked: int, stake: int, roll: tuple[int, ...]) -> str: ...
+    def farkle_line(self, move: Move, after: GameState) -> str: ...
+    def kept_line(self, state: GameState) -> str: ...
+    def action_prompt(self, state: GameState) -> str: ...
+    def bank_line(self, banked: int, after: GameState) -> str: ...
+    def stopped_line(self, state: GameState, command: str) -> str: ...
+    def hint_for_roll(self, h: Hint) -> str: ...
+    def hint_for_action(self, h: Hint, kept: tuple[int, ...]) -> str: ...
+    def summary(
+        self,
+        state: GameState,
+        perfect: int,
+        reviews: tuple[Review, ...],
+        *,
+        share: str,
+        official: bool,
+        day: date,
+        streak: int | None,
+    ) -> str: ...
 
 
 class DailyError(InputError):
@@ -270,7 +300,9 @@ def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, no_hints: s
     return answer
 
 
-def _ask_set_aside(front: Frontend, state: GameState, *, no_hints: str | None) -> tuple[int, ...]:
+def _ask_set_aside(
+    front: Frontend, view: GameView, state: GameState, *, no_hints: str | None
+) -> tuple[int, ...]:
     def parse(text: str) -> tuple[int, ...]:
         try:
             return game.check_set_aside(state.roll, parse_selection(text, state.roll))
@@ -288,7 +320,9 @@ def _ask_set_aside(front: Frontend, state: GameState, *, no_hints: str | None) -
         front.say(view.hint_for_roll(hint(state.roll, state.points, game.GAME_RULES)))
 
 
-def _ask_action(front: Frontend, state: GameState, *, no_hints: str | None) -> Literal["bank", "roll"]:
+def _ask_action(
+    front: Frontend, view: GameView, state: GameState, *, no_hints: str | None
+) -> Literal["bank", "roll"]:
     while True:
         answer = _ask(front, view.action_prompt(state), parse_action, no_hints=no_hints)
         if not isinstance(answer, Command):
@@ -298,7 +332,7 @@ def _ask_action(front: Frontend, state: GameState, *, no_hints: str | None) -> L
         front.say(view.hint_for_action(hint(state.roll, state.stake, game.GAME_RULES), state.kept))
 
 
-def _show_roll(front: Frontend, before: GameState, after: GameState) -> None:
+def _show_roll(front: Frontend, view: GameView, before: GameState, after: GameState) -> None:
     """The roll just made: its line, then the Farkle if it was one."""
     if after.phase == "pick":
         front.say(view.roll_line(after.turn, after.banked, after.stake, after.roll), style="bold")
@@ -308,7 +342,7 @@ def _show_roll(front: Frontend, before: GameState, after: GameState) -> None:
     front.say(view.farkle_line(move, after), style="bold red")
 
 
-def _show_kept(front: Frontend, state: GameState) -> None:
+def _show_kept(front: Frontend, view: GameView, state: GameState) -> None:
     front.say(view.kept_line(state))
     if state.dice_left == 0:
         front.say(view.HOT_DICE, style="bold green")
@@ -316,6 +350,7 @@ def _show_kept(front: Frontend, state: GameState) -> None:
 
 def play_game(
     front: Frontend,
+    view: GameView,
     state: GameState,
     source: DiceSource,
     *,
@@ -337,19 +372,19 @@ def play_game(
     if state.roll:
         front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
     if state.kept:
-        _show_kept(front, state)
+        _show_kept(front, view, state)
     while not state.over:
         before = state
         if state.phase == "roll":
             state = game.roll(state, source)
             save(state)
-            _show_roll(front, before, state)
+            _show_roll(front, view, before, state)
         elif state.phase == "pick":
-            state = game.set_aside(state, _ask_set_aside(front, state, no_hints=refusal))
+            state = game.set_aside(state, _ask_set_aside(front, view, state, no_hints=refusal))
             save(state)
-            _show_kept(front, state)
+            _show_kept(front, view, state)
         else:
-            action = _ask_action(front, state, no_hints=refusal)
+            action = _ask_action(front, view, state, no_hints=refusal)
             state = game.bank(state) if action == "bank" else game.roll_on(state, source)
             with together():
                 save(state)
@@ -358,7 +393,7 @@ def play_game(
             if action == "bank":
                 front.say(view.bank_line(before.points, state))
             else:
-                _show_roll(front, before, state)
+                _show_roll(front, view, before, state)
     return state
 
 
@@ -382,20 +417,8 @@ def resume_command(day: date, today: date, *, official: bool) -> str:
 
 
 def record_decision(store: Store, session_id: int, day: date, move: Move) -> None:
-    """A practice decision as a training answer, graded by the expected points it gave up."""
-    r = game.review_move(move)
-    store.record_answer(
-        session_id,
-        topic=PRACTICE_TOPIC,
-        item=view.decision_item(move),
-        question=view.decision_question(move),
-        answer=view.play_words(move.keep, move.action, len(move.roll) - len(move.keep)),
-        correct_answer=view.play_words(r.best.keep, r.best_action, r.best.dice_left),
-        correct=r.lost == 0,
-        grade="best" if r.lost == 0 else "gave up points",
-        points_lost=r.lost,
-        extra={"date": day.isoformat(), **move.to_dict()},
-    )
+    """A practice decision as a training answer, graded on the scale every drill uses."""
+    AnswerRecord.of_game(game.review_move(move), date=day.isoformat()).save(store, session_id)
 
 
 def load_state(attempt: DailyAttempt) -> GameState:
@@ -404,7 +427,13 @@ def load_state(attempt: DailyAttempt) -> GameState:
 
 
 def run_attempt(
-    front: Frontend, store: Store, attempt: DailyAttempt, today: date, *, notes: Iterable[str] = ()
+    front: Frontend,
+    view: GameView,
+    store: Store,
+    attempt: DailyAttempt,
+    today: date,
+    *,
+    notes: Iterable[str] = (),
 ) -> Outcome:
     """Play (or resume) a daily attempt to its end, saving every action; then record and review it."""
     day = date.fromisoformat(attempt.date)
@@ -427,6 +456,7 @@ def run_attempt(
     try:
         state = play_game(
             front,
+            view,
             state,
             source,
             hints=not attempt.official,

@@ -31,11 +31,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 
 if TYPE_CHECKING:
-    from farkle_trainer.engine.plays import Hint, Play
+    from farkle_trainer.engine.decisions import Choice, Grading
+    from farkle_trainer.engine.plays import Play
     from farkle_trainer.engine.seeded import Stream
 
 #: A die's face from the roll number within the game (from 1) and its place in the roll (from 1).
@@ -54,7 +56,6 @@ HOT_DICE_MARK = "H"
 PLAIN_MARK = "."
 
 # Expected values are sums of float products; closer than this they are the same value.
-_TIE = 1e-6
 
 
 class GameError(InputError):
@@ -374,49 +375,56 @@ def perfect_play(source: DiceSource) -> int:
 
 @dataclass(frozen=True)
 class Review:
-    """One decision graded by expected final turn score: what was played and the solver's play."""
+    """One decision of a game, graded on the one scale every activity uses.
+
+    The decision is the keep drill of its roll and turn points under the game's rules, so a
+    play gets the same grade and the same right or wrong here as in ``decide``.
+    """
 
     move: Move
-    hint: Hint
-    chosen: float
-    best: Play
+    grading: Grading
+
+    @property
+    def chosen(self) -> float:
+        """The expected final turn score of the play made."""
+        return self.grading.chosen.value
+
+    @property
+    def best(self) -> Choice:
+        return self.grading.best
 
     @property
     def best_value(self) -> float:
-        return self.best.expected.best
+        return self.grading.best.value
+
+    @property
+    def best_action(self) -> Literal["bank", "roll"]:
+        return self.grading.best.action
 
     @property
     def lost(self) -> float:
         """Expected turn points the decision gave up (0 for a best play)."""
-        lost = self.best_value - self.chosen
-        return lost if lost > _TIE * max(1.0, self.best_value) else 0.0
+        return 0.0 if self.grading.grade == Grade.BEST else self.grading.lost
 
     @property
-    def best_action(self) -> Literal["bank", "roll"]:
-        return self.best.expected.action
+    def right(self) -> bool:
+        return self.grading.right
 
 
 def review_move(move: Move) -> Review:
-    """Grade one decision against :func:`farkle_trainer.engine.plays.hint` for its roll and points."""
-    from farkle_trainer.engine.plays import hint
+    """Grade one decision as the keep drill of its roll and turn points."""
+    from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
 
     if not move.decision:
         raise GameError("a Farkle is not a decision")
-    h = hint(move.roll, move.points, GAME_RULES)
-    play = next(p for p in h.plays if p.keep == move.keep)
-    chosen = play.expected.roll if move.action == "roll" else play.expected.bank
-    assert chosen is not None and h.best is not None
-    return Review(move, h, chosen, h.best)
+    d = decision_for(Position(GAME_RULES, Kind.KEEP, move.points, move.roll))
+    assert move.action != "farkle"
+    return Review(move, grade(d, move.keep, move.action))
 
 
 def review(state: GameState) -> tuple[Review, ...]:
     """Every decision of a game, graded, in the order they were made."""
     return tuple(review_move(m) for m in state.decisions)
-
-
-def mistakes(reviews: Iterable[Review]) -> tuple[Review, ...]:
-    """The decisions that gave up expected points."""
-    return tuple(r for r in reviews if r.lost > 0)
 
 
 def turn_summaries(state: GameState) -> list[dict[str, Any]]:

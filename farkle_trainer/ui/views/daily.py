@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.dice import counts_of, format_dice
-from farkle_trainer.engine.notation import labelled_roll
+from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.notation import dice_count as dice_word
+from farkle_trainer.engine.notation import dice_text, labelled_roll, plural
+from farkle_trainer.engine.notation import move_words as play_words
 from farkle_trainer.engine.plays import Hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games.game import GAME_RULES, TURNS, GameState, Move, Review
@@ -26,18 +28,6 @@ if TYPE_CHECKING:
 
 SET_ASIDE_PROMPT = "Set aside:"
 HOT_DICE = "Hot dice: all six have scored, so you may roll all 6 again."
-
-
-def dice_text(dice: tuple[int, ...] | list[int]) -> str:
-    return format_dice(dice, " ")
-
-
-def dice_word(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 # -- during the game
@@ -121,23 +111,6 @@ def hint_for_action(h: Hint, kept: tuple[int, ...]) -> str:
 
 
 # -- the review
-
-
-def play_words(keep: tuple[int, ...], action: str, dice_left: int) -> str:
-    """``keep 1 5 and roll 4 dice`` / ``keep 1 1 1 and bank``."""
-    if action == "bank":
-        return f"keep {dice_text(keep)} and bank"
-    return f"keep {dice_text(keep)} and roll {'all 6 dice' if dice_left == 0 else dice_word(dice_left)}"
-
-
-def decision_item(move: Move) -> str:
-    """A stable key for the question a decision answered: the roll (sorted) and the points at stake."""
-    return f"{format_dice(sorted(move.roll))}@{move.points}"
-
-
-def decision_question(move: Move) -> str:
-    roll = dice_text(sorted(move.roll))
-    return f"Roll {roll} with {points(move.points)} at stake: what do you keep, and bank or roll?"
 
 
 def review_lines(r: Review) -> list[str]:

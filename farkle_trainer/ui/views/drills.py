@@ -7,98 +7,53 @@ interactive front ends ask and show the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.notation import labelled_roll, parse_action
-from farkle_trainer.engine.scoring import explain
-from farkle_trainer.training.drills.drills import (
-    GRADES,
-    POINTS_PER_PERCENTAGE_POINT,
-    RATINGS,
+from farkle_trainer.engine.decisions import (
     Choice,
-    Decision,
-    Grade,
     Grading,
     Kind,
     Position,
     StrategyNote,
-    Summary,
-    decision_for,
-    grade,
-    strategy_notes,
+    loss_text,
+    measure,
+    play_short,
+    play_words,
+    question_line,
+    situation_lines,
+    value_text,
 )
-from farkle_trainer.ui.views.engine import dice_text, ev, percent, points
+from farkle_trainer.engine.grading import GRADES, POINTS_PER_PERCENTAGE_POINT, RATINGS, Grade
+from farkle_trainer.engine.notation import dice_count
+from farkle_trainer.training.drills.drills import Summary
+from farkle_trainer.ui.views.engine import dice_text, ev, points
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from farkle_trainer.engine.notation import Action
-    from farkle_trainer.training.frontend import Frontend
 
 KIND_NAMES: dict[Kind, str] = {
-    "bank-or-roll": "bank or roll",
-    "keep": "keep",
-    "final-round": "final round",
-    "opening": "opening",
+    Kind.BANK_OR_ROLL: "bank or roll",
+    Kind.KEEP: "keep",
+    Kind.FINAL_ROUND: "final round",
+    Kind.OPENING: "opening",
 }
 GRADE_STYLES: dict[Grade, str] = {
-    "best": "bold green",
-    "fine": "green",
-    "inaccuracy": "yellow",
-    "mistake": "bold red",
-    "blunder": "bold red",
+    Grade.BEST: "bold green",
+    Grade.FINE: "green",
+    Grade.INACCURACY: "yellow",
+    Grade.MISTAKE: "bold red",
+    Grade.BLUNDER: "bold red",
 }
 GRADE_PLURALS: dict[Grade, str] = {
-    "best": "best",
-    "fine": "fine",
-    "inaccuracy": "inaccuracies",
-    "mistake": "mistakes",
-    "blunder": "blunders",
+    Grade.BEST: "best",
+    Grade.FINE: "fine",
+    Grade.INACCURACY: "inaccuracies",
+    Grade.MISTAKE: "mistakes",
+    Grade.BLUNDER: "blunders",
 }
 #: The grading table shows this many plays, and the player's own if it is further down.
 TOP_PLAYS = 5
-
-
-def dice_count(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
-def value_text(p: Position, value: float) -> str:
-    return percent(value) if p.unit == "chance" else ev(value)
-
-
-def measure(p: Position) -> str:
-    return "chance of passing the leader" if p.unit == "chance" else "expected turn score"
-
-
-def loss_text(p: Position, lost: float) -> str:
-    return f"{lost:.2f} percentage points" if p.unit == "chance" else f"{ev(lost)} points"
-
-
-# -- plays in words
-
-
-def _action_words(c: Choice, *, joiner: str) -> str:
-    if c.action == "bank":
-        return f"bank {points(c.points_after)}"
-    if c.hot_dice:
-        return "roll all 6 again (hot dice)" if joiner == " and " else "hot dice, roll 6"
-    return f"roll {dice_count(c.dice_left)}"
-
-
-def play_words(p: Position, c: Choice) -> str:
-    """``"keep 1 5 and roll 4 dice"``; only the action in a bank-or-roll drill."""
-    if p.kept is not None:
-        return _action_words(c, joiner=" and ")
-    return f"keep {dice_text(c.keep)} and {_action_words(c, joiner=' and ')}"
-
-
-def play_short(p: Position, c: Choice) -> str:
-    """``"keep 1 5, roll 4 dice"``, for the table of plays."""
-    if p.kept is not None:
-        return _action_words(c, joiner=", ")
-    return f"keep {dice_text(c.keep)}, {_action_words(c, joiner=', ')}"
 
 
 # -- the situation
@@ -107,37 +62,6 @@ def play_short(p: Position, c: Choice) -> str:
 def heading(p: Position, number: int, count: int) -> str:
     theme = f", a classic position: {p.title}" if p.title else ""
     return f"Decision {number} of {count}: {KIND_NAMES[p.kind]}{theme} ({p.rules.name} rules)"
-
-
-def _so_far(p: Position) -> str:
-    if p.points == 0:
-        return "Nothing set aside yet this turn."
-    return f"{points(p.points)} points set aside this turn."
-
-
-def situation_lines(p: Position) -> list[str]:
-    """The moment to decide, in sentences: scores, turn points and the roll."""
-    out: list[str] = []
-    if p.kind == "final-round":
-        assert p.leader is not None and p.banked is not None and p.need is not None
-        out.append(
-            f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
-            f"so you need {points(p.need)} this turn to pass."
-        )
-    if p.kind == "opening":
-        out.append(
-            f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."
-        )
-    if p.kept is not None:
-        n = p.dice_to_roll
-        left = "hot dice, all 6 to roll again" if len(p.kept) == len(p.roll) else f"{dice_count(n or 0)} left"
-        out.append(
-            f"{_so_far(p)} You rolled {dice_text(p.roll)} and set aside {dice_text(p.kept)}: "
-            f"{points(p.at_stake)} points at stake, {left}."
-        )
-    else:
-        out.append(f"{_so_far(p)} You roll {dice_count(len(p.roll))}: {dice_text(p.roll)}")
-    return out
 
 
 def situation_text(p: Position, number: int, count: int) -> str:
@@ -157,74 +81,6 @@ def situation_rich(p: Position, number: int, count: int) -> RenderableType:
     last.highlight_words([dice_text(p.roll)], style="bold cyan")
     parts.append(last)
     return RichGroup(*parts)
-
-
-def question_line(p: Position) -> str:
-    """The situation in one line, as kept in the progress records."""
-    return " ".join(situation_lines(p))
-
-
-# -- asking
-
-
-def _refuse_non_scoring(p: Position) -> Callable[[tuple[int, ...]], None]:
-    def check(faces: tuple[int, ...]) -> None:
-        e = explain(faces, p.rules)
-        if e.split is None:
-            reasons = "; ".join(d.reason for d in e.dead)
-            raise ValueError(f"cannot set aside {dice_text(faces)}: {reasons}")
-
-    return check
-
-
-def ask_keep(front: Frontend, d: Decision) -> tuple[int, ...]:
-    """The dice the player sets aside; not asked when only one set-aside is possible."""
-    p = d.position
-    if p.kept is not None:
-        return tuple(sorted(p.kept))
-    keeps = d.keeps
-    if len(keeps) == 1:
-        only = keeps[0]
-        what = f"Only {dice_text(only)} {'scores' if len(only) == 1 else 'score'}"
-        front.say(f"{what}: you set {'it' if len(only) == 1 else 'them'} aside.")
-        return only
-    prompt = "Set aside which dice?"
-    if front.plain:
-        prompt = f"Set aside which dice? (faces like 1 5, or places: {labelled_roll(p.roll)})"
-    return front.pick_dice(prompt, p.roll, _refuse_non_scoring(p))
-
-
-def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Choice:
-    """Bank or roll after setting aside ``keep``; not asked when banking is not allowed."""
-    options = {c.action: c for c in d.choices_for(keep)}
-    roll = options["roll"]
-    at_stake = points(roll.points_after)
-    rolls = "roll all 6 again (hot dice)" if roll.hot_dice else f"roll {dice_count(roll.dice_left)}"
-    if "bank" not in options:
-        front.say(
-            f"{at_stake} at stake is short of the {points(d.position.opening)} opening minimum: "
-            f"you must {rolls}."
-        )
-        return roll
-    if d.position.kept is None:
-        left = "hot dice" if roll.hot_dice else f"{dice_count(roll.dice_left)} left"
-        front.say(f"{at_stake} points at stake, {left}.")
-    prompt = f"Bank {at_stake} or {rolls}?"
-    choices: list[tuple[str, Action]] = [(f"Bank {at_stake}", "bank"), (rolls[0].upper() + rolls[1:], "roll")]
-    action = front.choose(f"{prompt} (b/r)" if front.plain else prompt, choices, parse_action)
-    return options[action]
-
-
-def play_drill(front: Frontend, p: Position, number: int, count: int, *, strategy: bool = False) -> Grading:
-    """Show a position, ask for the play, grade it and show the grading."""
-    d = decision_for(p)
-    front.show(situation_text(p, number, count), lambda: situation_rich(p, number, count))
-    keep = ask_keep(front, d)
-    choice = ask_action(front, d, keep)
-    g = grade(d, choice.keep, choice.action)
-    notes = strategy_notes(g) if strategy else ()
-    front.show(grading_text(g, notes), lambda: grading_rich(g, notes))
-    return g
 
 
 # -- grading

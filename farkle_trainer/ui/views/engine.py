@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from farkle_trainer.engine.dice import format_dice
+from farkle_trainer.engine.notation import dice_text, ev, percent, points
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -16,24 +16,6 @@ if TYPE_CHECKING:
     from farkle_trainer.engine.plays import Hint, Play, Valuation
     from farkle_trainer.engine.scoring import Explanation, Split
     from farkle_trainer.engine.strategy import Strategy
-
-
-def points(value: int) -> str:
-    """``1200`` -> ``"1,200"``."""
-    return f"{value:,}"
-
-
-def ev(value: float) -> str:
-    """An expected score, to two decimals: ``"702.35"``."""
-    return f"{value:,.2f}"
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.2f}%"
-
-
-def dice_text(dice: tuple[int, ...] | list[int]) -> str:
-    return format_dice(dice, " ")
 
 
 def _rules_label(name: str) -> str:

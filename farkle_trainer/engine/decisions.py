@@ -1,0 +1,445 @@
+"""Decisions: a moment of a turn to decide, every legal play valued exactly, and its grading.
+
+A :class:`Position` is the turn points already set aside, the roll in front of the player
+and what the player is playing for. A play is a selection of dice plus an action (bank,
+or roll the dice left); it is worth what :func:`~farkle_trainer.engine.plays.hint` says
+that play is worth, and it loses the difference to the best play, graded on the one scale
+of :mod:`farkle_trainer.engine.grading`.
+
+Kinds of decision (:class:`Kind`):
+
+* ``bank-or-roll``: the dice are already set aside; only bank, or roll the dice left;
+* ``keep``: which dice to set aside, then bank or roll (the full decision);
+* ``final-round``: the leader has S, the player has B banked and must pass S this turn;
+  the value of a play is its exact chance of passing, not its expected score;
+* ``opening``: the player has nothing banked and may not bank a turn below the opening
+  minimum (the rule set's, or 500 when it has none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from farkle_trainer.engine.dice import counts_of, is_subset, size
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_for, in_points, loss
+from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
+from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.solver import STEP, Objective, solve
+
+
+class Kind(StrEnum):
+    """The kinds of decision a drill asks."""
+
+    BANK_OR_ROLL = "bank-or-roll"
+    KEEP = "keep"
+    FINAL_ROUND = "final-round"
+    OPENING = "opening"
+
+
+KINDS: tuple[Kind, ...] = tuple(Kind)
+DEFAULT_OPENING = 500
+
+
+class DrillError(InputError):
+    """A position or a play that is not possible: dice not in the roll, dice that don't score, ..."""
+
+
+def opening_minimum(rules: Rules) -> int:
+    """The opening minimum of opening drills: the rule set's own, else 500."""
+    return rules.opening_minimum or DEFAULT_OPENING
+
+
+@dataclass(frozen=True)
+class Position:
+    """One moment of a turn to decide.
+
+    ``points``: turn points set aside before ``roll``, the dice in front of the player
+    (in the order rolled, so they can be picked by place). ``kept``: for bank-or-roll
+    drills, the dice of ``roll`` already set aside. ``leader`` and ``banked``: the
+    scores of a final round. ``title``: the name of a built-in teaching position.
+    """
+
+    rules: Rules
+    kind: Kind
+    points: int
+    roll: tuple[int, ...]
+    kept: tuple[int, ...] | None = None
+    opening: int = 0
+    leader: int | None = None
+    banked: int | None = None
+    title: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise DrillError(f"unknown kind of drill {self.kind!r}: use {', '.join(KINDS)}")
+        object.__setattr__(self, "kind", Kind(self.kind))
+        if self.points < 0 or self.points % STEP:
+            raise DrillError(f"turn points must be a non-negative multiple of {STEP}, not {self.points}")
+        counts = counts_of(self.roll)
+        if not 1 <= size(counts) <= 6:
+            raise DrillError(f"a roll has 1 to 6 dice, not {size(counts)}")
+        if (self.kept is None) != (self.kind != "bank-or-roll"):
+            raise DrillError(
+                "the dice already set aside are given for bank-or-roll drills, and only for them"
+            )
+        if self.kept is not None:
+            kept = counts_of(self.kept)
+            split = score_table(self.rules).split(kept)
+            if not is_subset(kept, counts) or split is None or not split.dice:
+                raise DrillError(f"{self.kept} is not a scoring set-aside from the roll {self.roll}")
+        if self.kind == "final-round":
+            if self.leader is None or self.banked is None or not 0 <= self.banked < self.leader:
+                raise DrillError("a final round needs the leader's score above the player's banked score")
+        elif self.leader is not None or self.banked is not None:
+            raise DrillError("only final-round drills have a leader")
+        if self.opening < 0 or self.opening % STEP or (self.opening > 0) != (self.kind == "opening"):
+            raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
+
+    @property
+    def unit(self) -> Unit:
+        """What values are in: expected points, or the chance of passing the leader."""
+        return Unit.CHANCE if self.kind == Kind.FINAL_ROUND else Unit.POINTS
+
+    @property
+    def need(self) -> int | None:
+        """Final round: the turn total that passes the leader (more than leader - banked)."""
+        if self.leader is None or self.banked is None:
+            return None
+        return round_up(self.leader - self.banked + 1)
+
+    @property
+    def objective(self) -> Objective:
+        need = self.need
+        return Objective.reach(need) if need else Objective.expected(opening=self.opening)
+
+    @property
+    def at_stake(self) -> int:
+        """Turn points after the set-aside already made (bank-or-roll), else before this roll's."""
+        if self.kept is None:
+            return self.points
+        split = score_table(self.rules).split(counts_of(self.kept))
+        assert split is not None
+        return self.points + split.points
+
+    @property
+    def dice_to_roll(self) -> int | None:
+        """Bank-or-roll: the dice a roll on would throw (6 after hot dice)."""
+        if self.kept is None:
+            return None
+        return (len(self.roll) - len(self.kept)) or 6
+
+    @property
+    def item(self) -> str:
+        """A stable key of the decision: the same decision always has the same key."""
+        parts = [self.kind, self.rules.name, str(self.points), "".join(map(str, sorted(self.roll)))]
+        if self.kept is not None:
+            parts.append("kept" + "".join(map(str, sorted(self.kept))))
+        if self.opening:
+            parts.append(f"opening{self.opening}")
+        if self.leader is not None:
+            parts.append(f"leader{self.leader}-banked{self.banked}")
+        return ":".join(parts)
+
+    @property
+    def family(self) -> str:
+        """Positions alike enough that a miss on one calls for more of them."""
+        if self.kind == "bank-or-roll":
+            return f"{self.kind}:{self.dice_to_roll}"
+        return f"{self.kind}:{len(self.roll)}"
+
+
+def position_data(p: Position) -> dict[str, Any]:
+    """A position as JSON-able data, to be asked again later (see :func:`position_from_data`)."""
+    return {
+        "kind": p.kind,
+        "rules": p.rules.name,
+        "rules_key": p.rules.scoring_key,
+        "points": p.points,
+        "roll": list(p.roll),
+        "kept": None if p.kept is None else list(p.kept),
+        "opening": p.opening,
+        "leader": p.leader,
+        "banked": p.banked,
+        "title": p.title,
+    }
+
+
+def position_from_data(data: Mapping[str, Any] | None, rules: Rules) -> Position | None:
+    """The position stored by :func:`position_data`, or None if it was made under other rules
+    or cannot be read."""
+    if not data or data.get("rules") != rules.name or data.get("rules_key") != rules.scoring_key:
+        return None
+    try:
+        kept = data.get("kept")
+        return Position(
+            rules=rules,
+            kind=data["kind"],
+            points=int(data["points"]),
+            roll=tuple(int(d) for d in data["roll"]),
+            kept=None if kept is None else tuple(int(d) for d in kept),
+            opening=int(data.get("opening") or 0),
+            leader=data.get("leader"),
+            banked=data.get("banked"),
+            title=data.get("title"),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+# -- the decision
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal play: a set-aside and an action, with its value under the position's objective."""
+
+    keep: tuple[int, ...]
+    score: int
+    action: Action
+    points_after: int
+    dice_left: int  # 0 after hot dice
+    value: float
+
+    @property
+    def dice_to_roll(self) -> int:
+        return self.dice_left or 6
+
+    @property
+    def hot_dice(self) -> bool:
+        return self.dice_left == 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Every legal play of a position, best first, valued by the exact solver."""
+
+    position: Position
+    hint: Hint
+    choices: tuple[Choice, ...]
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+    @property
+    def keeps(self) -> tuple[tuple[int, ...], ...]:
+        """The distinct set-asides the player may choose from, in the order of their best play."""
+        return tuple(dict.fromkeys(c.keep for c in self.choices))
+
+    @property
+    def gap(self) -> float:
+        """How far the best play is ahead of the best play that is worse, in points.
+
+        Ties with the best do not count (either is right); 0 when every play ties.
+        """
+        best = self.best.value
+        for c in self.choices[1:]:
+            diff = in_points(loss(best, c.value, self.position.unit), self.position.unit)
+            if diff >= TIE:
+                return diff
+        return 0.0
+
+    @property
+    def forced(self) -> bool:
+        """Only one legal play, or only plays of equal value: nothing to decide."""
+        return len(self.choices) == 1 or self.gap < TIE
+
+    def choices_for(self, keep: tuple[int, ...]) -> tuple[Choice, ...]:
+        return tuple(c for c in self.choices if c.keep == keep)
+
+    def choice(self, keep: tuple[int, ...], action: Action) -> Choice:
+        """The legal play that sets aside ``keep`` and then does ``action``."""
+        keep = tuple(sorted(keep))
+        for c in self.choices:
+            if c.keep == keep and c.action == action:
+                return c
+        if not self.choices_for(keep):
+            raise DrillError(f"setting aside {keep} is not a play of this position")
+        raise DrillError(f"you cannot bank {self.choices_for(keep)[0].points_after:,} here")
+
+
+def _choices(play: Play) -> list[tuple[Choice, bool]]:
+    """The bank and roll choices after one set-aside, each with whether it is the solver's action."""
+    v = play.value
+    made = []
+    for action, value in (("bank", v.bank), ("roll", v.roll)):
+        if value is None:
+            continue
+        choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
+        made.append((choice, action == v.action))
+    return made
+
+
+@lru_cache(maxsize=4096)
+def decision_for(position: Position) -> Decision:
+    """Value every legal play of ``position`` exactly, best first.
+
+    Equal values keep the solver's order: its set-aside order from :func:`hint`, and its
+    action (rolling on an exact tie) before the other.
+    """
+    p = position
+    h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
+    plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
+    ranked: list[tuple[float, int, int, Choice]] = []
+    for i, play in enumerate(plays):
+        for choice, preferred in _choices(play):
+            ranked.append((-choice.value, i, 0 if preferred else 1, choice))
+    ranked.sort(key=lambda r: r[:3])
+    return Decision(p, h, tuple(r[3] for r in ranked))
+
+
+# -- grading
+
+
+@dataclass(frozen=True)
+class Grading:
+    """A graded play: what was chosen, what was best, and what it gave up.
+
+    ``lost`` is in the position's display unit: points of expected turn score, or
+    percentage points of the chance of passing the leader.
+    """
+
+    decision: Decision
+    chosen: Choice
+    lost: float
+    grade: Grade
+
+    @property
+    def position(self) -> Position:
+        return self.decision.position
+
+    @property
+    def best(self) -> Choice:
+        return self.decision.best
+
+    @property
+    def right(self) -> bool:
+        return self.grade.right
+
+    @property
+    def points_lost(self) -> float:
+        """The loss in points (a percentage point counts as :data:`POINTS_PER_PERCENTAGE_POINT`)."""
+        return in_points(self.lost, self.position.unit)
+
+
+def grade(decision: Decision, keep: tuple[int, ...], action: Action) -> Grading:
+    """Grade the play ``keep`` + ``action`` against the best play of the decision."""
+    chosen = decision.choice(keep, action)
+    unit = decision.position.unit
+    lost = loss(decision.best.value, chosen.value, unit)
+    return Grading(decision, chosen, lost, grade_for(lost, unit))
+
+
+@dataclass(frozen=True)
+class StrategyNote:
+    """The bank threshold the player should have used for the dice they would roll.
+
+    ``roll_while_at_most``: the largest turn total at which rolling ``dice_to_roll`` dice is
+    at least as good as banking (None: banking is always at least as good). In a final round
+    it is one step short of ``need``: roll until the turn passes the leader, then bank.
+    """
+
+    dice_to_roll: int
+    roll_while_at_most: int | None
+    points_after: int
+    action: Action
+    opening: int
+    need: int | None
+
+
+def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
+    """Thresholds for the dice the best play rolls, and for the player's if that differs."""
+    p = g.position
+    solution = solve(p.rules, p.objective)
+    notes: list[StrategyNote] = []
+    for choice in (g.best, g.chosen):
+        n = choice.dice_to_roll
+        if any(note.dice_to_roll == n for note in notes):
+            continue
+        best_here = g.decision.choices_for(choice.keep)[0]
+        notes.append(
+            StrategyNote(
+                n, solution.roll_while_at_most(n), choice.points_after, best_here.action, p.opening, p.need
+            )
+        )
+    return tuple(notes)
+
+
+# -- decisions in words: what the screen shows, the records and result files keep
+
+
+def _action_words(c: Choice, *, joiner: str) -> str:
+    if c.action == "bank":
+        return f"bank {points(c.points_after)}"
+    if c.hot_dice:
+        return "roll all 6 again (hot dice)" if joiner == " and " else "hot dice, roll 6"
+    return f"roll {dice_count(c.dice_left)}"
+
+
+def play_words(p: Position, c: Choice) -> str:
+    """``"keep 1 5 and roll 4 dice"``; only the action in a bank-or-roll drill."""
+    if p.kept is not None:
+        return _action_words(c, joiner=" and ")
+    return f"keep {dice_text(c.keep)} and {_action_words(c, joiner=' and ')}"
+
+
+def play_short(p: Position, c: Choice) -> str:
+    """``"keep 1 5, roll 4 dice"``, for the table of plays."""
+    if p.kept is not None:
+        return _action_words(c, joiner=", ")
+    return f"keep {dice_text(c.keep)}, {_action_words(c, joiner=', ')}"
+
+
+def _so_far(p: Position) -> str:
+    if p.points == 0:
+        return "Nothing set aside yet this turn."
+    return f"{points(p.points)} points set aside this turn."
+
+
+def situation_lines(p: Position) -> list[str]:
+    """The moment to decide, in sentences: scores, turn points and the roll."""
+    out: list[str] = []
+    if p.kind == "final-round":
+        assert p.leader is not None and p.banked is not None and p.need is not None
+        out.append(
+            f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
+            f"so you need {points(p.need)} this turn to pass."
+        )
+    if p.kind == "opening":
+        out.append(
+            f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."
+        )
+    if p.kept is not None:
+        n = p.dice_to_roll
+        left = "hot dice, all 6 to roll again" if len(p.kept) == len(p.roll) else f"{dice_count(n or 0)} left"
+        out.append(
+            f"{_so_far(p)} You rolled {dice_text(p.roll)} and set aside {dice_text(p.kept)}: "
+            f"{points(p.at_stake)} points at stake, {left}."
+        )
+    else:
+        out.append(f"{_so_far(p)} You roll {dice_count(len(p.roll))}: {dice_text(p.roll)}")
+    return out
+
+
+def question_line(p: Position) -> str:
+    """The situation in one line, as kept in the progress records."""
+    return " ".join(situation_lines(p))
+
+
+def value_text(p: Position, value: float) -> str:
+    return percent(value) if p.unit == "chance" else ev(value)
+
+
+def measure(p: Position) -> str:
+    return "chance of passing the leader" if p.unit == "chance" else "expected turn score"
+
+
+def loss_text(p: Position, lost: float) -> str:
+    return f"{lost:.2f} percentage points" if p.unit == "chance" else f"{ev(lost)} points"

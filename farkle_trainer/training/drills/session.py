@@ -1,0 +1,196 @@
+"""A drill session: the drills a seed, a class code or the learner's progress calls for,
+each asked, graded against the exact solver and recorded as it is answered."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, Protocol
+
+from farkle_trainer.engine.decisions import (
+    KINDS,
+    Choice,
+    Decision,
+    Grading,
+    Kind,
+    Position,
+    StrategyNote,
+    decision_for,
+    grade,
+    position_from_data,
+    strategy_notes,
+)
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.notation import Action, dice_count, dice_text, labelled_roll, parse_action, points
+from farkle_trainer.engine.scoring import explain
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
+from farkle_trainer.training.frontend import Rounds
+from farkle_trainer.training.record import AnswerRecord
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.training.frontend import Frontend
+    from farkle_trainer.training.session import Session
+
+KIND: Final = "decide"
+MAX_COUNT = 100
+MAX_SEED = 2**63 - 1
+#: Due items read from the store; those of other rules or kinds are skipped.
+DUE_LOOKAHEAD = 200
+
+
+class DrillView(Protocol):
+    """How a front end shows a position and its grading."""
+
+    def situation_text(self, p: Position, number: int, count: int) -> str: ...
+    def situation_rich(self, p: Position, number: int, count: int) -> RenderableType: ...
+    def grading_text(self, g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str: ...
+    def grading_rich(self, g: Grading, notes: tuple[StrategyNote, ...] = ()) -> RenderableType: ...
+
+
+def parse_kinds(values: list[str] | None) -> tuple[Kind, ...]:
+    """``--kind keep --kind opening`` or ``--kind keep,opening``; every kind when none is given."""
+    if not values:
+        return KINDS
+    kinds: list[Kind] = []
+    for value in values:
+        for word in value.split(","):
+            word = word.strip().lower()
+            if not word:
+                continue
+            if word not in KINDS:
+                raise InputError(f"--kind takes {', '.join(KINDS)}, not {word!r}")
+            if Kind(word) not in kinds:
+                kinds.append(Kind(word))
+    if not kinds:
+        raise InputError(f"--kind takes {', '.join(KINDS)}")
+    return tuple(kinds)
+
+
+def parse_level(value: str | None) -> Level | None:
+    if value is None:
+        return None
+    word = value.strip().lower()
+    if word not in LEVELS:
+        raise InputError(f"--level takes easy, medium or hard, not {value!r}")
+    return Level(word)
+
+
+def check_count(count: int, seed: int | None) -> None:
+    if not 1 <= count <= MAX_COUNT:
+        raise InputError(f"--count must be 1 to {MAX_COUNT}, not {count}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
+
+
+def drill_stream(seed: int) -> Stream:
+    """The stream a session's drills are drawn from: the same seed, the same drills anywhere."""
+    return Stream(f"decide:{seed}")
+
+
+def new_seed() -> int:
+    return secrets.randbelow(1_000_000_000)
+
+
+def make_plan(
+    store: Store,
+    rules: Rules,
+    kinds: tuple[Kind, ...],
+    level: Level | None,
+    count: int,
+    *,
+    seed: int,
+    adaptive: bool,
+) -> Plan:
+    """The session's drills, drawn from ``seed``; adapted to the progress in ``store`` if ``adaptive``."""
+    if not adaptive:
+        return Plan(rules, drill_stream(seed), count, kinds, level)
+    due = store.due_items(KIND, limit=DUE_LOOKAHEAD)
+    found = (position_from_data((item.extra or {}).get("position"), rules) for item in due)
+    review = [p for p in found if p is not None and worth_asking(decision_for(p))]
+    mastery = store.topic_mastery(KIND)
+    return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
+
+
+def play_drills(
+    front: Frontend, view: DrillView, plan: Plan, session: Session, *, strategy: bool = False
+) -> Rounds[Grading]:
+    """Ask every drill of ``plan``, recording each graded decision as it is made."""
+
+    def play(item: tuple[int, Position]) -> Grading:
+        number, position = item
+        g = play_drill(front, view, position, number, plan.count, strategy=strategy)
+        session.record(AnswerRecord.of_drill(g))
+        plan.answered(g)
+        return g
+
+    return session.run(enumerate(plan, 1), play)
+
+
+# -- asking and grading one drill
+
+
+def _refuse_non_scoring(p: Position) -> Callable[[tuple[int, ...]], None]:
+    def check(faces: tuple[int, ...]) -> None:
+        e = explain(faces, p.rules)
+        if e.split is None:
+            reasons = "; ".join(d.reason for d in e.dead)
+            raise ValueError(f"cannot set aside {dice_text(faces)}: {reasons}")
+
+    return check
+
+
+def ask_keep(front: Frontend, d: Decision) -> tuple[int, ...]:
+    """The dice the player sets aside; not asked when only one set-aside is possible."""
+    p = d.position
+    if p.kept is not None:
+        return tuple(sorted(p.kept))
+    keeps = d.keeps
+    if len(keeps) == 1:
+        only = keeps[0]
+        what = f"Only {dice_text(only)} {'scores' if len(only) == 1 else 'score'}"
+        front.say(f"{what}: you set {'it' if len(only) == 1 else 'them'} aside.")
+        return only
+    prompt = "Set aside which dice?"
+    if front.plain:
+        prompt = f"Set aside which dice? (faces like 1 5, or places: {labelled_roll(p.roll)})"
+    return front.pick_dice(prompt, p.roll, _refuse_non_scoring(p))
+
+
+def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Choice:
+    """Bank or roll after setting aside ``keep``; not asked when banking is not allowed."""
+    options = {c.action: c for c in d.choices_for(keep)}
+    roll = options["roll"]
+    at_stake = points(roll.points_after)
+    rolls = "roll all 6 again (hot dice)" if roll.hot_dice else f"roll {dice_count(roll.dice_left)}"
+    if "bank" not in options:
+        front.say(
+            f"{at_stake} at stake is short of the {points(d.position.opening)} opening minimum: "
+            f"you must {rolls}."
+        )
+        return roll
+    if d.position.kept is None:
+        left = "hot dice" if roll.hot_dice else f"{dice_count(roll.dice_left)} left"
+        front.say(f"{at_stake} points at stake, {left}.")
+    prompt = f"Bank {at_stake} or {rolls}?"
+    choices: list[tuple[str, Action]] = [(f"Bank {at_stake}", "bank"), (rolls[0].upper() + rolls[1:], "roll")]
+    action = front.choose(f"{prompt} (b/r)" if front.plain else prompt, choices, parse_action)
+    return options[action]
+
+
+def play_drill(
+    front: Frontend, view: DrillView, p: Position, number: int, count: int, *, strategy: bool = False
+) -> Grading:
+    """Show a position, ask for the play, grade it and show the grading."""
+    d = decision_for(p)
+    front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
+    keep = ask_keep(front, d)
+    choice = ask_action(front, d, keep)
+    g = grade(d, choice.keep, choice.action)
+    notes = strategy_notes(g) if strategy else ()
+    front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
+    return g

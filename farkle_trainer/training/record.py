@@ -1,0 +1,139 @@
+"""One graded answer, as every activity records it: a progress row and a result-file entry.
+
+Quizzes, drills, daily practice and class challenges all turn an answer into an
+:class:`AnswerRecord` here, and nowhere else; the store keeps it as a row, a result file as
+an entry, with the same fields spelled once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from farkle_trainer.engine.notation import decision_item, decision_question, move_words
+from farkle_trainer.store.rows import LossUnit
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.decisions import Grading
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.training.games.game import Review
+    from farkle_trainer.training.quizzes.quiz import Answered
+
+#: The topic of a decision made in a ten-turn game (daily practice, class challenge).
+GAME_TOPIC = "bank-or-roll"
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One answer: the question, what was answered, what was right, and what it gave up.
+
+    ``item`` is the stable key of the question, the same for everyone who meets it.
+    ``points_lost`` is the exact loss in ``unit`` (expected points, or percentage points of
+    a chance), None for questions that are only right or wrong. ``extra`` is what the store
+    needs to ask the question again; result files leave it out. ``number`` is the answer's
+    place in a result file (1, 2, ...), 0 until it is placed there.
+    """
+
+    topic: str
+    item: str
+    question: str
+    answer: str
+    correct_answer: str
+    correct: bool
+    grade: str
+    points_lost: float | None = None
+    unit: LossUnit = "points"
+    extra: Mapping[str, Any] | None = field(default=None, compare=False)
+    number: int = 0
+
+    @classmethod
+    def of_quiz(cls, a: Answered) -> AnswerRecord:
+        """A scoring question, right or wrong."""
+        q, g = a.question, a.grade
+        return cls(
+            topic=q.topic,
+            item=q.item,
+            question=q.text,
+            answer=g.answer,
+            correct_answer=g.correct_answer,
+            correct=g.correct,
+            grade="right" if g.correct else "wrong",
+            extra=q.extra(),
+        )
+
+    @classmethod
+    def of_drill(cls, g: Grading) -> AnswerRecord:
+        """A drill's decision, graded by what it gave up (a final round's in percentage points)."""
+        from farkle_trainer.engine.decisions import play_words, position_data, question_line
+        from farkle_trainer.engine.grading import Unit
+
+        p = g.position
+        return cls(
+            topic=p.kind,
+            item=p.item,
+            question=question_line(p),
+            answer=play_words(p, g.chosen),
+            correct_answer=play_words(p, g.best),
+            correct=g.right,
+            grade=g.grade,
+            points_lost=g.lost,
+            unit="percentage points" if p.unit == Unit.CHANCE else "points",
+            extra={
+                "position": position_data(p),
+                "keep": list(g.chosen.keep),
+                "action": g.chosen.action,
+                "value": g.chosen.value,
+                "best_value": g.best.value,
+            },
+        )
+
+    @classmethod
+    def of_game(cls, r: Review, **context: Any) -> AnswerRecord:
+        """A decision of a ten-turn game; ``context`` (the date, the class code) joins the move."""
+        m = r.move
+        return cls(
+            topic=GAME_TOPIC,
+            item=decision_item(m.roll, m.points),
+            question=decision_question(m.roll, m.points),
+            answer=move_words(m.keep, m.action, len(m.roll) - len(m.keep)),
+            correct_answer=move_words(r.best.keep, r.best_action, r.best.dice_left),
+            correct=r.right,
+            grade=r.grading.grade,
+            points_lost=r.grading.lost,
+            extra={**context, **m.to_dict()},
+        )
+
+    def numbered(self, number: int) -> AnswerRecord:
+        return replace(self, number=number)
+
+    def save(self, store: Store, session_id: int) -> None:
+        """Keep the answer as training progress, the moment it is given."""
+        store.record_answer(
+            session_id,
+            topic=self.topic,
+            item=self.item,
+            question=self.question,
+            answer=self.answer,
+            correct_answer=self.correct_answer,
+            correct=self.correct,
+            grade=self.grade,
+            points_lost=self.points_lost,
+            unit=self.unit,
+            extra=None if self.extra is None else dict(self.extra),
+        )
+
+    def entry(self) -> dict[str, Any]:
+        """The answer as a result file keeps it (losses to the hundredth, as the file shows them)."""
+        return {
+            "number": self.number,
+            "topic": self.topic,
+            "question": self.question,
+            "item": self.item,
+            "answer": self.answer,
+            "correct_answer": self.correct_answer,
+            "correct": self.correct,
+            "grade": self.grade,
+            "points_lost": None if self.points_lost is None else round(self.points_lost, 2),
+            "unit": self.unit,
+        }
