@@ -1,0 +1,130 @@
+"""The architecture holds: layers point one way, and one record, one grade scale, one error boundary."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from farkle_trainer import load_rules
+from farkle_trainer.cli import app
+from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
+from farkle_trainer.engine.errors import FarkleError
+from farkle_trainer.engine.grading import Grade, Unit, grade_for
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.games import game
+from farkle_trainer.training.record import AnswerRecord
+
+PACKAGE = Path(__file__).resolve().parents[1] / "farkle_trainer"
+LAYERS = ["engine", "store", "training", "ui", "cli"]
+CLASSIC = load_rules("classic")
+
+
+def _project_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("farkle_trainer."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("farkle_trainer.")}
+    return found
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    allowed = set(LAYERS[: LAYERS.index(layer) + 1])
+    for path in (PACKAGE / layer).rglob("*.py"):
+        above = _project_imports(path) & set(LAYERS) - allowed
+        assert not above, f"{path.relative_to(PACKAGE)} imports {sorted(above)}"
+
+
+def test_the_import_linter_contract_is_kept() -> None:
+    linter = Path(sys.executable).with_name("lint-imports")
+    if not linter.exists():
+        pytest.skip("import-linter is not installed")
+    done = subprocess.run([str(linter)], capture_output=True, text=True, cwd=PACKAGE.parent)
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_every_project_error_derives_from_one_base() -> None:
+    classes = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
+                classes.append((path, node.name))
+    import importlib
+
+    for path, name in classes:
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        cls = getattr(importlib.import_module(module), name)
+        assert issubclass(cls, FarkleError), f"{module}.{name}"
+
+
+# -- one grade scale, one tie: a play is graded alike in decide, daily practice and a challenge
+
+POSITIONS = [
+    ((1, 5, 2, 2, 3, 6), 0),
+    ((1, 1, 5, 3, 4, 6), 300),
+    ((5, 3, 4), 250),
+    ((1, 5), 300),
+]
+
+
+@pytest.mark.parametrize(("roll", "points"), POSITIONS)
+def test_a_game_decision_is_graded_as_the_same_keep_drill(roll: tuple[int, ...], points: int) -> None:
+    d = decision_for(Position(CLASSIC, Kind.KEEP, points, roll))
+    for choice in d.choices:
+        drill = grade(d, choice.keep, choice.action)
+        move = game.Move(1, 1, roll, points, choice.keep, choice.action)
+        review = game.review_move(move)
+        assert review.grading.grade == drill.grade
+        assert review.right == drill.right
+        record = AnswerRecord.of_game(review, date="2026-11-29")
+        assert record.correct == drill.right and record.grade == drill.grade
+        assert AnswerRecord.of_drill(drill).correct == record.correct
+
+
+def test_a_small_loss_is_fine_everywhere() -> None:
+    # A loss under five points is "fine" and right, whatever the activity.
+    assert grade_for(2.0, Unit.POINTS) == Grade.FINE and Grade.FINE.right
+    assert grade_for(0.004, Unit.POINTS) == Grade.BEST
+    assert grade_for(0.4977, Unit.CHANCE) == Grade.FINE
+    assert not Grade.INACCURACY.right
+
+
+# -- one record: the store row and the result entry carry the same fields
+
+
+def test_an_answer_record_is_kept_alike_in_the_store_and_the_result_file(tmp_path: Path) -> None:
+    d = decision_for(Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6)))
+    worst = d.choices[-1]
+    record = AnswerRecord.of_drill(grade(d, worst.keep, worst.action))
+    with Store.open(tmp_path) as store:
+        session = store.start_session("decide", rules="classic")
+        record.save(store, session)
+        row = store._db.execute("SELECT * FROM answers WHERE session_id = ?", (session,)).fetchone()
+    entry = record.numbered(1).entry()
+    for key in ("topic", "item", "question", "answer", "correct_answer", "grade", "unit"):
+        assert row[key] == entry[key] == getattr(record, key)
+    assert bool(row["correct"]) == entry["correct"] == record.correct
+    assert row["points_lost"] == record.points_lost
+    assert entry["points_lost"] == round(record.points_lost or 0, 2)
+
+
+# -- one error boundary
+
+
+def test_a_store_failure_is_one_line_with_exit_code_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from farkle_trainer.store import db
+
+    def locked(*args: object, **kwargs: object) -> Store:
+        raise db.StoreFailure(f"{tmp_path}: database is locked")
+
+    monkeypatch.setattr(db.Store, "open", locked)
+    result = CliRunner().invoke(app, ["learn", "1", "--plain", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {tmp_path}: database is locked"
