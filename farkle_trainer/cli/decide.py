@@ -80,13 +80,14 @@ def make_plan(
 ) -> Plan:
     """The session's drills, drawn from ``seed``; adapted to the progress in ``store`` if ``adaptive``."""
     from farkle_trainer.training.drills.drills import Plan, decision_for, position_from_data, worth_asking
+    from farkle_trainer.training.progress import topic_mastery
 
     if not adaptive:
         return Plan(rules, drill_stream(seed), count, kinds, level)
     due = store.due_items(SESSION_KIND, limit=DUE_LOOKAHEAD)
     found = (position_from_data((item.extra or {}).get("position"), rules) for item in due)
     review = [p for p in found if p is not None and worth_asking(decision_for(p))]
-    mastery = store.topic_mastery(SESSION_KIND)
+    mastery = topic_mastery(store, SESSION_KIND)
     return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
 
 

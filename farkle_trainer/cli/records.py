@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -138,6 +139,7 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
+    from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import records as view
 
     out = Output.choose(plain)
@@ -147,7 +149,7 @@ def progress(
     with user_errors():
         only = load(rules).name if rules is not None else None
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-        summary = store.progress_summary(rules=only)
+        summary = load_progress(store, rules=only)
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
         command = f"{summary.next.command} --rules {rules}"
@@ -164,16 +166,18 @@ def progress(
 
 
 def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
-    from farkle_trainer.store.db import export_format
+    from farkle_trainer.training.progress import ExportError, export_answers, export_format
     from farkle_trainer.ui.views.records import plural
 
     with user_errors():
         # A file name that cannot work is refused before the store is touched.
-        with store_errors():
+        try:
             export_format(target)
+        except ExportError as exc:
+            fail(str(exc))
         with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
             try:
-                count = store.export_answers(target)
+                count = export_answers(store, target)
             except OSError as exc:
                 fail(f"cannot write {target}: {exc.strerror or exc}")
     if json:
@@ -194,15 +198,18 @@ def stats(
     The first attempt at each day's game is the official one; nothing from training counts.
     Example: farkle-train stats
     """
+    from farkle_trainer.training.games.daily import utc_date
+    from farkle_trainer.training.progress import load_stats
     from farkle_trainer.ui.views import records as view
 
+    today = utc_date(datetime.now(UTC))
     out = Output.choose(plain)
     with user_errors():
         load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
-        summary = store.stats_summary()
+        summary = load_stats(store, today)
     if json:
         out.json(view.stats_data(summary))
     elif out.plain:
@@ -230,6 +237,7 @@ def reset(
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
     from farkle_trainer.store.db import RESET_KINDS
+    from farkle_trainer.training.progress import load_progress, load_stats
     from farkle_trainer.ui.views.records import plural
 
     out = Output.choose(plain)
@@ -239,13 +247,13 @@ def reset(
             fail(f"reset takes progress or stats, not {what!r}")
         with open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
             if what == "progress":
-                p = store.progress_summary()
+                p = load_progress(store)
                 held = p.answers
                 counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
                 described = f"all training progress ({counts})"
                 kept = "Official stats are kept."
             else:
-                held = store.stats_summary().games_played
+                held = load_stats(store).games_played
                 described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
                 kept = "Training progress is kept."
             if not held:

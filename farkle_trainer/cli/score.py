@@ -128,6 +128,7 @@ def plan(
     import secrets
 
     from farkle_trainer.training.classroom.codes import class_quiz
+    from farkle_trainer.training.progress import topic_mastery
     from farkle_trainer.training.quizzes.questions import revive
     from farkle_trainer.training.quizzes.quiz import make_quiz
 
@@ -147,7 +148,7 @@ def plan(
         count=count,
         topics=topics,
         level=level,
-        mastery=store.topic_mastery("score"),
+        mastery=topic_mastery(store, "score"),
         reviews=due,
     )
     return quiz, drawn

@@ -27,7 +27,7 @@ from farkle_trainer.engine.dice import Counts, counts_of, faces_of, multisets, r
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.store.rows import SCORE_TOPICS
+from farkle_trainer.training.progress import SCORE_TOPICS
 
 Level = Literal["easy", "medium", "hard"]
 Form = Literal["points", "yes-no", "dice"]
