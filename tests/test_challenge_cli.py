@@ -33,6 +33,7 @@ from farkle_trainer.training.games.game import (
     seeded_source,
     set_aside,
 )
+from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui import terminal as frontend
 from farkle_trainer.ui.terminal import PlainFrontend
 from farkle_trainer.ui.views.engine import points
@@ -181,8 +182,8 @@ def test_a_challenge_is_progress_never_stats(farkle_home: Path) -> None:
     reviews = review(game)
     assert [r["points_lost"] for r in rows] == pytest.approx([x.lost for x in reviews])
     with Store.open(farkle_home) as store:
-        assert store.stats_summary().games_played == 0
-        assert store.progress_summary().answers == len(rows)
+        assert load_stats(store).games_played == 0
+        assert load_progress(store).answers == len(rows)
 
 
 def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:

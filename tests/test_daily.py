@@ -15,7 +15,8 @@ from prompt_toolkit.input import PipeInput
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.training.games import daily, game
-from farkle_trainer.training.games.daily import DailyError, daily_die, plan, share_line
+from farkle_trainer.training.games.daily import DailyError, daily_die, next_attempt, plan, share_line
+from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui.terminal import PlainFrontend
 from farkle_trainer.ui.views import daily as view
 
@@ -117,14 +118,14 @@ def test_the_source_is_the_die_function() -> None:
 
 
 def test_the_day_changes_at_midnight_utc() -> None:
-    assert daily.today(lambda: datetime(2026, 11, 29, 23, 59, 59, tzinfo=UTC)) == date(2026, 11, 29)
-    assert daily.today(lambda: datetime(2026, 11, 30, 0, 0, 0, tzinfo=UTC)) == date(2026, 11, 30)
+    assert daily.utc_date(datetime(2026, 11, 29, 23, 59, 59, tzinfo=UTC)) == date(2026, 11, 29)
+    assert daily.utc_date(datetime(2026, 11, 30, 0, 0, 0, tzinfo=UTC)) == date(2026, 11, 30)
     new_york = timezone(timedelta(hours=-5))
-    assert daily.today(lambda: datetime(2026, 11, 29, 18, 59, tzinfo=new_york)) == date(2026, 11, 29)
-    assert daily.today(lambda: datetime(2026, 11, 29, 19, 0, tzinfo=new_york)) == date(2026, 11, 30)
+    assert daily.utc_date(datetime(2026, 11, 29, 18, 59, tzinfo=new_york)) == date(2026, 11, 29)
+    assert daily.utc_date(datetime(2026, 11, 29, 19, 0, tzinfo=new_york)) == date(2026, 11, 30)
     tokyo = timezone(timedelta(hours=9))
-    assert daily.today(lambda: datetime(2026, 11, 30, 8, 0, tzinfo=tokyo)) == date(2026, 11, 29)
-    assert daily.today(lambda: datetime(2026, 11, 29, 23, 0)) == date(2026, 11, 29)  # naive is UTC
+    assert daily.utc_date(datetime(2026, 11, 30, 8, 0, tzinfo=tokyo)) == date(2026, 11, 29)
+    assert daily.utc_date(datetime(2026, 11, 29, 23, 0)) == date(2026, 11, 29)  # naive is UTC
 
 
 def test_time_to_the_next_game() -> None:
@@ -154,7 +155,7 @@ def test_plan(tmp_path: Path) -> None:
             plan(DAY + timedelta(days=1), DAY, replay=False, official=None)
         with pytest.raises(DailyError, match="first play of the day is the official one"):
             plan(DAY, DAY, replay=True, official=None)
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         assert attempt.official
         assert plan(DAY, DAY, replay=False, official=attempt) == "play"
         with pytest.raises(DailyError, match=r"not finished: finish it first with farkle-train daily$"):
@@ -195,7 +196,7 @@ def plain(answers: str) -> tuple[PlainFrontend, io.StringIO]:
 
 def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         front, out = plain(SCRIPT)
         outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert outcome.finished and outcome.exit_code == 0 and outcome.state.score == SCORE
@@ -203,9 +204,9 @@ def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
         assert done.official and done.finished and done.score == SCORE and done.marks == MARKS
         assert done.perfect_score == game.perfect_play(daily.daily_source(DAY)) == 5600
         assert [t["score"] for t in done.turns or []] == list(outcome.state.scores)
-        stats = store.stats_summary()
+        stats = load_stats(store)
         assert stats.games_played == 1 and stats.played_today and stats.current_streak == 1
-        assert store.progress_summary().answers == 0  # an official game is never training
+        assert load_progress(store).answers == 0  # an official game is never training
     text = out.getvalue()
     assert "Hints are off in the official game." in text
     assert "Recorded as the official result of 2026-11-29. Streak: 1 day." in text
@@ -215,18 +216,18 @@ def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
 def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
     past = date(2026, 11, 1)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(past, rules="classic")
+        attempt = next_attempt(store, past, DAY)
         assert not attempt.official and attempt.session_id is not None
         script = "5 5 5\nh\nb\nq\n"
         front, out = plain(script)
         outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert not outcome.finished and outcome.exit_code == 0
-        progress = store.progress_summary()
+        progress = load_progress(store)
         assert progress.answers == 1 and progress.decisions == 1
         assert [(t.kind, t.topic) for t in progress.topics] == [("daily-practice", "bank-or-roll")]
         lost = progress.topics[0].average_points_lost
         assert lost is not None and lost > 0  # 5 5 5 when 5 5 5 5 was there
-        assert store.stats_summary().games_played == 0
+        assert load_stats(store).games_played == 0
     text = out.getvalue()
     assert "Hints are on: type h at a prompt." in text
     assert (
@@ -238,11 +239,11 @@ def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
 
 def test_hints_in_practice_and_not_in_the_official_game(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        official = store.next_daily(DAY, rules="classic")
+        official = next_attempt(store, DAY, DAY)
         front, out = plain("h\nq\n")
         daily.run_attempt(front, view, store, official, DAY)
         assert "Set aside: h\n  (hints are off in the official game)\nSet aside: q" in out.getvalue()
-        practice = store.next_daily(date(2026, 11, 28), rules="classic")
+        practice = next_attempt(store, date(2026, 11, 28), DAY)
         front, out = plain("h\nq\n")
         daily.run_attempt(front, view, store, practice, DAY)
         assert "Set aside: h\nHint: Roll: 2 2 3 5 6 6, 0 points at stake (classic rules)\n" in out.getvalue()
@@ -261,7 +262,7 @@ class Interrupting(io.StringIO):
 def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> None:
     lines = SCRIPT.splitlines(keepends=True)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         out = io.StringIO()
         front = PlainFrontend(Interrupting("".join(lines[:4])), out, echo=True)
         outcome = daily.run_attempt(front, view, store, attempt, DAY)
@@ -271,7 +272,7 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
             "Turn 2 of 10, 600 banked, 100 at stake. Roll: a:4 b:5 c:4 d:1 e:2\nSet aside: \n"
             "Game saved at turn 2 of 10, 600 banked. Carry on with: farkle-train daily\n"
         )
-        again = store.next_daily(DAY, rules="classic")
+        again = next_attempt(store, DAY, DAY)
         assert again.id == attempt.id and again.state == outcome.state.to_dict()
         front, out = plain("".join(lines[4:]))
         finished = daily.run_attempt(front, view, store, again, DAY)
@@ -284,10 +285,10 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
 
 def test_resuming_between_set_aside_and_bank(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         daily.run_attempt(plain("1 1 4 4 4\n")[0], view, store, attempt, DAY)
         front, out = plain("b\nq\n")
-        daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
+        daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
     assert out.getvalue().splitlines()[3:7] == [
         "Carrying on where you stopped: turn 1 of 10, 0 banked.",
         "Turn 1 of 10, 0 banked. Roll: a:4 b:1 c:4 d:3 e:1 f:4",
@@ -303,7 +304,7 @@ def test_status(tmp_path: Path) -> None:
         assert (
             s.official is None and s.current_streak == 0 and s.next_game_in == timedelta(hours=1, minutes=30)
         )
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         daily.run_attempt(plain("1 1 4 4 4\nb\n")[0], view, store, attempt, DAY)
         s = daily.daily_status(store, late)
         assert s.official_state is not None and s.official_state.turn == 2 and s.share is None
@@ -323,7 +324,7 @@ def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: Pi
     pipe.send_text("b\r")
     pipe.send_text("\x04")  # Ctrl-D: the game is saved
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         outcome = daily.run_attempt(front, view, store, attempt, DAY)
         assert outcome.exit_code == 0 and outcome.state.banked == 600 and outcome.state.turn == 2
     text = out.getvalue()
@@ -339,7 +340,7 @@ def test_q_stops_the_interactive_front_end_cleanly(tmp_path: Path, pipe: PipeInp
     pipe.send_text("1 1 4 4 4\r")
     pipe.send_text("q\r")
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
         assert outcome.exit_code == 0 and not outcome.finished and outcome.state.phase == "choose"
     assert out.getvalue().endswith(
         "Game saved at turn 1 of 10, 0 banked. Carry on with: farkle-train daily\n"
@@ -372,7 +373,7 @@ def test_answers_are_checked_key_by_key_without_surprises(tmp_path: Path, day: d
     answers = "hint\nh\nbank\n2\n5\nh\nroll on\nquit\n"
     front = KeyByKey(io.StringIO(answers), out, echo=True)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, view, store, store.next_daily(day, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, next_attempt(store, day, DAY), DAY)
     assert outcome.exit_code == 0 and not outcome.finished
     assert "Game saved at turn 1 of 10" in out.getvalue()
 
@@ -382,7 +383,7 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     answers = "".join(f"{' '.join(map(str, m.keep))}\n{m.action[0]}\n" for m in perfect.decisions)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         front, out = plain(answers)
-        outcome = daily.run_attempt(front, view, store, store.next_daily(DAY, rules="classic"), DAY)
+        outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
     assert outcome.finished and outcome.state.score == perfect.score == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
@@ -395,7 +396,7 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
 
 def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        attempt = store.next_daily(DAY, rules="classic")
+        attempt = next_attempt(store, DAY, DAY)
         store.save_daily_state(attempt.id, {"turn": "three"})
         with pytest.raises(game.GameError, match="the saved game cannot be read"):
             daily.run_attempt(plain("")[0], view, store, store.get_daily(attempt.id), DAY)

@@ -7,7 +7,7 @@ import select
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 import farkle_trainer.cli.daily as daily_cli
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
+from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.progress import load_progress, load_stats
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -168,7 +170,7 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
     with store(farkle_home) as s:
         official = s.daily_attempt("2026-11-29", official=True)
         assert official is not None and official.finished and official.score == 4550
-        assert s.stats_summary().games_played == 1
+        assert load_stats(s).games_played == 1
 
 
 def runner_script(tmp_path: Path) -> Path:
@@ -265,10 +267,10 @@ def test_official_then_replay_then_a_past_day(at, farkle_home: Path) -> None:
     assert "Carry on with: farkle-train daily --date 2026-11-01" in out
     decisions = sum(1 for answer in SCRIPT if answer in ("b", "r"))
     with store(farkle_home) as s:
-        stats = s.stats_summary()
+        stats = load_stats(s)
         assert stats.games_played == 1 and stats.best is not None and stats.best.score == 4550
         assert [r.date for r in stats.recent] == ["2026-11-29"]
-        progress = s.progress_summary()
+        progress = load_progress(s)
         assert progress.answers == decisions + 1 and progress.sessions == 2 and progress.practice_games == 1
         assert {t.kind for t in progress.topics} == {"daily-practice"}
         official = s.daily_attempt("2026-11-29", official=True)
@@ -330,7 +332,7 @@ def test_the_day_changes_at_midnight_utc(at, farkle_home: Path) -> None:
     assert "Carrying on where you stopped: turn 2 of 10, 600 banked." in out
     assert out.splitlines()[-1] == SHARE
     with Store.open(farkle_home) as s:
-        assert s.stats_summary("2026-11-30").games_played == 1
+        assert load_stats(s, date.fromisoformat("2026-11-30")).games_played == 1
         today = s.daily_attempt("2026-11-30", official=True)
         assert today is not None and not today.finished
 
@@ -390,7 +392,7 @@ def test_data_dir(at, tmp_path: Path) -> None:
 
 def test_a_saved_game_that_cannot_be_read(at, farkle_home: Path) -> None:
     with store(farkle_home) as s:
-        s.save_daily_state(s.next_daily("2026-11-29", rules="classic").id, {"version": 99})
+        s.save_daily_state(next_attempt(s, NOON.date(), NOON.date()).id, {"version": 99})
     code, out, err = run("--plain", input="")
     assert code == 2 and out == ""
     assert err == "Error: the saved game cannot be read: saved by another version of the game (99)\n"

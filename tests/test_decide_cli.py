@@ -20,6 +20,7 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills import session as drill_session
 from farkle_trainer.training.drills.drills import Plan, summarize
 from farkle_trainer.training.drills.session import drill_stream, play_drill
+from farkle_trainer.training.progress import export_answers, load_progress, load_stats
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 from farkle_trainer.ui.views import drills as view
 
@@ -64,7 +65,7 @@ def run(args: list[str], answers: str) -> tuple[int, str, str]:
 def answers_in(home: Path) -> list[dict[str, object]]:
     out = home / "answers.json"
     with Store.open(home) as store:
-        store.export_answers(out)
+        export_answers(store, out)
     return json.loads(out.read_text())
 
 
@@ -144,7 +145,7 @@ def test_eof_ends_the_session_keeping_what_was_answered(farkle_home: Path) -> No
     assert "Session: 2 decisions" in out
     assert len(answers_in(farkle_home)) == 2
     with Store.open(farkle_home) as store:
-        assert store.progress_summary().sessions == 1
+        assert load_progress(store).sessions == 1
 
 
 def test_eof_before_any_answer() -> None:
@@ -178,9 +179,9 @@ def test_decisions_are_progress_never_stats(farkle_home: Path) -> None:
     rows = answers_in(farkle_home)
     assert len(rows) == 8
     with Store.open(farkle_home) as store:
-        assert store.stats_summary().games_played == 0
-        assert store.progress_summary().answers == 8
-        assert store.daily_attempt(store.today(), official=True) is None
+        assert load_stats(store).games_played == 0
+        assert load_progress(store).answers == 8
+        assert store.daily_attempt(store.now().date(), official=True) is None
     for row, p in zip(rows, drills, strict=True):
         extra = row["extra"]
         assert isinstance(extra, dict) and extra["position"]["roll"] == list(p.roll)

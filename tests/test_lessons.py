@@ -24,6 +24,7 @@ from farkle_trainer.training.lessons import (
     lesson_status,
     lessons_dir,
 )
+from farkle_trainer.training.progress import load_stats
 
 VARIANT = Rules(
     name="variant",
@@ -140,7 +141,7 @@ def test_learn_lists_and_reads(farkle_home: Path) -> None:
     assert " read " in line
     with Store.open() as store:
         assert store.lessons_read() == {3}
-        assert store.stats_summary().games_played == 0
+        assert load_stats(store).games_played == 0
 
 
 def test_learn_unknown_lesson_is_one_line() -> None:

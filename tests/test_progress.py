@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from farkle_trainer.store.rows import histogram, next_box, streaks
+from farkle_trainer.store.db import next_box
+from farkle_trainer.training.progress import histogram, streaks
 
 
 def test_leitner_boxes() -> None:

@@ -16,6 +16,7 @@ from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_
 from farkle_trainer.engine.rules import Rules, load_rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
+from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.quizzes.questions import TOPICS, Question, QuizError, revive
 from farkle_trainer.training.quizzes.quiz import (
     REASK_GAP,
@@ -275,7 +276,7 @@ class Clock:
 def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
     clock = Clock()
     with Store.open(tmp_path, clock=clock) as store:
-        first = make_quiz(CLASSIC, quiz_stream(11), count=5, mastery=store.topic_mastery("score"))
+        first = make_quiz(CLASSIC, quiz_stream(11), count=5, mastery=topic_mastery(store, "score"))
         session = store.start_session("score", rules="classic", seed=11)
         history = play(first, right={0, 2, 3})
         for a in history:
@@ -286,7 +287,7 @@ def test_missed_items_come_back_in_a_later_session(tmp_path: Path) -> None:
         due = [r for item in store.due_items("score") if (r := revive(item.extra, CLASSIC))]
         assert due == [missed]
         second = make_quiz(
-            CLASSIC, quiz_stream(12), count=5, mastery=store.topic_mastery("score"), reviews=due
+            CLASSIC, quiz_stream(12), count=5, mastery=topic_mastery(store, "score"), reviews=due
         )
         asked = play(second, right=set(range(5)))
         assert asked[0].question == missed

@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import FILE_NAME, Store
+from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui.views import records as view
 
 runner = CliRunner()
@@ -64,7 +66,7 @@ def add_training(directory: Path | None = None) -> None:
 def add_official(day: date, score: int, directory: Path | None = None) -> None:
     moment = datetime(day.year, day.month, day.day, 8, tzinfo=UTC)
     with Store.open(directory, clock=lambda: moment) as store:
-        attempt = store.next_daily(day, rules="classic")
+        attempt = next_attempt(store, day, store.now().date())
         store.finish_daily(attempt.id, score=score, perfect_score=score + 300.5, marks="GGYB", turns=[])
 
 
@@ -103,7 +105,7 @@ def test_progress_json() -> None:
 def test_progress_rich() -> None:
     add_training()
     with Store.open() as store:
-        text = rich_text(view.progress_rich(store.progress_summary()))
+        text = rich_text(view.progress_rich(load_progress(store)))
     assert "Scoring: combos" in text and "17%" in text
     assert "Last 2 sessions" in text and "(improving)" in text
     assert "Practise next: farkle-train score --topic combos" in text
@@ -148,7 +150,7 @@ def test_stats_empty() -> None:
     assert code == 0
     assert out.strip() == "No official daily games yet. Play today's with: farkle-train daily"
     with Store.open() as store:
-        assert rich_text(view.stats_rich(store.stats_summary())).strip() == out.strip()
+        assert rich_text(view.stats_rich(load_stats(store))).strip() == out.strip()
     code, out, _ = run("stats", "--json")
     assert json.loads(out)["games_played"] == 0
 
@@ -175,7 +177,7 @@ def test_stats_plain_and_json() -> None:
 def test_stats_rich() -> None:
     add_official(TODAY - timedelta(days=1), 5200)
     with Store.open() as store:
-        text = rich_text(view.stats_rich(store.stats_summary()))
+        text = rich_text(view.stats_rich(load_stats(store)))
     assert "Streak: 1 day" in text and "not played yet (farkle-train daily)" in text
     assert "5,000-5,999" in text and "█" in text
     assert "Recent days" in text and "5,500" in text
@@ -185,7 +187,7 @@ def test_training_does_not_show_in_stats() -> None:
     add_training()
     with Store.open() as store:
         store.finish_daily(
-            store.next_daily(TODAY - timedelta(days=1), rules="classic").id,
+            next_attempt(store, TODAY - timedelta(days=1), store.now().date()).id,
             score=9000,
             perfect_score=None,
             marks="",
@@ -286,7 +288,7 @@ def test_damaged_store_set_aside_on_yes(damaged: Path) -> None:
     assert len(kept) == 1 and kept[0].read_bytes() == before
     assert f"Kept the damaged file as {kept[0]}" in err
     with Store.open() as store:
-        assert store.progress_summary().answers == 0
+        assert load_progress(store).answers == 0
 
 
 def test_a_final_round_loss_shows_in_percentage_points() -> None:

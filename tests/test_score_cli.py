@@ -17,6 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.store.db import Store
+from farkle_trainer.training.progress import export_answers, load_progress, load_stats
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade, make_quiz, summarize
 from farkle_trainer.training.quizzes.session import quiz_stream
@@ -177,9 +178,9 @@ def test_end_of_input_stops_cleanly_and_keeps_the_answers(farkle_home: Path) -> 
     assert code == 0
     assert "Stopped after 2 of 5 questions" in out
     with store(farkle_home) as s:
-        progress = s.progress_summary()
+        progress = load_progress(s)
         assert progress.answers == 2 and progress.sessions == 1
-        assert s.stats_summary().games_played == 0
+        assert load_stats(s).games_played == 0
 
 
 def test_answers_land_in_progress_not_stats(farkle_home: Path) -> None:
@@ -188,15 +189,15 @@ def test_answers_land_in_progress_not_stats(farkle_home: Path) -> None:
     code, out, _ = run(["--plain", "--seed", "4", "--count", "5"], stdin)
     assert code == 0 and "Score: 5 of 5 right." in out
     with store(farkle_home) as s:
-        progress = s.progress_summary()
+        progress = load_progress(s)
         assert progress.answers == 5 and progress.correct == 5
         assert {t.kind for t in progress.topics} == {"score"}
         assert {t.topic for t in progress.topics} == {q.topic for q in qs}
-        stats = s.stats_summary()
+        stats = load_stats(s)
         assert stats.games_played == 0 and stats.best is None
     exported = farkle_home / "answers.json"
     with store(farkle_home) as s:
-        s.export_answers(exported)
+        export_answers(s, exported)
     text = exported.read_text()
     assert qs[0].text.replace('"', '\\"') in text and '"grade": "right"' in text
 
@@ -248,7 +249,7 @@ def test_ctrl_c_stops_with_a_summary_and_keeps_the_answers(
     assert result.exit_code == 130
     assert "Stopped after 2 of 5 questions: 0 right." in out.getvalue()
     with store(farkle_home) as s:
-        assert s.progress_summary().answers == 2
+        assert load_progress(s).answers == 2
 
 
 # -- interactive, through prompt_toolkit's pipe input
@@ -292,7 +293,7 @@ def test_every_kind_graded_right_and_wrong_interactively(
     assert grade(second, wrong_answer(second)).verdict in " ".join(shown.split())
     assert "Score: 1 of 2 right." in shown
     with store(farkle_home) as s:
-        assert s.progress_summary().answers == 2
+        assert load_progress(s).answers == 2
 
 
 def test_interactive_refuses_a_malformed_answer(pipe: tuple[PipeInput, io.StringIO]) -> None:
@@ -316,7 +317,7 @@ def test_interactive_ctrl_c_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], fark
     assert result.exit_code == 0
     assert "Stopped before the first answer: nothing was recorded." in out.getvalue()
     with store(farkle_home) as s:
-        assert s.progress_summary().answers == 1
+        assert load_progress(s).answers == 1
 
 
 # -- rendering and errors

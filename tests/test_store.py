@@ -28,7 +28,16 @@ from farkle_trainer.store.db import (
     set_aside_damaged,
     store_path,
 )
-from farkle_trainer.store.rows import DECIDE_TOPICS, SCORE_TOPICS
+from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.progress import (
+    DECIDE_TOPICS,
+    SCORE_TOPICS,
+    ExportError,
+    export_answers,
+    load_progress,
+    load_stats,
+    topic_mastery,
+)
 
 START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -74,7 +83,7 @@ def answer(store: Store, session: int, topic: str, item: str, correct: bool, los
 
 def play_official(store: Store, clock: Clock, day: date, score: int) -> None:
     clock.moment = datetime(day.year, day.month, day.day, 9, tzinfo=UTC)
-    attempt = store.next_daily(day, rules="classic")
+    attempt = next_attempt(store, day, store.now().date())
     assert attempt.official
     store.finish_daily(attempt.id, score=score, perfect_score=score + 400.0, marks="ok", turns=[score])
 
@@ -129,7 +138,7 @@ def test_training_round_trip(store: Store, clock: Clock, tmp_path: Path) -> None
     answer(store, did, "keep", "k2", False, lost=30.0)
 
     with Store.open(tmp_path / "data") as again:
-        p = again.progress_summary()
+        p = load_progress(again)
     assert (p.answers, p.correct, p.sessions, p.decisions) == (4, 2, 2, 2)
     assert p.average_points_lost == pytest.approx(15.0)
     by_topic = {(t.kind, t.topic): t for t in p.topics}
@@ -149,22 +158,22 @@ def test_export_csv_and_json(store: Store, tmp_path: Path) -> None:
     answer(store, sid, "keep", "k1", False, lost=12.345)
     answer(store, sid, "keep", "k2", True, lost=0.0)
 
-    assert store.export_answers(tmp_path / "out.csv") == 2
+    assert export_answers(store, tmp_path / "out.csv") == 2
     with (tmp_path / "out.csv").open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert rows[0]["topic"] == "keep" and rows[0]["question"] == "question k1"
     assert (rows[0]["correct"], rows[0]["points_lost"], rows[0]["correct_answer"]) == ("no", "12.35", "1,000")
     assert rows[0]["time"] == START.isoformat()
 
-    assert store.export_answers(tmp_path / "out.JSON") == 2
+    assert export_answers(store, tmp_path / "out.JSON") == 2
     records = json.loads((tmp_path / "out.JSON").read_text())
     assert records[1]["correct"] is True and records[0]["points_lost"] == 12.345
     assert records[0]["extra"] == {"dice": [1, 1, 1]}
 
 
 def test_export_refuses_other_formats(store: Store, tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match=r"\.csv or \.json"):
-        store.export_answers(tmp_path / "out.xlsx")
+    with pytest.raises(ExportError, match=r"\.csv or \.json"):
+        export_answers(store, tmp_path / "out.xlsx")
     assert not (tmp_path / "out.xlsx").exists()
 
 
@@ -201,17 +210,17 @@ def test_mastery_counts_recent_answers_only(store: Store) -> None:
     for n in range(20):
         answer(store, sid, "combos", f"new{n}", n % 4 != 0)
     answer(store, sid, "worth", "w", True)
-    assert store.topic_mastery("score") == {"combos": 0.75, "worth": 1.0}
-    assert store.topic_mastery("decide") == {}
+    assert topic_mastery(store, "score") == {"combos": 0.75, "worth": 1.0}
+    assert topic_mastery(store, "decide") == {}
 
 
 def test_progress_names_weak_topics_and_what_next(store: Store) -> None:
-    assert store.progress_summary().next.command == "farkle-train score"
+    assert load_progress(store).next.command == "farkle-train score"
     sid = store.start_session("score", rules="classic", params={})
     for n in range(5):
         answer(store, sid, "combos", f"c{n}", n == 0)
         answer(store, sid, "worth", f"w{n}", True)
-    p = store.progress_summary()
+    p = load_progress(store)
     assert [t.topic for t in p.weakest] == ["combos"]
     assert p.next.command == "farkle-train score --topic combos"
     assert p.due_for_review == 4
@@ -221,11 +230,11 @@ def test_untried_topics_come_next_then_the_daily_game(store: Store) -> None:
     sid = store.start_session("score", rules="classic", params={})
     for topic in SCORE_TOPICS:
         answer(store, sid, topic, topic, True)
-    assert store.progress_summary().next.command == "farkle-train decide --kind bank-or-roll"
+    assert load_progress(store).next.command == "farkle-train decide --kind bank-or-roll"
     did = store.start_session("decide", rules="classic", params={})
     for topic in DECIDE_TOPICS:
         answer(store, did, topic, topic, True, lost=0.0)
-    assert store.progress_summary().next.command == "farkle-train daily"
+    assert load_progress(store).next.command == "farkle-train daily"
 
 
 def test_points_lost_trend_over_sessions(store: Store) -> None:
@@ -234,7 +243,7 @@ def test_points_lost_trend_over_sessions(store: Store) -> None:
         answer(store, sid, "bank-or-roll", "x", False, lost=lost)
         answer(store, sid, "bank-or-roll", "y", True, lost=0.0)
         store.finish_session(sid)
-    p = store.progress_summary()
+    p = load_progress(store)
     assert [s.average_points_lost for s in p.recent_sessions] == [20.0, 15.0, 6.0, 4.0]
     assert p.trend == "improving"
 
@@ -245,7 +254,7 @@ def test_lessons_read(store: Store) -> None:
     store.record_lesson(3, "combinations", rules="fixed")
     store.record_lesson(1, "the-turn", rules="classic")
     assert store.lessons_read() == {1, 3}
-    assert store.progress_summary().answers == 0
+    assert load_progress(store).answers == 0
     store.reset("progress")
     assert store.lessons_read() == set()
 
@@ -253,43 +262,51 @@ def test_lessons_read(store: Store) -> None:
 # -- the daily game, and stats kept apart
 
 
-def test_official_attempts_only_for_today_and_only_once(store: Store, clock: Clock) -> None:
+def test_a_date_has_at_most_one_official_attempt(store: Store) -> None:
     today = START.date()
-    with pytest.raises(StoreError, match="only today's daily game"):
-        store.start_daily(today - timedelta(days=1), official=True, rules="classic")
-    first = store.start_daily(today.isoformat(), official=True, rules="classic")
-    with pytest.raises(StoreError, match="already has its official attempt"):
-        store.start_daily(today, official=True, rules="classic")
-    attempt = store.get_daily(first)
-    assert attempt.official and attempt.session_id is None
+    first = store.add_daily_attempt(today.isoformat(), official=True, rules="classic")
+    assert first is not None and first.official and first.session_id is None
+    assert store.add_daily_attempt(today, official=True, rules="classic") is None
+    practice = store.add_daily_attempt(today, official=False, rules="classic")
+    assert practice is not None and not practice.official and practice.session_id is not None
     with pytest.raises(StoreError, match="not a date"):
-        store.start_daily("yesterday", official=False, rules="classic")
+        store.add_daily_attempt("yesterday", official=False, rules="classic")
+
+
+def test_only_the_first_attempt_at_today_is_official(store: Store) -> None:
+    today = START.date()
+    yesterday = next_attempt(store, today - timedelta(days=1), today)
+    assert not yesterday.official
+    first = next_attempt(store, today, today)
+    assert first.official
+    store.finish_daily(first.id, score=100, perfect_score=None, marks="", turns=[])
+    assert not next_attempt(store, today, today).official
 
 
 def test_next_daily_resumes_then_falls_back_to_practice(store: Store, clock: Clock, tmp_path: Path) -> None:
     today = START.date()
-    official = store.next_daily(today, rules="classic")
+    official = next_attempt(store, today, store.now().date())
     assert official.official
     store.save_daily_state(official.id, {"turn": 3, "roll": [1, 5, 2]})
 
     # A new process (the game was killed) resumes the same attempt on the same roll.
     with Store.open(tmp_path / "data", clock=clock) as again:
-        resumed = again.next_daily(today, rules="classic")
+        resumed = next_attempt(again, today, again.now().date())
     assert resumed.id == official.id and resumed.state == {"turn": 3, "roll": [1, 5, 2]}
 
     store.finish_daily(official.id, score=5300, perfect_score=5650.0, marks="gg", turns=[{"t": 1}])
-    practice = store.next_daily(today, rules="classic")
+    practice = next_attempt(store, today, store.now().date())
     assert not practice.official and practice.session_id is not None
-    assert store.next_daily(today, rules="classic").id == practice.id
+    assert next_attempt(store, today, store.now().date()).id == practice.id
     assert store.daily_attempt(today, official=True).turns == [{"t": 1}]  # type: ignore[union-attr]
     assert store.daily_attempt(today, official=False).id == practice.id  # type: ignore[union-attr]
 
-    past = store.next_daily(today - timedelta(days=3), rules="classic")
+    past = next_attempt(store, today - timedelta(days=3), store.now().date())
     assert not past.official
 
 
 def test_finished_attempts_stay_finished(store: Store) -> None:
-    attempt = store.next_daily(START.date(), rules="classic")
+    attempt = next_attempt(store, START.date(), store.now().date())
     store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[])
     with pytest.raises(StoreError, match="already finished"):
         store.save_daily_state(attempt.id, {})
@@ -300,26 +317,26 @@ def test_finished_attempts_stay_finished(store: Store) -> None:
 
 
 def test_training_never_changes_stats(store: Store, clock: Clock) -> None:
-    empty = store.stats_summary()
+    empty = load_stats(store)
     sid = store.start_session("decide", rules="classic", params={})
     for n in range(30):
         answer(store, sid, "final-round", f"f{n}", n % 2 == 0, lost=5.0)
     for day in (START.date() - timedelta(days=2), START.date() - timedelta(days=1)):
-        practice = store.next_daily(day, rules="classic")
+        practice = next_attempt(store, day, store.now().date())
         assert not practice.official
         answer(store, practice.session_id, "bank-or-roll", "p", True, lost=0.0)  # type: ignore[arg-type]
         store.finish_daily(practice.id, score=9000, perfect_score=None, marks="", turns=[])
-    assert store.stats_summary() == empty
+    assert load_stats(store) == empty
     assert empty.games_played == 0 and empty.best is None and empty.histogram == ()
 
-    p = store.progress_summary()
+    p = load_progress(store)
     assert p.practice_games == 2
     assert {t.kind for t in p.topics} == {"decide", "daily-practice"}
 
 
 def test_official_results_never_enter_progress(store: Store, clock: Clock) -> None:
     play_official(store, clock, START.date(), 4000)
-    p = store.progress_summary()
+    p = load_progress(store)
     assert (p.answers, p.sessions, p.practice_games) == (0, 0, 0)
 
 
@@ -327,7 +344,7 @@ def test_stats_streaks_best_average_histogram(store: Store, clock: Clock) -> Non
     d = date(2026, 11, 1)
     for offset, score in [(0, 4200), (1, 5100), (2, 5900), (4, 6100), (5, 12_500)]:
         play_official(store, clock, d + timedelta(days=offset), score)
-    s = store.stats_summary(d + timedelta(days=5))
+    s = load_stats(store, d + timedelta(days=5))
     assert (s.games_played, s.current_streak, s.longest_streak) == (5, 2, 3)
     assert s.best is not None and (s.best.date, s.best.score) == ("2026-11-06", 12_500)
     assert s.average_score == pytest.approx(6760)
@@ -342,27 +359,27 @@ def test_stats_streaks_best_average_histogram(store: Store, clock: Clock) -> Non
     ]
     assert [r.date for r in s.recent][:2] == ["2026-11-06", "2026-11-05"]
     assert s.played_today
-    assert store.stats_summary("2026-11-07").current_streak == 2
-    later = store.stats_summary(date(2026, 11, 8))
+    assert load_stats(store, date.fromisoformat("2026-11-07")).current_streak == 2
+    later = load_stats(store, date(2026, 11, 8))
     assert later.current_streak == 0 and later.longest_streak == 3 and not later.played_today
 
 
 def test_reset_removes_one_kind_only(store: Store, clock: Clock) -> None:
     sid = store.start_session("score", rules="classic", params={})
     answer(store, sid, "worth", "w", False)
-    practice = store.next_daily(START.date() - timedelta(days=1), rules="classic")
+    practice = next_attempt(store, START.date() - timedelta(days=1), store.now().date())
     play_official(store, clock, START.date(), 5000)
 
     assert store.reset("progress") == 1
-    assert store.progress_summary().answers == 0 and store.due_items("score") == []
+    assert load_progress(store).answers == 0 and store.due_items("score") == []
     assert store.daily_attempt(START.date() - timedelta(days=1), official=False) is None
     assert store.get_daily(practice.id + 1).official
-    assert store.stats_summary().games_played == 1
+    assert load_stats(store).games_played == 1
 
     answer(store, store.start_session("score", rules="classic", params={}), "worth", "w", True)
     assert store.reset("stats") == 1
-    assert store.stats_summary().games_played == 0
-    assert store.progress_summary().answers == 1
+    assert load_stats(store).games_played == 0
+    assert load_progress(store).answers == 1
     with pytest.raises(StoreError, match="progress or stats"):
         store.reset("everything")
 
@@ -374,6 +391,7 @@ CHILD = textwrap.dedent(
     import os, sys, time
     from pathlib import Path
     from farkle_trainer.store.db import Store
+    from farkle_trainer.training.games.daily import next_attempt
 
     directory, count, ready, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])
     with Store.open(directory) as store:
@@ -386,7 +404,8 @@ CHILD = textwrap.dedent(
                                 correct_answer="a", correct=True, grade="right", points_lost=None)
             time.sleep(0.0005)
         if len(sys.argv) > 5:
-            store.save_daily_state(store.next_daily(store.today(), rules="classic").id, {"turn": 4})
+            today = store.now().date()
+            store.save_daily_state(next_attempt(store, today, today).id, {"turn": 4})
             os._exit(1)  # killed: no close, no clean exit
     """
 )
@@ -418,11 +437,11 @@ def test_two_processes_write_at_once(tmp_path: Path) -> None:
                 points_lost=1.0,
             )
             if n % 50 == 0:
-                store.progress_summary()
+                load_progress(store)
             time.sleep(0.0005)
         _, err = child.communicate(timeout=60)
         assert child.returncode == 0, err.decode()
-        p = store.progress_summary()
+        p = load_progress(store)
         with sqlite3.connect(store.path) as db:
             order = [r[0] for r in db.execute("SELECT session_id FROM answers ORDER BY id")]
     assert p.answers == 600 and p.sessions == 2
@@ -441,8 +460,8 @@ def test_a_killed_process_loses_nothing(tmp_path: Path) -> None:
     _, err = child.communicate(timeout=60)
     assert child.returncode == 1, err.decode()
     with Store.open(directory) as store:
-        assert store.progress_summary().answers == 5
-        attempt = store.daily_attempt(store.today(), official=True)
+        assert load_progress(store).answers == 5
+        attempt = store.daily_attempt(store.now().date(), official=True)
     assert attempt is not None and attempt.state == {"turn": 4}
 
 
@@ -503,7 +522,7 @@ def test_set_aside_keeps_the_file_and_a_fresh_store_opens(tmp_path: Path) -> Non
     path.write_bytes(b"again")
     assert set_aside_damaged(path, now=when).name == "farkle.sqlite3.damaged-20261129T120000-2"
     with Store.open(tmp_path / "data") as store:
-        assert store.progress_summary().answers == 0
+        assert load_progress(store).answers == 0
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -559,16 +578,16 @@ def test_a_version_1_file_is_upgraded_without_losing_rows(tmp_path: Path, clock:
 
     with Store.open(tmp_path / "old", clock=clock) as store:
         assert store.schema_version == SCHEMA_VERSION
-        p = store.progress_summary()
+        p = load_progress(store)
         assert (p.answers, p.correct, p.sessions) == (3, 1, 1)
-        stats = store.stats_summary(date(2026, 10, 1))
+        stats = load_stats(store, date(2026, 10, 1))
         assert stats.games_played == 1 and stats.best.score == 6150  # type: ignore[union-attr]
         # The review schedule is rebuilt from the old answers.
         due = store.due_items("score")
         assert [(i.item, i.box, i.seen, i.wrong) for i in due] == [("c1", 1, 2, 2), ("c2", 2, 1, 0)]
         assert due[0].extra == {"d": [1]}
     with Store.open(tmp_path / "old") as again:
-        assert again.progress_summary().answers == 3
+        assert load_progress(again).answers == 3
 
 
 def test_a_final_round_loss_kept_in_extra_moves_to_its_unit(tmp_path: Path, clock: Clock) -> None:
@@ -585,7 +604,7 @@ def test_a_final_round_loss_kept_in_extra_moves_to_its_unit(tmp_path: Path, cloc
     db.commit()
     db.close()
     with Store.open(tmp_path / "old", clock=clock) as store:
-        p = store.progress_summary()
+        p = load_progress(store)
         final = next(t for t in p.topics if t.topic == "final-round")
         assert (final.average_points_lost, final.loss_unit) == (3.5, "percentage points")
         assert p.decisions == 0 and p.average_points_lost is None
@@ -601,13 +620,13 @@ def test_losses_in_percentage_points_are_kept_apart(store: Store, tmp_path: Path
         sid, topic="final-round", item="f", question="q", answer="a", correct_answer="b",
         correct=False, grade="mistake", points_lost=4.0, unit="percentage points",
     )  # fmt: skip
-    p = store.progress_summary()
+    p = load_progress(store)
     assert (p.decisions, p.average_points_lost) == (1, 30.0)
     assert [r.average_points_lost for r in p.recent_sessions] == [30.0]
     units = {t.topic: (t.average_points_lost, t.loss_unit) for t in p.topics}
     assert units == {"keep": (30.0, "points"), "final-round": (4.0, "percentage points")}
     out = tmp_path / "answers.csv"
-    store.export_answers(out)
+    export_answers(store, out)
     assert out.read_text().splitlines()[2].endswith(",4.00,percentage points")
     with pytest.raises(StoreError):
         store.record_answer(
@@ -617,18 +636,20 @@ def test_losses_in_percentage_points_are_kept_apart(store: Store, tmp_path: Path
 
 
 def test_atomic_keeps_all_or_nothing(store: Store) -> None:
-    attempt = store.start_daily(store.today(), official=False, rules="classic")
-    session = store.get_daily(attempt).session_id
+    added = store.add_daily_attempt(START.date(), official=False, rules="classic")
+    assert added is not None
+    attempt = added.id
+    session = added.session_id
     assert session is not None
     with pytest.raises(RuntimeError), store.atomic():
         store.save_daily_state(attempt, {"turn": 2})
         answer(store, session, "bank-or-roll", "m1", True)
         raise RuntimeError("killed between the two")
     assert store.get_daily(attempt).state is None
-    assert store.progress_summary().answers == 0
+    assert load_progress(store).answers == 0
     with store.atomic():
         store.save_daily_state(attempt, {"turn": 2})
         with store.atomic():
             answer(store, session, "bank-or-roll", "m1", True)
     assert store.get_daily(attempt).state == {"turn": 2}
-    assert store.progress_summary().answers == 1
+    assert load_progress(store).answers == 1

@@ -86,7 +86,7 @@ def daily(
             earlier = game_day.unfinished_official(store, today)
             if earlier is not None:
                 notes.append(view.unfinished_line(earlier))
-        attempt = store.next_daily(day, rules=game_day.RULES_NAME)
+        attempt = game_day.next_attempt(store, day, today)
         try:
             outcome = game_day.run_attempt(choose_frontend(plain), view, store, attempt, today, notes=notes)
         except GameError as exc:

@@ -35,6 +35,7 @@ def learn(
         find_lesson,
         lesson_status,
     )
+    from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import lessons as render_lessons
 
     out = Output.choose(plain)
@@ -48,7 +49,7 @@ def learn(
     with store:
         if chosen is None:
             lessons = all_lessons()
-            progress = store.progress_summary()
+            progress = load_progress(store)
             status = lesson_status(
                 lessons, store.lessons_read(), {(t.kind, t.topic) for t in progress.topics}
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -124,6 +125,7 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
+    from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import records as view
 
     out = Output.choose(plain)
@@ -132,7 +134,7 @@ def progress(
         return
     only = load(rules).name if rules is not None else None
     with open_store_or_explain(data_dir, plain=out.plain) as store:
-        summary = store.progress_summary(rules=only)
+        summary = load_progress(store, rules=only)
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
         command = f"{summary.next.command} --rules {rules}"
@@ -149,14 +151,14 @@ def progress(
 
 
 def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
-    from farkle_trainer.store.db import export_format
+    from farkle_trainer.training.progress import export_answers, export_format
     from farkle_trainer.ui.views.records import plural
 
     # A file name that cannot work is refused before the store is touched.
     export_format(target)
     with open_store_or_explain(data_dir, plain=out.plain) as store:
         try:
-            count = store.export_answers(target)
+            count = export_answers(store, target)
         except OSError as exc:
             fail(f"cannot write {target}: {exc.strerror or exc}")
     if json:
@@ -177,14 +179,17 @@ def stats(
     The first attempt at each day's game is the official one; nothing from training counts.
     Example: farkle-train stats
     """
+    from farkle_trainer.training.games.daily import utc_date
+    from farkle_trainer.training.progress import load_stats
     from farkle_trainer.ui.views import records as view
 
+    today = utc_date(datetime.now(UTC))
     out = Output.choose(plain)
     load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
     with open_store_or_explain(data_dir, plain=out.plain) as store:
-        summary = store.stats_summary()
+        summary = load_stats(store, today)
     if json:
         out.json(view.stats_data(summary))
     elif out.plain:
@@ -212,6 +217,7 @@ def reset(
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
     from farkle_trainer.store.db import RESET_KINDS
+    from farkle_trainer.training.progress import load_progress, load_stats
     from farkle_trainer.ui.views.records import plural
 
     out = Output.choose(plain)
@@ -220,13 +226,13 @@ def reset(
         fail(f"reset takes progress or stats, not {what!r}")
     with open_store_or_explain(data_dir, plain=out.plain) as store:
         if what == "progress":
-            p = store.progress_summary()
+            p = load_progress(store)
             held = p.answers
             counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
             described = f"all training progress ({counts})"
             kept = "Official stats are kept."
         else:
-            held = store.stats_summary().games_played
+            held = load_stats(store).games_played
             described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
             kept = "Training progress is kept."
         if not held:

@@ -1,12 +1,11 @@
-"""Where the trainer remembers: training progress and official daily results, in one SQLite file.
+"""Where the trainer remembers, in one SQLite file: the SQL and the migrations, and nothing else.
 
 Progress and stats never mix. Training (quizzes, drills, lessons, challenges, replayed or
-past daily games) is recorded as *sessions* of *answers*; statistics and records read
-only *official* daily attempts: the first attempt at each UTC date's daily game.
-
-The values it returns (``ItemState``, ``DailyAttempt``, ``ProgressSummary``, ``StatsSummary``,
-...) and the rules behind the schedule and the summaries live in :mod:`farkle_trainer.store.rows`;
-this module holds the SQL, and no other module has any.
+past daily games) is recorded as *sessions* of *answers*; statistics read only *official*
+daily attempts. This module stores and returns rows (:mod:`farkle_trainer.store.rows`); the
+rules that make sense of them live in the training layer: which attempt is official in
+:mod:`farkle_trainer.training.games.daily`, summaries, streaks and exports in
+:mod:`farkle_trainer.training.progress`. No other module holds SQL.
 
 Where the data lives::
 
@@ -22,27 +21,27 @@ Training::
                                 grade="wrong", points_lost=None, extra={"dice": [1, 1, 1, 5]})
     store.finish_session(sid)
     store.due_items("score", topic="combos", limit=5)   # ItemState list, most urgent first
-    store.topic_mastery("score")                        # {"combos": 0.8, ...}: recent accuracy
+    store.recent_accuracy("score", last=20)             # {"combos": 0.8, ...}
     store.record_lesson(3, "combinations", rules="classic"); store.lessons_read()   # {3}
 
-Every answer also moves its item in a Leitner schedule (boxes 1..5, see ``progress.LEITNER_DELAYS``):
+Every answer also moves its item in a Leitner schedule (boxes 1..5, see ``LEITNER_DELAYS``):
 a wrong answer sends it to box 1, due at once; a right one moves it up a box and pushes
 its next review out. ``due_items`` returns the stored question, correct answer and
 ``extra`` payload, so the item can be asked again.
 
-Daily game::
+Daily game (primitives; the rules are the caller's)::
 
-    attempt = store.next_daily("2026-11-29", rules="classic")   # resume or start, official if allowed
-    store.save_daily_state(attempt.id, engine_state)              # after every action
+    store.daily_attempt("2026-11-29", official=True)          # the official attempt, or None
+    store.add_daily_attempt(day, official=True, rules=...)     # None if the date already has one
+    store.save_daily_state(attempt.id, engine_state)            # after every action
     store.finish_daily(attempt.id, score=5350, perfect_score=5712.4, marks="...", turns=[...])
 
-``start_daily(date, official=True, ...)`` refuses a date other than today (UTC, from the
-store's clock) and a date that already has an official attempt, so a practice game can
-never land in the stats. A practice attempt comes with a training session of kind
-``"daily-practice"`` (``attempt.session_id``) for its answers; an official one has none.
+A date has at most one official attempt (a unique index says so); a practice attempt comes
+with a training session of kind ``"daily-practice"`` (``attempt.session_id``) for its
+answers, an official one has none. ``atomic()`` groups several calls into one transaction.
 
-Reading: ``progress_summary()``, ``stats_summary(today)``, ``export_answers(path)`` (CSV or
-JSON by suffix), ``reset("progress" | "stats")``.
+Reading rows: ``progress_rows(...)``, ``official_results()``, ``answer_records()``;
+forgetting: ``reset("progress" | "stats")``.
 
 Every call commits before it returns (WAL journal, a busy timeout, short transactions),
 so Ctrl-C or a crash loses nothing and two terminals can write at once. The schema is
@@ -53,38 +52,26 @@ renames it (it is never deleted) so a fresh store can be made.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.store.rows import (
-    LEITNER_DELAYS,
     LOSS_UNITS,
-    MASTERED,
-    MIN_ANSWERS,
-    RECENT_ANSWERS,
-    RECENT_DAYS,
-    TREND_SESSIONS,
+    AnswerRecord,
     DailyAttempt,
     DailyResult,
     ItemState,
     LossUnit,
-    ProgressSummary,
+    ProgressRows,
     SessionLoss,
-    StatsSummary,
     TopicProgress,
-    histogram,
-    next_box,
-    streaks,
-    suggest,
-    topic_order,
 )
 
 APP_NAME = "farkle-trainer"
@@ -94,22 +81,6 @@ FILE_NAME = "farkle.sqlite3"
 APPLICATION_ID = 0x46524B4C
 BUSY_TIMEOUT_SECONDS = 5.0
 
-EXPORT_FORMATS = {".csv": "csv", ".json": "json"}
-EXPORT_COLUMNS = (
-    "time",
-    "kind",
-    "session",
-    "rules",
-    "topic",
-    "item",
-    "question",
-    "answer",
-    "correct_answer",
-    "correct",
-    "grade",
-    "points_lost",
-    "unit",
-)
 ResetKind = Literal["progress", "stats"]
 RESET_KINDS: tuple[ResetKind, ...] = ("progress", "stats")
 DAILY_PRACTICE = "daily-practice"
@@ -190,15 +161,22 @@ def set_aside_damaged(path: Path, *, now: datetime | None = None) -> Path:
     return kept
 
 
-def export_format(path: Path) -> str:
-    """``"csv"`` or ``"json"`` from the file's suffix; anything else is refused."""
-    fmt = EXPORT_FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise StoreError(f"cannot export to {path.name}: the file name must end in .csv or .json")
-    return fmt
+# -- the review schedule
+
+#: How long an item rests in each Leitner box before it is due again. The ``items`` table
+#: keeps this schedule as answers come in (and migration 2 rebuilt it from old answers), so
+#: it belongs to the stored data: changing it changes what existing files mean.
+LEITNER_DELAYS = (timedelta(0), timedelta(days=1), timedelta(days=3), timedelta(days=7), timedelta(days=21))
+TOP_BOX = len(LEITNER_DELAYS)
 
 
-# -- values
+def next_box(box: int | None, correct: bool) -> int:
+    """Leitner: a wrong answer goes back to box 1; a right one moves up a box (a new item to box 2)."""
+    if not correct:
+        return 1
+    return min((box or 1) + 1, TOP_BOX)
+
+
 # -- schema
 
 
@@ -480,10 +458,6 @@ class Store:
         moment = self.clock()
         return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
-    def today(self) -> date:
-        """Today's UTC date, when the daily game changes."""
-        return self.now().date()
-
     @property
     def schema_version(self) -> int:
         return self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -679,8 +653,8 @@ class Store:
             rows = self._db.execute(query, args).fetchall()
         return [_item_state(r) for r in rows]
 
-    def topic_mastery(self, kind: str) -> dict[str, float]:
-        """Accuracy over each topic's last ``RECENT_ANSWERS`` answers, for ``kind``'s topics."""
+    def recent_accuracy(self, kind: str, *, last: int) -> dict[str, float]:
+        """Accuracy over each topic's ``last`` answers, for ``kind``'s topics."""
         with self._errors():
             rows = self._db.execute(
                 """SELECT topic, avg(correct) FROM (
@@ -688,7 +662,7 @@ class Store:
                               row_number() OVER (PARTITION BY a.topic ORDER BY a.id DESC) AS n
                        FROM answers a JOIN sessions s ON s.id = a.session_id WHERE s.kind = ?)
                    WHERE n <= ? GROUP BY topic""",
-                (kind, RECENT_ANSWERS),
+                (kind, last),
             ).fetchall()
         return {r[0]: r[1] for r in rows}
 
@@ -720,40 +694,17 @@ class Store:
             raise StoreError(f"there is no daily attempt {attempt_id}")
         return _attempt(row)
 
-    def start_daily(self, day: str | date, *, official: bool, rules: str) -> int:
-        """Start an attempt at ``day``'s daily game; returns its id.
+    def add_daily_attempt(self, day: str | date, *, official: bool, rules: str) -> DailyAttempt | None:
+        """Insert a new attempt at ``day``'s game, atomically; None if ``official`` and the date has one.
 
-        Only the first attempt of today (UTC) may be official: an official attempt for another
-        date, or for a date that has one, is refused. A practice attempt gets its own
-        ``"daily-practice"`` training session.
+        Which attempt may be official is the caller's rule; the store only guarantees a date
+        never gets two. A practice attempt gets its own ``"daily-practice"`` training session.
         """
         when = _day(day)
         with self._transaction() as db:
-            if official:
-                if when != self.today():
-                    raise StoreError(
-                        f"only today's daily game ({self.today().isoformat()} UTC) can be official, "
-                        f"not {when.isoformat()}'s"
-                    )
-                if self._latest_attempt(db, when, official=True) is not None:
-                    raise StoreError(f"the daily game of {when.isoformat()} already has its official attempt")
-            return self._insert_attempt(db, when, official=official, rules=rules)
-
-    def next_daily(self, day: str | date, *, rules: str) -> DailyAttempt:
-        """The attempt to play at ``day``'s game: an unfinished one to resume, else a new one.
-
-        The new attempt is official when ``day`` is today and has no official attempt yet,
-        practice otherwise.
-        """
-        when = _day(day)
-        with self._transaction() as db:
-            official = self._latest_attempt(db, when, official=True)
-            practice = self._latest_attempt(db, when, official=False)
-            for attempt in (official, practice):
-                if attempt is not None and attempt["finished_at"] is None:
-                    return _attempt(attempt)
-            make_official = official is None and when == self.today()
-            attempt_id = self._insert_attempt(db, when, official=make_official, rules=rules)
+            if official and self._latest_attempt(db, when, official=True) is not None:
+                return None
+            attempt_id = self._insert_attempt(db, when, official=official, rules=rules)
             return _attempt(db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone())
 
     def _latest_attempt(self, db: sqlite3.Connection, when: date, *, official: bool) -> sqlite3.Row | None:
@@ -818,13 +769,13 @@ class Store:
             raise StoreError(f"the daily attempt {attempt_id} is already finished")
         return row
 
-    # -- summaries
+    # -- reading rows for summaries
 
-    def progress_summary(self, rules: str | None = None) -> ProgressSummary:
-        """Training only: accuracy per topic, points lost per decision and its trend, what next.
+    def progress_rows(self, *, rules: str | None, recent: int, sessions: int, now: datetime) -> ProgressRows:
+        """Training totals in one read: per topic (accuracy over its last ``recent`` answers), per
+        session (the last ``sessions`` with decisions), practice games, and items due at ``now``.
 
-        ``rules`` keeps only training on that rule set (by name); the count of questions due
-        for review always covers every rule set.
+        ``rules`` keeps only training on that rule set (by name); the count due covers every rule set.
         """
         only = (rules, rules)
         with self._transaction(write=False) as db:
@@ -847,7 +798,7 @@ class Store:
                    GROUP BY s.kind, a.topic""",
                 only,
             ).fetchall()
-            recent = {
+            recent_accuracy = {
                 (r[0], r[1]): r[2]
                 for r in db.execute(
                     """SELECT kind, topic, avg(correct) FROM (
@@ -856,7 +807,7 @@ class Store:
                            FROM answers a JOIN sessions s ON s.id = a.session_id
                            WHERE ? IS NULL OR s.rules = ?)
                        WHERE n <= ? GROUP BY kind, topic""",
-                    (*only, RECENT_ANSWERS),
+                    (*only, recent),
                 )
             }
             session_rows = db.execute(
@@ -864,50 +815,37 @@ class Store:
                    FROM sessions s JOIN answers a ON a.session_id = s.id
                    WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
                    GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
-                (*only, TREND_SESSIONS),
+                (*only, sessions),
             ).fetchall()
             practice_games = db.execute(
                 """SELECT count(*) FROM daily_attempts
                    WHERE official = 0 AND finished_at IS NOT NULL AND (? IS NULL OR rules = ?)""",
                 only,
             ).fetchone()[0]
-            due = db.execute(
-                "SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(self.now()),)
-            ).fetchone()[0]
-        topics = tuple(
-            sorted(
-                (
-                    TopicProgress(
-                        kind=r["kind"],
-                        topic=r["topic"],
-                        answers=r["answers"],
-                        correct=r["correct"],
-                        recent_accuracy=recent[(r["kind"], r["topic"])],
-                        decisions=r["decisions"],
-                        average_points_lost=r["lost"],
-                        last_answered=_parse_time(r["last_answered"]),
-                        loss_unit=r["unit"] or "points",
-                    )
-                    for r in topic_rows
-                ),
-                key=topic_order,
-            )
-        )
-        weakest = tuple(
-            sorted(
-                (t for t in topics if t.answers >= MIN_ANSWERS and t.recent_accuracy < MASTERED),
-                key=lambda t: (t.recent_accuracy, -(t.average_points_lost or 0.0)),
-            )[:3]
-        )
-        return ProgressSummary(
+            due = db.execute("SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(now),)).fetchone()[0]
+        return ProgressRows(
             answers=totals[0],
             correct=totals[1],
-            sessions=totals[4],
-            practice_games=practice_games,
-            topics=topics,
+            sessions_count=totals[4],
             decisions=totals[2],
             average_points_lost=totals[3],
-            recent_sessions=tuple(
+            practice_games=practice_games,
+            due_for_review=due,
+            topics=tuple(
+                TopicProgress(
+                    kind=r["kind"],
+                    topic=r["topic"],
+                    answers=r["answers"],
+                    correct=r["correct"],
+                    recent_accuracy=recent_accuracy[(r["kind"], r["topic"])],
+                    decisions=r["decisions"],
+                    average_points_lost=r["lost"],
+                    last_answered=_parse_time(r["last_answered"]),
+                    loss_unit=r["unit"] or "points",
+                )
+                for r in topic_rows
+            ),
+            sessions=tuple(
                 SessionLoss(
                     session_id=r[0],
                     kind=r[1],
@@ -917,69 +855,46 @@ class Store:
                 )
                 for r in reversed(session_rows)
             ),
-            weakest=weakest,
-            due_for_review=due,
-            next=suggest(topics, weakest),
         )
 
-    def stats_summary(self, today: str | date | None = None) -> StatsSummary:
-        """Official daily results only; ``today`` (UTC, default the store's clock) decides the streak."""
-        day = self.today() if today is None else _day(today)
+    def official_results(self) -> list[DailyResult]:
+        """Every finished official daily attempt, in date order."""
         with self._errors():
             rows = self._db.execute(
                 """SELECT date, score, perfect_score, marks FROM daily_attempts
-                   WHERE official = 1 AND finished_at IS NOT NULL ORDER BY date"""
+                   WHERE official = 1 AND finished_at IS NOT NULL AND score IS NOT NULL ORDER BY date"""
             ).fetchall()
-        results = [_result(r) for r in rows]
-        scores = [r.score for r in results]
-        current, longest = streaks([date.fromisoformat(r.date) for r in results], day)
-        return StatsSummary(
-            today=day,
-            games_played=len(results),
-            current_streak=current,
-            longest_streak=longest,
-            best=max(results, key=lambda r: r.score) if results else None,
-            average_score=sum(scores) / len(scores) if scores else None,
-            histogram=histogram(scores),
-            recent=tuple(reversed(results[-RECENT_DAYS:])),
-            played_today=any(r.date == day.isoformat() for r in results),
-        )
+        return [_result(r) for r in rows]
 
-    # -- export and reset
-
-    def export_answers(self, path: Path) -> int:
-        """Write every training answer to ``path`` (CSV or JSON by its suffix); returns how many."""
-        fmt = export_format(path)
+    def answer_records(self) -> list[AnswerRecord]:
+        """Every training answer with its session, oldest first."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT a.answered_at AS time, s.kind AS kind, a.session_id AS session, s.rules AS rules,
-                          a.topic AS topic, a.item AS item, a.question AS question, a.answer AS answer,
-                          a.correct_answer AS correct_answer, a.correct AS correct, a.grade AS grade,
-                          a.points_lost AS points_lost, a.unit AS unit, a.extra AS extra
+                """SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
+                          a.answer, a.correct_answer, a.correct, a.grade, a.points_lost, a.unit, a.extra
                    FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
             ).fetchall()
-        with path.open("w", newline="", encoding="utf-8") as f:
-            if fmt == "json":
-                records = [
-                    {k: r[k] for k in EXPORT_COLUMNS}
-                    | {"correct": bool(r["correct"]), "extra": _load(r["extra"])}
-                    for r in rows
-                ]
-                json.dump(records, f, indent=2)
-                f.write("\n")
-            else:
-                writer = csv.DictWriter(f, fieldnames=EXPORT_COLUMNS)
-                writer.writeheader()
-                for r in rows:
-                    lost = r["points_lost"]
-                    writer.writerow(
-                        {k: r[k] for k in EXPORT_COLUMNS}
-                        | {
-                            "correct": "yes" if r["correct"] else "no",
-                            "points_lost": "" if lost is None else f"{lost:.2f}",
-                        }
-                    )
-        return len(rows)
+        return [
+            AnswerRecord(
+                time=r[0],
+                kind=r[1],
+                session=r[2],
+                rules=r[3],
+                topic=r[4],
+                item=r[5],
+                question=r[6],
+                answer=r[7],
+                correct_answer=r[8],
+                correct=bool(r[9]),
+                grade=r[10],
+                points_lost=r[11],
+                unit=r[12],
+                extra=r[13],
+            )
+            for r in rows
+        ]
+
+    # -- reset
 
     def reset(self, kind: str) -> int:
         """Delete all training progress, or all official results; the other kind is untouched.

@@ -1,43 +1,19 @@
-"""What the trainer remembers, as plain values: training progress per topic, official results
-and records, and the rules that turn answers into a schedule, streaks and suggestions.
+"""The rows the store returns: plain frozen values, with no rules and no database in them.
 
-The store (:mod:`farkle_trainer.store.db`) reads and writes these; nothing here touches a database.
+What they add up to (progress, stats, streaks, suggestions, exports) is worked out in
+:mod:`farkle_trainer.training.progress`; which daily attempt is official is decided in
+:mod:`farkle_trainer.training.games.daily`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from typing import Any, Literal
-
-#: How long an item rests in each Leitner box before it is due again.
-LEITNER_DELAYS = (timedelta(0), timedelta(days=1), timedelta(days=3), timedelta(days=7), timedelta(days=21))
-TOP_BOX = len(LEITNER_DELAYS)
-
-#: Topics the quizzes record, in the order a learner meets them, and the command that drills each.
-SCORE_TOPICS = ("worth", "valid", "farkle", "best", "combos")
-DECIDE_TOPICS = ("bank-or-roll", "keep", "final-round", "opening")
-PRACTICE_COMMANDS = {
-    **{topic: f"farkle-train score --topic {topic}" for topic in SCORE_TOPICS},
-    **{topic: f"farkle-train decide --kind {topic}" for topic in DECIDE_TOPICS},
-}
-
-#: Accuracy over a topic's last ``RECENT_ANSWERS`` answers is its mastery.
-RECENT_ANSWERS = 20
-#: A topic needs this many answers before it can be called weak.
-MIN_ANSWERS = 3
-MASTERED = 0.9
-TREND_SESSIONS = 10
-HISTOGRAM_WIDTH = 1000
-HISTOGRAM_TOP = 10_000
-RECENT_DAYS = 7
 
 LossUnit = Literal["points", "percentage points"]
 #: Expected points of turn score, or percentage points of the chance of passing a leader.
 LOSS_UNITS: tuple[LossUnit, ...] = ("points", "percentage points")
-
-
-# -- values
 
 
 @dataclass(frozen=True)
@@ -60,7 +36,14 @@ class ItemState:
 
 @dataclass(frozen=True)
 class DailyAttempt:
-    """One play of a date's daily game; ``state`` is the game engine's last saved state."""
+    """One play of a date's daily game; ``state`` is the game engine's last saved state.
+
+    ``version`` counts the writes to the attempt: a terminal saves with the version it read,
+    so a terminal that fell behind another can never overwrite the newer game. ``holder``
+    is the terminal playing it and ``held_until`` when its hold lapses (None when nobody
+    holds it). ``damage`` names what could not be read back (``state`` or ``turns``, whose
+    stored text is in ``raw_state``/``raw_turns``); an attempt with damage is never played on.
+    """
 
     id: int
     date: str
@@ -75,6 +58,12 @@ class DailyAttempt:
     perfect_score: float | None
     marks: str | None
     turns: list[Any] | None
+    version: int = 0
+    holder: str | None = None
+    held_until: datetime | None = None
+    damage: str | None = None
+    raw_state: str | None = None
+    raw_turns: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -85,8 +74,8 @@ class DailyAttempt:
 class TopicProgress:
     """Answers to one topic of one kind of training.
 
-    ``recent_accuracy`` covers the last ``RECENT_ANSWERS`` answers; ``average_points_lost``
-    only answers graded by expected value (decisions), None when there were none.
+    ``recent_accuracy`` covers the last few answers (how many, the caller says);
+    ``average_points_lost`` only answers graded by expected value (decisions), None when there were none.
     """
 
     kind: str
@@ -117,47 +106,18 @@ class SessionLoss:
 
 
 @dataclass(frozen=True)
-class Suggestion:
-    command: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class ProgressSummary:
-    """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first."""
+class ProgressRows:
+    """Training totals, read in one transaction. ``sessions`` is oldest first."""
 
     answers: int
     correct: int
-    sessions: int
-    practice_games: int
-    topics: tuple[TopicProgress, ...]
+    sessions_count: int
     decisions: int
     average_points_lost: float | None
-    recent_sessions: tuple[SessionLoss, ...]
-    weakest: tuple[TopicProgress, ...]
+    practice_games: int
     due_for_review: int
-    next: Suggestion
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.correct / self.answers if self.answers else None
-
-    @property
-    def trend(self) -> Literal["improving", "steady", "worsening"] | None:
-        """Points lost in the later half of the recent sessions against the earlier half."""
-        losses = [s.average_points_lost for s in self.recent_sessions]
-        if len(losses) < 2:
-            return None
-        half = len(losses) // 2
-        before = sum(losses[:half]) / half
-        after = sum(losses[-half:]) / half
-        # Within a tenth (or a point, near zero) is noise, not a change.
-        margin = max(0.1 * before, 1.0)
-        if after < before - margin:
-            return "improving"
-        if after > before + margin:
-            return "worsening"
-        return "steady"
+    topics: tuple[TopicProgress, ...]
+    sessions: tuple[SessionLoss, ...]
 
 
 @dataclass(frozen=True)
@@ -169,94 +129,20 @@ class DailyResult:
 
 
 @dataclass(frozen=True)
-class HistogramBucket:
-    """Official scores from ``low`` to ``high`` inclusive; ``high`` is None for the open top bucket."""
+class AnswerRecord:
+    """One training answer with its session, as it is exported; ``extra`` as stored (JSON text)."""
 
-    low: int
-    high: int | None
-    count: int
-
-
-@dataclass(frozen=True)
-class StatsSummary:
-    """Official daily results only. ``recent`` is newest first."""
-
-    today: date
-    games_played: int
-    current_streak: int
-    longest_streak: int
-    best: DailyResult | None
-    average_score: float | None
-    histogram: tuple[HistogramBucket, ...]
-    recent: tuple[DailyResult, ...]
-    played_today: bool
-
-
-# -- rules
-
-
-def next_box(box: int | None, correct: bool) -> int:
-    """Leitner: a wrong answer goes back to box 1; a right one moves up a box (a new item to box 2)."""
-    if not correct:
-        return 1
-    return min((box or 1) + 1, TOP_BOX)
-
-
-def streaks(days: list[date], today: date) -> tuple[int, int]:
-    """(current, longest) runs of consecutive days; the current run must reach today or yesterday."""
-    longest = run = 0
-    previous: date | None = None
-    for day in sorted(set(days)):
-        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
-        longest = max(longest, run)
-        previous = day
-    current = run if previous is not None and today - previous <= timedelta(days=1) else 0
-    return current, longest
-
-
-def histogram(scores: list[int]) -> tuple[HistogramBucket, ...]:
-    """Scores in buckets of ``HISTOGRAM_WIDTH``, from the lowest filled bucket to the highest."""
-    if not scores:
-        return ()
-    top = HISTOGRAM_TOP // HISTOGRAM_WIDTH
-    counts: dict[int, int] = {}
-    for s in scores:
-        b = min(max(s, 0) // HISTOGRAM_WIDTH, top)
-        counts[b] = counts.get(b, 0) + 1
-    return tuple(
-        HistogramBucket(
-            low=b * HISTOGRAM_WIDTH,
-            high=None if b == top else (b + 1) * HISTOGRAM_WIDTH - 1,
-            count=counts.get(b, 0),
-        )
-        for b in range(min(counts), max(counts) + 1)
-    )
-
-
-def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:
-    """What to practise next: the weakest topic, else one not tried yet, else the daily game."""
-    if not topics:
-        return Suggestion("farkle-train score", "Start with the scoring quiz.")
-    for t in weakest:
-        if t.topic in PRACTICE_COMMANDS:
-            return Suggestion(
-                PRACTICE_COMMANDS[t.topic],
-                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} answers were right.",
-            )
-    tried = {t.topic for t in topics}
-    for topic, command in PRACTICE_COMMANDS.items():
-        if topic not in tried:
-            return Suggestion(command, f"You have not tried {topic} yet.")
-    return Suggestion("farkle-train daily", "Every topic is going well: play today's daily game.")
-
-
-def topic_order(t: TopicProgress) -> tuple[int, str, int, str]:
-    """Scoring before decisions before the rest, and topics in the order a learner meets them."""
-    kinds = ("score", "decide")
-    known = list(PRACTICE_COMMANDS)
-    return (
-        kinds.index(t.kind) if t.kind in kinds else len(kinds),
-        t.kind,
-        known.index(t.topic) if t.topic in known else len(known),
-        t.topic,
-    )
+    time: str
+    kind: str
+    session: int
+    rules: str
+    topic: str
+    item: str
+    question: str
+    answer: str
+    correct_answer: str
+    correct: bool
+    grade: str
+    points_lost: float | None
+    unit: str
+    extra: str | None

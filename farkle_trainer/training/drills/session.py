@@ -26,6 +26,7 @@ from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
 from farkle_trainer.training.frontend import Rounds
+from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def make_plan(
     due = store.due_items(KIND, limit=DUE_LOOKAHEAD)
     found = (position_from_data((item.extra or {}).get("position"), rules) for item in due)
     review = [p for p in found if p is not None and worth_asking(decision_for(p))]
-    mastery = store.topic_mastery(KIND)
+    mastery = topic_mastery(store, KIND)
     return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
 
 

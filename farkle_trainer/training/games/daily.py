@@ -40,6 +40,7 @@ from farkle_trainer.engine.notation import AnswerError, parse_action, parse_sele
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
 from farkle_trainer.training.games.game import DiceSource, GameState, Move, Review
+from farkle_trainer.training.progress import load_stats
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt
 
-Clock = Callable[[], datetime]
 T = TypeVar("T")
 #: Bytes from 252 up are skipped: 252 is the largest multiple of 6 that fits in a byte.
 BYTE_LIMIT = 252
@@ -130,20 +130,11 @@ def daily_source(day: date) -> DiceSource:
 # -- the day
 
 
-def system_clock() -> datetime:
-    return datetime.now(UTC)
-
-
 def utc_date(moment: datetime) -> date:
     """The UTC date of a moment; a moment without a time zone is taken as UTC."""
     if moment.tzinfo is None:
         return moment.date()
     return moment.astimezone(UTC).date()
-
-
-def today(clock: Clock = system_clock) -> date:
-    """Today's daily game date: the UTC date, which changes at 00:00 UTC."""
-    return utc_date(clock())
 
 
 def until_next_game(moment: datetime) -> timedelta:
@@ -170,8 +161,7 @@ def plan(day: date, today: date, *, replay: bool, official: DailyAttempt | None)
     """Decide what ``farkle-train daily`` does; raise :class:`DailyError` to refuse.
 
     ``official`` is ``day``'s official attempt, if any. Playing means resuming the unfinished
-    attempt or starting one (:meth:`~farkle_trainer.store.db.Store.next_daily`): official only for
-    today's first, practice otherwise. Today's game once finished is "done" unless replayed.
+    attempt or starting one (:func:`next_attempt`). Today's game once finished is "done" unless replayed.
     A replay never starts before the official game is over, so practice cannot preview it.
     """
     if day > today:
@@ -194,6 +184,29 @@ def plan(day: date, today: date, *, replay: bool, official: DailyAttempt | None)
     if day == today and official is not None and not replay:
         return "done"
     return "play"
+
+
+def next_attempt(store: Store, day: date, today: date) -> DailyAttempt:
+    """The attempt to play at ``day``'s game: an unfinished one to resume, else a new one.
+
+    This is the one place that decides what is official: a new attempt is official only
+    when ``day`` is ``today`` (the UTC date of the command's one clock reading) and the day
+    has no official attempt yet; every other play is practice. The check and the insert are
+    one transaction, so two terminals cannot both start an official game.
+    """
+    with store.atomic():
+        official = store.daily_attempt(day, official=True)
+        practice = store.daily_attempt(day, official=False)
+        for attempt in (official, practice):
+            if attempt is not None and not attempt.finished:
+                return attempt
+        if day == today and official is None:
+            started = store.add_daily_attempt(day, official=True, rules=RULES_NAME)
+            if started is not None:
+                return started
+        started = store.add_daily_attempt(day, official=False, rules=RULES_NAME)
+        assert started is not None
+        return started
 
 
 def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
@@ -240,7 +253,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     """What ``--status`` shows, read from the store at ``moment``."""
     day = utc_date(moment)
     official = store.daily_attempt(day, official=True)
-    stats = store.stats_summary(day)
+    stats = load_stats(store, day)
     state = None
     if official is not None and official.state is not None and not official.finished:
         try:
@@ -479,7 +492,7 @@ def run_attempt(
         marks=spaced_marks(state),
         turns=game.turn_summaries(state),
     )
-    streak = store.stats_summary(today).current_streak if attempt.official else None
+    streak = load_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.score, state.marks, official=attempt.official)
     front.say(
         view.summary(state, perfect, reviews, share=share, official=attempt.official, day=day, streak=streak)

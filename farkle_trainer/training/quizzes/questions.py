@@ -28,7 +28,7 @@ from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.store.rows import SCORE_TOPICS
+from farkle_trainer.training.progress import SCORE_TOPICS
 
 Level = Literal["easy", "medium", "hard"]
 Form = Literal["points", "yes-no", "dice"]

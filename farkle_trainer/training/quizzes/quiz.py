@@ -21,7 +21,7 @@ from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, explain, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.store.rows import MASTERED, Suggestion
+from farkle_trainer.training.progress import MASTERED, Suggestion
 from farkle_trainer.training.quizzes.questions import (
     DRAW_TRIES,
     LEVELS,

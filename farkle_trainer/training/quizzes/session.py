@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.frontend import Rounds
+from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.quizzes.questions import Level, Question, revive
 from farkle_trainer.training.quizzes.quiz import (
     Answered,
@@ -78,7 +79,7 @@ def plan(
         count=count,
         topics=topics,
         level=level,
-        mastery=store.topic_mastery(KIND),
+        mastery=topic_mastery(store, KIND),
         reviews=due,
     )
     return quiz, drawn

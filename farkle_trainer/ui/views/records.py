@@ -7,13 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from farkle_trainer.store.rows import (
-    DailyResult,
-    HistogramBucket,
-    ProgressSummary,
-    StatsSummary,
-    TopicProgress,
-)
+from farkle_trainer.store.rows import DailyResult, TopicProgress
+from farkle_trainer.training.progress import HistogramBucket, ProgressSummary, StatsSummary
 from farkle_trainer.ui.views.engine import ev, points
 
 if TYPE_CHECKING:

@@ -1,0 +1,338 @@
+"""Progress and stats from the store's rows: summaries, streaks, the histogram, what to practise
+next, and the export of every training answer.
+
+Progress covers training only (quizzes, drills, lessons, challenges, practice daily games);
+stats cover only official daily results. The functions named ``*_summary`` are pure: they
+take rows (:mod:`farkle_trainer.store.rows`) and return values; ``load_progress`` and
+``load_stats`` read those rows from a store first.
+
+>>> streaks([date(2026, 11, 27), date(2026, 11, 28)], date(2026, 11, 29))
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.store.rows import (
+    AnswerRecord,
+    DailyResult,
+    ProgressRows,
+    SessionLoss,
+    TopicProgress,
+)
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.db import Store
+
+#: Topics the quizzes record, in the order a learner meets them, and the command that drills each.
+SCORE_TOPICS = ("worth", "valid", "farkle", "best", "combos")
+DECIDE_TOPICS = ("bank-or-roll", "keep", "final-round", "opening")
+PRACTICE_COMMANDS = {
+    **{topic: f"farkle-train score --topic {topic}" for topic in SCORE_TOPICS},
+    **{topic: f"farkle-train decide --kind {topic}" for topic in DECIDE_TOPICS},
+}
+
+#: Accuracy over a topic's last ``RECENT_ANSWERS`` answers is its mastery.
+RECENT_ANSWERS = 20
+#: A topic needs this many answers before it can be called weak.
+MIN_ANSWERS = 3
+MASTERED = 0.9
+WEAKEST = 3
+TREND_SESSIONS = 10
+HISTOGRAM_WIDTH = 1000
+HISTOGRAM_TOP = 10_000
+RECENT_DAYS = 7
+
+EXPORT_FORMATS = {".csv": "csv", ".json": "json"}
+EXPORT_COLUMNS = (
+    "time",
+    "kind",
+    "session",
+    "rules",
+    "topic",
+    "item",
+    "question",
+    "answer",
+    "correct_answer",
+    "correct",
+    "grade",
+    "points_lost",
+    "unit",
+)
+
+Trend = Literal["improving", "steady", "worsening"]
+
+
+class ExportError(InputError):
+    """An export that cannot be written: a file name without .csv or .json."""
+
+
+# -- values
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    command: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProgressSummary:
+    """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first."""
+
+    answers: int
+    correct: int
+    sessions: int
+    practice_games: int
+    topics: tuple[TopicProgress, ...]
+    decisions: int
+    average_points_lost: float | None
+    recent_sessions: tuple[SessionLoss, ...]
+    weakest: tuple[TopicProgress, ...]
+    due_for_review: int
+    next: Suggestion
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answers if self.answers else None
+
+    @property
+    def trend(self) -> Trend | None:
+        return trend([s.average_points_lost for s in self.recent_sessions])
+
+
+@dataclass(frozen=True)
+class HistogramBucket:
+    """Official scores from ``low`` to ``high`` inclusive; ``high`` is None for the open top bucket."""
+
+    low: int
+    high: int | None
+    count: int
+
+
+@dataclass(frozen=True)
+class StatsSummary:
+    """Official daily results only. ``recent`` is newest first.
+
+    ``damaged`` counts official attempts whose saved game could not be read back: they are
+    kept (and a stats reset deletes them) but score nothing.
+    """
+
+    today: date
+    games_played: int
+    current_streak: int
+    longest_streak: int
+    best: DailyResult | None
+    average_score: float | None
+    histogram: tuple[HistogramBucket, ...]
+    recent: tuple[DailyResult, ...]
+    played_today: bool
+    damaged: int = 0
+
+
+# -- rules
+
+
+def trend(losses: list[float]) -> Trend | None:
+    """Points lost in the later half of the sessions against the earlier half (oldest first)."""
+    if len(losses) < 2:
+        return None
+    half = len(losses) // 2
+    before = sum(losses[:half]) / half
+    after = sum(losses[-half:]) / half
+    # Within a tenth (or a point, near zero) is noise, not a change.
+    margin = max(0.1 * before, 1.0)
+    if after < before - margin:
+        return "improving"
+    if after > before + margin:
+        return "worsening"
+    return "steady"
+
+
+def streaks(days: list[date], today: date) -> tuple[int, int]:
+    """(current, longest) runs of consecutive days; the current run must reach today or yesterday."""
+    longest = run = 0
+    previous: date | None = None
+    for day in sorted(set(days)):
+        run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+        longest = max(longest, run)
+        previous = day
+    current = run if previous is not None and (today - previous).days <= 1 else 0
+    return current, longest
+
+
+def histogram(scores: list[int]) -> tuple[HistogramBucket, ...]:
+    """Scores in buckets of ``HISTOGRAM_WIDTH``, from the lowest filled bucket to the highest."""
+    if not scores:
+        return ()
+    top = HISTOGRAM_TOP // HISTOGRAM_WIDTH
+    counts: dict[int, int] = {}
+    for s in scores:
+        b = min(max(s, 0) // HISTOGRAM_WIDTH, top)
+        counts[b] = counts.get(b, 0) + 1
+    return tuple(
+        HistogramBucket(
+            low=b * HISTOGRAM_WIDTH,
+            high=None if b == top else (b + 1) * HISTOGRAM_WIDTH - 1,
+            count=counts.get(b, 0),
+        )
+        for b in range(min(counts), max(counts) + 1)
+    )
+
+
+def weakest_topics(topics: tuple[TopicProgress, ...]) -> tuple[TopicProgress, ...]:
+    """Up to ``WEAKEST`` topics with enough answers and not yet mastered, the weakest first."""
+    return tuple(
+        sorted(
+            (t for t in topics if t.answers >= MIN_ANSWERS and t.recent_accuracy < MASTERED),
+            key=lambda t: (t.recent_accuracy, -(t.average_points_lost or 0.0)),
+        )[:WEAKEST]
+    )
+
+
+def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:
+    """What to practise next: the weakest topic, else one not tried yet, else the daily game."""
+    if not topics:
+        return Suggestion("farkle-train score", "Start with the scoring quiz.")
+    for t in weakest:
+        if t.topic in PRACTICE_COMMANDS:
+            return Suggestion(
+                PRACTICE_COMMANDS[t.topic],
+                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} answers were right.",
+            )
+    tried = {t.topic for t in topics}
+    for topic, command in PRACTICE_COMMANDS.items():
+        if topic not in tried:
+            return Suggestion(command, f"You have not tried {topic} yet.")
+    return Suggestion("farkle-train daily", "Every topic is going well: play today's daily game.")
+
+
+def topic_order(t: TopicProgress) -> tuple[int, str, int, str]:
+    """Scoring before decisions before the rest, and topics in the order a learner meets them."""
+    kinds = ("score", "decide")
+    known = list(PRACTICE_COMMANDS)
+    return (
+        kinds.index(t.kind) if t.kind in kinds else len(kinds),
+        t.kind,
+        known.index(t.topic) if t.topic in known else len(known),
+        t.topic,
+    )
+
+
+# -- summaries
+
+
+def progress_summary(rows: ProgressRows) -> ProgressSummary:
+    """Training only: accuracy per topic, points lost per decision and its trend, what next."""
+    topics = tuple(sorted(rows.topics, key=topic_order))
+    weakest = weakest_topics(topics)
+    return ProgressSummary(
+        answers=rows.answers,
+        correct=rows.correct,
+        sessions=rows.sessions_count,
+        practice_games=rows.practice_games,
+        topics=topics,
+        decisions=rows.decisions,
+        average_points_lost=rows.average_points_lost,
+        recent_sessions=rows.sessions,
+        weakest=weakest,
+        due_for_review=rows.due_for_review,
+        next=suggest(topics, weakest),
+    )
+
+
+def stats_summary(results: list[DailyResult], today: date, *, damaged: int = 0) -> StatsSummary:
+    """Official daily results (in date order); ``today`` (UTC) decides the current streak."""
+    scores = [r.score for r in results]
+    current, longest = streaks([date.fromisoformat(r.date) for r in results], today)
+    return StatsSummary(
+        today=today,
+        games_played=len(results),
+        current_streak=current,
+        longest_streak=longest,
+        best=max(results, key=lambda r: r.score) if results else None,
+        average_score=sum(scores) / len(scores) if scores else None,
+        histogram=histogram(scores),
+        recent=tuple(reversed(results[-RECENT_DAYS:])),
+        played_today=any(r.date == today.isoformat() for r in results),
+        damaged=damaged,
+    )
+
+
+def load_progress(store: Store, *, rules: str | None = None, now: datetime | None = None) -> ProgressSummary:
+    """The progress summary of ``store``; ``rules`` keeps only training on that rule set (by name).
+
+    The count of questions due for review (at ``now``, default the store's clock) covers every rule set.
+    """
+    return progress_summary(
+        store.progress_rows(
+            rules=rules, recent=RECENT_ANSWERS, sessions=TREND_SESSIONS, now=now or store.now()
+        )
+    )
+
+
+def load_stats(store: Store, today: date | None = None) -> StatsSummary:
+    """The stats summary of ``store`` on ``today`` (UTC; default the store's clock)."""
+    day = today if today is not None else store.now().date()
+    return stats_summary(store.official_results(), day)
+
+
+def topic_mastery(store: Store, kind: str) -> dict[str, float]:
+    """Accuracy over each topic's last ``RECENT_ANSWERS`` answers, for ``kind``'s topics."""
+    return store.recent_accuracy(kind, last=RECENT_ANSWERS)
+
+
+# -- export
+
+
+def export_format(path: Path) -> str:
+    """``"csv"`` or ``"json"`` from the file's suffix; anything else is refused."""
+    fmt = EXPORT_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise ExportError(f"cannot export to {path.name}: the file name must end in .csv or .json")
+    return fmt
+
+
+def _extra(text: str | None) -> Any:
+    """A stored ``extra`` as data; text that is not JSON is exported as the text it is."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def write_answers(records: list[AnswerRecord], path: Path) -> int:
+    """Write ``records`` to ``path`` (CSV or JSON by its suffix); returns how many."""
+    fmt = export_format(path)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        if fmt == "json":
+            data = [{k: getattr(r, k) for k in EXPORT_COLUMNS} | {"extra": _extra(r.extra)} for r in records]
+            json.dump(data, f, indent=2)
+            f.write("\n")
+        else:
+            writer = csv.DictWriter(f, fieldnames=EXPORT_COLUMNS)
+            writer.writeheader()
+            for r in records:
+                writer.writerow(
+                    {k: getattr(r, k) for k in EXPORT_COLUMNS}
+                    | {
+                        "correct": "yes" if r.correct else "no",
+                        "points_lost": "" if r.points_lost is None else f"{r.points_lost:.2f}",
+                    }
+                )
+    return len(records)
+
+
+def export_answers(store: Store, path: Path) -> int:
+    """Write every training answer in ``store`` to ``path``; returns how many."""
+    export_format(path)
+    return write_answers(store.answer_records(), path)
