@@ -1,3 +1,3 @@
-from farkle_trainer.cli import main
+from farkle_trainer.entry import main
 
 main()

@@ -130,3 +130,34 @@ def test_a_store_failure_is_one_line_with_exit_code_1(
     result = CliRunner().invoke(app, ["learn", "1", "--plain", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {tmp_path}: database is locked"
+
+
+def test_ctrl_c_inside_any_command_is_a_quiet_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from farkle_trainer.engine import scoring
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scoring, "explain", interrupted)
+    result = CliRunner().invoke(app, ["explain", "1", "5", "--plain"])
+    assert result.exit_code == 130
+    assert "Traceback" not in result.output and "Aborted" not in result.output
+
+
+def test_ctrl_c_while_starting_up_is_a_quiet_exit_130() -> None:
+    # SIGINT arrives while the package is still being imported.
+    program = (
+        "import builtins, sys\n"
+        "real = builtins.__import__\n"
+        "def slow(name, *a, **k):\n"
+        "    if name == 'typer':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = slow\n"
+        "sys.argv = ['farkle-train', '--help']\n"
+        "from farkle_trainer.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 130
+    assert "Traceback" not in done.stderr

@@ -43,3 +43,7 @@ class BoundaryGroup(TyperGroup):
         except FarkleError as exc:
             report(exc)
             raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            # Every action is committed as it happens, so Ctrl-C only needs a quiet way out.
+            print(file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
