@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 SheetKind = Literal["score", "decide"]
 Format = Literal["markdown", "text"]
-FORMATS: tuple[Format, ...] = ("markdown", "text")
 
 MARKDOWN_PAGE_BREAK = '<div style="page-break-after: always;"></div>'
 TEXT_PAGE_BREAK = "\f"

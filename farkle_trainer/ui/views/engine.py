@@ -13,7 +13,7 @@ from farkle_trainer.engine.notation import dice_text, ev, percent, points
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from farkle_trainer.engine.plays import Hint, Play, Valuation
+    from farkle_trainer.engine.plays import Hint, Play
     from farkle_trainer.engine.scoring import Explanation, Split
     from farkle_trainer.engine.strategy import Strategy
 
@@ -104,10 +104,6 @@ def explain_rich(e: Explanation, rules_name: str) -> RenderableType:
 
 
 # -- hint
-
-
-def _valuation_data(v: Valuation) -> dict[str, Any]:
-    return {"bank": v.bank, "roll": v.roll, "best": v.best, "action": v.action}
 
 
 def play_data(h: Hint, p: Play) -> dict[str, Any]:

@@ -10,7 +10,6 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
 #: A lesson's status for a learner, from training progress.
-STATUSES = ("new", "read", "practised")
 
 
 def list_text(lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: str) -> str:
