@@ -118,7 +118,9 @@ def test_an_answer_record_is_kept_alike_in_the_store_and_the_result_file(tmp_pat
 # -- one error boundary
 
 
-def test_a_store_failure_is_one_line_with_exit_code_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_store_failure_is_one_line_with_exit_code_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from farkle_trainer.store import db
 
     def locked(*args: object, **kwargs: object) -> Store:
