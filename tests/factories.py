@@ -11,6 +11,7 @@ from rich.console import Console
 from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
 from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.quizzes.questions import Question
+from farkle_trainer.training.quizzes.topics import question
 from farkle_trainer.training.record import AnswerRecord
 from farkle_trainer.ui.terminal import InteractiveFrontend
 
@@ -31,7 +32,7 @@ HOUSE = rules_from_mapping(
 
 
 def q(topic: str, dice: str, rules: Rules = CLASSIC) -> Question:
-    return Question(topic, tuple(int(c) for c in dice), rules)
+    return question(topic, tuple(int(c) for c in dice), rules)
 
 
 def answer(number: int, item: str, given: str, right: str, lost: float | None = None) -> AnswerRecord:

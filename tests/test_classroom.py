@@ -24,8 +24,8 @@ from farkle_trainer.training.classroom.codes import (
     parse_name,
 )
 from farkle_trainer.training.games.game import seeded_source
-from farkle_trainer.training.quizzes.questions import TOPICS
 from farkle_trainer.training.quizzes.quiz import fixed_questions
+from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.views.drills import question_line
 
 CLASSIC = load_rules("classic")
@@ -141,7 +141,7 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
     program = (
         "import json; from farkle_trainer import load_rules; "
         "from farkle_trainer.training.classroom.codes import class_quiz, class_drills, code_stream; "
-        "from farkle_trainer.training.quizzes.questions import TOPICS; "
+        "from farkle_trainer.training.quizzes.topics import TOPICS; "
         "from farkle_trainer.training.quizzes.quiz import fixed_questions; "
         "from farkle_trainer.training.drills.drills import KINDS; "
         "from farkle_trainer.ui.views.drills import question_line; "

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from dataclasses import fields
 from itertools import product
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +29,7 @@ from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.training.drills import drills as drills_module
 from farkle_trainer.training.drills.drills import (
     LEVEL_GAPS,
     Plan,
@@ -35,6 +39,8 @@ from farkle_trainer.training.drills.drills import (
     teaching_positions,
     worth_asking,
 )
+from farkle_trainer.training.drills.kinds import KIND_SPECS, KindSpec
+from farkle_trainer.training.progress import DECIDE_TOPICS
 
 CLASSIC = load_rules("classic")
 MULTIPLIER = load_rules("multiplier")
@@ -376,6 +382,42 @@ def test_teaching_positions_follow_a_custom_opening() -> None:
     house = CLASSIC.with_house_rules(opening_minimum=1000)
     (opening,) = [p for p in teaching_positions(house) if p.kind == "opening"]
     assert opening.opening == 1000
+
+
+# -- the kind registry
+
+
+def test_every_kind_is_declared_once_in_the_registry_with_every_field() -> None:
+    assert tuple(KIND_SPECS) == KINDS
+    for kind, spec in KIND_SPECS.items():
+        assert spec.kind is kind
+        for f in fields(KindSpec):
+            assert getattr(spec, f.name), (kind, f.name)
+        position = generate(CLASSIC, kind, Stream(f"registry/{kind}"))
+        assert position.kind == kind and spec.worth_asking(decision_for(position))
+        assert spec.teaching(CLASSIC)
+    # The store sits below training and keeps its own copy for progress summaries.
+    assert DECIDE_TOPICS == KINDS
+
+
+def test_nothing_in_training_or_the_views_switches_on_a_kind() -> None:
+    package = Path(drills_module.__file__).parents[2]
+    found = []
+    for path in sorted([*(package / "training").rglob("*.py"), *(package / "ui").rglob("*.py")]):
+        if path.name == "kinds.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            on_kind = any(
+                (isinstance(n, ast.Attribute) and n.attr == "kind")
+                or (isinstance(n, ast.Name) and n.id == "kind")
+                for n in sides
+            )
+            if on_kind and any(isinstance(n, ast.Constant) and n.value in KINDS for n in sides):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert found == [], "kinds are declared in training/drills/kinds.py (and the engine's Kind)"
 
 
 # -- adapting to the player

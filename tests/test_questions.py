@@ -11,16 +11,12 @@ from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.quizzes.questions import (
     LEVELS,
-    SIZES,
-    TOPICS,
     allowed_rules,
-    fits,
-    make_question,
-    revive,
     rule_of,
     rules_in,
     table_rules,
 )
+from farkle_trainer.training.quizzes.topics import TOPICS, make_question, revive, spec_of
 
 CLASSIC = load_rules("classic")
 FIXED = load_rules("fixed")
@@ -37,11 +33,13 @@ def test_questions_fit_their_topic_and_level(topic: str, level: str) -> None:
     table = score_table(CLASSIC)
     for i in range(60):
         question = make_question(topic, CLASSIC, level, Stream(f"fit/{i}"))  # type: ignore[arg-type]
-        assert question.topic == topic and fits(question)
+        spec = spec_of(topic)
+        assert question.topic == topic and spec.fits(question)
+        assert question.form == spec.form
         counts = question.counts
-        if topic in SIZES:
-            low, high = SIZES[topic][level]  # type: ignore[index]
-            assert low <= len(question.dice) <= high or question.combo is not None, question
+        low, high = spec.sizes[level]  # type: ignore[index]
+        # A valid question may borrow a combination's dice.
+        assert low <= len(question.dice) <= high or (topic == "valid" and question.combo), question
         if topic == "worth":
             split = table.split(counts)
             assert split is not None and rules_in(split) <= set(allowed_rules(CLASSIC, level))  # type: ignore[arg-type]

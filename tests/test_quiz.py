@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from factories import HOUSE, q
@@ -16,8 +19,9 @@ from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_
 from farkle_trainer.engine.rules import Rules, load_rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
-from farkle_trainer.training.progress import topic_mastery
-from farkle_trainer.training.quizzes.questions import TOPICS, Question, QuizError, revive
+from farkle_trainer.training.progress import SCORE_TOPICS, topic_mastery
+from farkle_trainer.training.quizzes import quiz as quiz_module
+from farkle_trainer.training.quizzes.questions import LEVELS, Form, Question, QuizError
 from farkle_trainer.training.quizzes.quiz import (
     REASK_GAP,
     Answered,
@@ -35,6 +39,15 @@ from farkle_trainer.training.quizzes.quiz import (
     summarize,
 )
 from farkle_trainer.training.quizzes.session import quiz_stream
+from farkle_trainer.training.quizzes.topics import (
+    SPECS,
+    TOPICS,
+    Topic,
+    TopicSpec,
+    make_question,
+    question,
+    revive,
+)
 from farkle_trainer.training.record import AnswerRecord
 
 CLASSIC = load_rules("classic")
@@ -91,7 +104,7 @@ def test_farkle_right_and_wrong() -> None:
         "No: you can set aside 2-2-4-4-6-6 for 1,500: three pairs 1,500.",
     )
     # Without three pairs on the table, the same roll is a Farkle.
-    assert grade(Question("farkle", (2, 2, 4, 4, 6, 6), HOUSE), True).correct
+    assert grade(question("farkle", (2, 2, 4, 4, 6, 6), HOUSE), True).correct
 
 
 def test_best_is_graded_by_points() -> None:
@@ -137,7 +150,7 @@ def test_combos_triplets_six_alike_and_straights() -> None:
     assert grade(q("combos", "123456"), 1500).correct
     near = grade(q("combos", "123455"), 1600)
     assert near.correct_answer == "0" and "all six faces" in near.notes[-1]
-    short = grade(Question("combos", (1, 2, 3, 4, 5, 5), HOUSE), 550)
+    short = grade(question("combos", (1, 2, 3, 4, 5, 5), HOUSE), 550)
     assert short.correct and short.explanation == (
         "1-2-3-4-5-5 are worth 550: straight 1-5 500 + single 5 50.",
     )
@@ -155,6 +168,70 @@ def test_answers_are_forgiving_in_form_and_strict_in_substance() -> None:
         parse_yes_no("maybe")
     # A well-formed answer that is not a multiple of 50 is wrong, not refused.
     assert not grade(q("worth", "5"), 55).correct
+
+
+# -- the topic registry
+
+
+def test_every_topic_is_declared_once_in_the_registry_with_every_field() -> None:
+    assert tuple(SPECS) == tuple(Topic) and tuple(t.value for t in Topic) == TOPICS
+    for topic, spec in SPECS.items():
+        assert spec.topic is topic
+        for f in fields(TopicSpec):
+            assert getattr(spec, f.name) is not None, (topic, f.name)
+        assert spec.form in get_args(Form)
+        assert set(spec.sizes) == set(LEVELS) and "{dice}" in spec.text
+        for level in LEVELS:
+            made = make_question(topic, CLASSIC, level, Stream(f"registry/{topic}/{level}"))
+            assert (made.topic, made.form, made.level) == (topic, spec.form, level)
+            assert made.text == spec.text.format(dice="-".join(map(str, made.dice)))
+            assert grade(made, spec.key(made)).correct
+
+
+def test_the_store_lists_the_same_topics() -> None:
+    # The store sits below training and keeps its own copy for progress summaries.
+    assert SCORE_TOPICS == TOPICS
+
+
+#: Files whose topic names are not quiz topics being declared.
+NOT_DECLARING = {
+    "store/rows.py",  # the store's copy, pinned by the test above
+    "ui/views/engine.py",  # JSON keys of ``explain``: "valid", "farkle", "best"
+}
+
+
+def test_nothing_outside_the_registry_switches_on_a_topic() -> None:
+    package = Path(quiz_module.__file__).parents[2]
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        name = path.relative_to(package).as_posix()
+        if name == "training/quizzes/topics.py" or name in NOT_DECLARING:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            named = [
+                n.value
+                for n in ast.iter_child_nodes(node)
+                if isinstance(n, ast.Constant) and n.value in TOPICS
+            ]
+            compares_topic = isinstance(node, ast.Compare) and any(
+                isinstance(n, ast.Attribute) and n.attr == "topic" for n in [node.left, *node.comparators]
+            )
+            if (compares_topic and named) or (
+                isinstance(node, ast.Dict | ast.Tuple | ast.Set) and len(named) > 1
+            ):
+                found.append(f"{name}:{node.lineno}")
+    assert found == [], "topics are declared in training/quizzes/topics.py only"
+
+
+def test_an_unknown_topic_is_refused_not_graded_as_another() -> None:
+    stray = replace(q("best", "115"), topic="sums")
+    with pytest.raises(QuizError, match="unknown topic 'sums'"):
+        grade(stray, (1, 1))
+    with pytest.raises(QuizError, match="unknown topic 'sums'"):
+        make_question("sums", CLASSIC, "easy", Stream("x"))
+    with pytest.raises(QuizError):
+        question("sums", (1, 5), CLASSIC)
+    assert revive({**stray.extra(), "topic": "sums"}, CLASSIC, topics=("sums",)) is None
 
 
 # -- reproducibility

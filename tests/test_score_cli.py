@@ -21,6 +21,7 @@ from farkle_trainer.training.progress import export_answers, load_progress, load
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade, make_quiz, summarize
 from farkle_trainer.training.quizzes.session import quiz_stream
+from farkle_trainer.training.quizzes.topics import question
 from farkle_trainer.ui import terminal as frontend
 from farkle_trainer.ui.views.quiz import duration, feedback_rich, summary_rich, summary_text
 
@@ -330,13 +331,13 @@ def rich_text(renderable: object, width: int = 80) -> str:
 
 
 def test_the_feedback_panel() -> None:
-    right = rich_text(feedback_rich(grade(Question("worth", (1, 5), CLASSIC), 150)))
+    right = rich_text(feedback_rich(grade(question("worth", (1, 5), CLASSIC), 150)))
     assert right.splitlines() == [
         "╭─ right ───────────────────────────────────────────────╮",
         "│ Right. 1-5 are worth 150: single 1 100 + single 5 50. │",
         "╰───────────────────────────────────────────────────────╯",
     ]
-    wrong = rich_text(feedback_rich(grade(Question("combos", (2, 2, 2, 2, 3, 3), CLASSIC), 1500)))
+    wrong = rich_text(feedback_rich(grade(question("combos", (2, 2, 2, 2, 3, 3), CLASSIC), 1500)))
     assert wrong.splitlines()[:2] == [
         "╭─ wrong ──────────────────────────────────────────────────────────────────────╮",
         "│ Wrong: you said 1,500. 0 points: 2-2-2-2-3-3 can't all be set aside.         │",

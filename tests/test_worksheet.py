@@ -22,9 +22,10 @@ from farkle_trainer.training.classroom.worksheet import (
     score_sheet,
     sheet,
 )
-from farkle_trainer.training.quizzes.questions import TOPICS, Question
+from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions
 from farkle_trainer.training.quizzes.quiz import grade as grade_answer
+from farkle_trainer.training.quizzes.topics import TOPICS
 
 runner = CliRunner()
 CLASSIC = load_rules("classic")

@@ -20,10 +20,12 @@ from farkle_trainer.cli.common import (
     app,
     classic_only_rules,
     load,
+    one_of,
     unused_rules_note,
 )
 from farkle_trainer.cli.errors import UserError, fail
 from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import Output, is_terminal
 
 if TYPE_CHECKING:
@@ -284,8 +286,9 @@ def worksheet(
             "--topic",
             "-t",
             metavar="TOPIC",
-            help="Score: worth, valid, farkle, best or combos. Decide: bank-or-roll, keep, final-round or "
-            "opening (what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
+            # The kinds are spelled out: importing them loads the solver, too slow for --help.
+            help=f"Score: {one_of(TOPICS)}. Decide: bank-or-roll, keep, final-round or opening "
+            "(what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
             show_default=False,
         ),
     ] = None,

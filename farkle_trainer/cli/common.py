@@ -50,6 +50,11 @@ DiceArg = Annotated[
 ]
 
 
+def one_of(names: tuple[str, ...]) -> str:
+    """``a, b or c``: the choices an option takes, as its help lists them."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def parse_points(text: str, option: str, *, positive: bool = False) -> int:
     """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50."""
     cleaned = re.sub(r"[,_\s]", "", text)

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
+from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, one_of
 from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ TopicOpt = Annotated[
         "--topic",
         "-t",
         metavar="TOPIC",
-        help="worth, valid, farkle, best or combos; repeat it or use commas (default: all, mixed).",
+        help=f"{one_of(TOPICS)}; repeat it or use commas (default: all, mixed).",
         show_default=False,
     ),
 ]

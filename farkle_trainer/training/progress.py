@@ -27,12 +27,13 @@ from farkle_trainer.store.rows import (
     SessionLoss,
     TopicProgress,
 )
+from farkle_trainer.training.quizzes.topics import TOPICS
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
 
 #: Topics the quizzes record, in the order a learner meets them, and the command that drills each.
-SCORE_TOPICS = ("worth", "valid", "farkle", "best", "combos")
+SCORE_TOPICS: tuple[str, ...] = TOPICS
 DECIDE_TOPICS = ("bank-or-roll", "keep", "final-round", "opening")
 PRACTICE_COMMANDS = {
     **{topic: f"farkle-train score --topic {topic}" for topic in SCORE_TOPICS},

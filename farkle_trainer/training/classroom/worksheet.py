@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz, normalize_code
-from farkle_trainer.training.quizzes.questions import TOPICS, Question, points_text, spaced
+from farkle_trainer.training.quizzes.questions import Question, points_text, spaced
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade
+from farkle_trainer.training.quizzes.topics import TOPICS, spec_of
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Kind, Position
@@ -72,17 +72,7 @@ class Worksheet:
 
 def key_answer(q: Question) -> Answer:
     """The right answer to a quiz question, from the scoring table alone."""
-    table = score_table(q.rules)
-    if q.form == "points":
-        split = table.split(q.counts)
-        return 0 if split is None else split.points
-    if q.topic == "valid":
-        return table.split(q.counts) is not None
-    if q.topic == "farkle":
-        return table.is_farkle(q.counts)
-    best = table.best_selection(q.counts)
-    assert best is not None, "a best question is never asked about a Farkle"
-    return best.dice
+    return spec_of(q.topic).key(q)
 
 
 def typed(answer: Answer) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from farkle_trainer.engine.decisions import (
     KINDS,
@@ -20,13 +19,12 @@ from farkle_trainer.engine.decisions import (
     Kind,
     Position,
     decision_for,
-    opening_minimum,
 )
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, rating_for
-from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
+from farkle_trainer.engine.plays import Action, Hint, Play, hint
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import STEP
+from farkle_trainer.training.drills.kinds import Setting, spec_of
 
 
 class Level(StrEnum):
@@ -123,31 +121,7 @@ _BOLD_STOPS = (1000, 1500, 2000, 3000)
 MAX_ROLLS = 40
 
 
-@dataclass(frozen=True)
-class _Setting:
-    """What the turns of one kind of drill are played for."""
-
-    opening: int = 0
-    leader: int | None = None
-    banked: int | None = None
-
-    @property
-    def need(self) -> int | None:
-        return None if self.leader is None or self.banked is None else round_up(self.leader - self.banked + 1)
-
-
-def _setting(rules: Rules, kind: Kind, stream: Stream) -> _Setting:
-    if kind == "opening":
-        return _Setting(opening=opening_minimum(rules))
-    if kind == "final-round":
-        # The leader has reached the target (taken as at least 1,000 for tiny house targets).
-        leader = max(rules.target, 1000) + STEP * stream.randint(0, 30)
-        deficit = STEP * stream.randint(6, 40)
-        return _Setting(leader=leader, banked=leader - deficit)
-    return _Setting()
-
-
-def play_turn(rules: Rules, kind: Kind, setting: _Setting, stream: Stream) -> Iterator[Position]:
+def play_turn(rules: Rules, kind: Kind, setting: Setting, stream: Stream) -> Iterator[Position]:
     """Play one turn forward and yield the positions of ``kind`` it passes through.
 
     The player's style is drawn per turn (mostly perfect or greedy, some bold, a few
@@ -165,33 +139,19 @@ def play_turn(rules: Rules, kind: Kind, setting: _Setting, stream: Stream) -> It
         if h.farkle:
             return
         play, action = _policy(h, stream, style, stop)
-        if kind == "bank-or-roll":
-            yield Position(rules, kind, t, roll, kept=play.keep)
-        else:
-            yield Position(
-                rules, kind, t, roll, opening=setting.opening, leader=setting.leader, banked=setting.banked
-            )
+        yield spec_of(kind).position(rules, kind, t, roll, play, setting)
         if action == "bank":
             return
         t, n = play.points_after, play.dice_to_roll
 
 
 def worth_asking(decision: Decision) -> bool:
-    """A real decision that drills its kind.
+    """A real decision that drills its kind: not forced, and a choice of its kind.
 
-    Not forced; a keep drill has more than one set-aside to choose from; an opening drill
-    starts below the minimum; a final-round drill has not passed the leader yet.
+    A keep drill has more than one set-aside to choose from; an opening drill starts below
+    the minimum; a final-round drill has not passed the leader yet (see ``kinds``).
     """
-    p = decision.position
-    if decision.forced:
-        return False
-    if p.kind == "keep":
-        return len(decision.keeps) > 1
-    if p.kind == "opening":
-        return p.points < p.opening
-    if p.kind == "final-round":
-        return p.points < (p.need or 0)
-    return True
+    return not decision.forced and spec_of(decision.position.kind).worth_asking(decision)
 
 
 def fits(decision: Decision, level: Level | None) -> bool:
@@ -232,10 +192,10 @@ def generate(
     """
     pool: list[tuple[Position, float]] = []
     fallback: list[tuple[Position, float]] = []
-    setting = _setting(rules, kind, stream)
+    setting = spec_of(kind).setting(rules, stream)
     for turn in range(MAX_TURNS):
         if turn and turn % _TURNS_PER_SETTING == 0:
-            setting = _setting(rules, kind, stream)
+            setting = spec_of(kind).setting(rules, stream)
         for position in play_turn(rules, kind, setting, stream):
             if position.item in avoid:
                 continue
@@ -273,45 +233,15 @@ def teaching_positions(rules: Rules) -> tuple[Position, ...]:
     a 1 and a 5 that could bring hot dice; a final round where only passing counts; an
     opening turn short of the minimum.
     """
-    opening = opening_minimum(rules)
-    hot_start = 2000 - rules.triples[0]
-    specs: list[dict[str, Any]] = [
-        {"kind": "keep", "points": 0, "roll": (1, 5, 2, 2, 3, 6), "title": "one 1, or the 1 and the 5?"},
-        {"kind": "keep", "points": 0, "roll": (2, 1, 2, 4, 2, 6), "title": "three 2s, or just the 1?"},
-        {"kind": "keep", "points": 300, "roll": (1, 5), "title": "a 1 and a 5 at 300"},
-        {"kind": "bank-or-roll", "points": 200, "roll": (5, 3, 4), "kept": (5,), "title": "two dice at 250"},
-        {"kind": "bank-or-roll", "points": 200, "roll": (4, 5), "kept": (5,), "title": "one die at 250"},
-        {
-            "kind": "bank-or-roll",
-            "points": hot_start,
-            "roll": (1, 1, 1),
-            "kept": (1, 1, 1),
-            "title": "six dice at 2,000",
-        },
-        {
-            "kind": "final-round",
-            "points": 500,
-            "roll": (5, 2, 3, 4),
-            "leader": rules.target,
-            "banked": rules.target - 1000,
-            "title": "1,000 behind in the final round",
-        },
-        {
-            "kind": "opening",
-            "points": 350,
-            "roll": (1, 3, 5, 4),
-            "opening": opening,
-            "title": f"short of the {opening:,} opening",
-        },
-    ]
     made = []
-    for spec in specs:
-        try:
-            position = Position(rules=rules, **spec)
-        except (DrillError, ValueError):
-            continue  # not possible under these rules (say, three 1s worth 2,000 or more)
-        if worth_asking(decision_for(position)):
-            made.append(position)
+    for kind in KINDS:
+        for fields in spec_of(kind).teaching(rules):
+            try:
+                position = Position(rules=rules, kind=kind, **fields)
+            except (DrillError, ValueError):
+                continue  # not possible under these rules (say, three 1s worth 2,000 or more)
+            if worth_asking(decision_for(position)):
+                made.append(position)
     return tuple(made)
 
 

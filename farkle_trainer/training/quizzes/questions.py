@@ -1,57 +1,33 @@
-"""Scoring questions: the table's rules by level, and the questions drawn on them.
+"""What every quiz question shares: the table's rules by level, the question, its grade.
 
-A question is a topic, the dice it shows and the table it is asked on. Five kinds of
-question (topics), each drawn from a :class:`~farkle_trainer.engine.seeded.Stream`:
-
-* ``worth``: what a set-aside is worth (every die in it scores);
-* ``valid``: can these dice all be set aside together (and which die breaks it);
-* ``farkle``: is this roll a Farkle;
-* ``best``: pick the dice worth the most points from a roll;
-* ``combos``: the six-dice combinations and their traps (three pairs against four of a kind
-  and a pair, two triplets against six of a kind, four 1s, straights and near straights),
-  answered in points, 0 when the dice cannot all be set aside.
+A question is a topic, the dice it shows and the table it is asked on. What each topic
+asks, how its dice are drawn and how an answer is graded is declared once per topic in
+:mod:`farkle_trainer.training.quizzes.topics`; this module holds what the topics draw on.
 
 Dice come from fair rolls (a multiset drawn with its exact chance, conditioned on what the
-question needs) and, for half the ``worth``, ``valid`` and ``best`` questions, from one
-scoring rule of the table picked on purpose, so every rule of the chosen table turns up.
+question needs) and, for some topics, from one scoring rule of the table picked on purpose
+(:func:`targeted_set`), so every rule of the chosen table turns up.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Literal
 
-from farkle_trainer.engine.dice import Counts, counts_of, faces_of, multisets, roll_chance
+from farkle_trainer.engine.dice import Counts, counts_of, faces_of, multisets, roll_chance, size
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.training.progress import SCORE_TOPICS
 
 Level = Literal["easy", "medium", "hard"]
 Form = Literal["points", "yes-no", "dice"]
 
-TOPICS: tuple[str, ...] = SCORE_TOPICS
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
-FORMS: dict[str, Form] = {
-    "worth": "points",
-    "valid": "yes-no",
-    "farkle": "yes-no",
-    "best": "dice",
-    "combos": "points",
-}
-
-#: How many dice a question shows, by topic and level.
-SIZES: dict[str, dict[Level, tuple[int, int]]] = {
-    "worth": {"easy": (1, 3), "medium": (3, 5), "hard": (4, 6)},
-    "valid": {"easy": (2, 3), "medium": (3, 5), "hard": (4, 6)},
-    "farkle": {"easy": (1, 3), "medium": (3, 5), "hard": (5, 6)},
-    "best": {"easy": (2, 4), "medium": (4, 6), "hard": (5, 6)},
-}
-#: Share of worth, valid and best questions built around one rule of the table, so every rule
-#: is met; the rest come from fair rolls alone.
+#: Share of the questions of a rule-targeting topic built around one rule of the table, so every
+#: rule is met; the rest come from fair rolls alone.
 TARGETED_SHARE = 0.5
 #: Tries at drawing a question that fits: a ``best`` roll built around one rule, or a question
 #: not asked yet in a session.
@@ -59,7 +35,7 @@ DRAW_TRIES = 20
 
 
 class QuizError(InputError):
-    """A quiz that cannot be set up: an unknown topic or level, or a bad question count."""
+    """A quiz that cannot be set up or graded: an unknown topic or level, or a bad question count."""
 
 
 # -- the table's scoring rules, by level
@@ -101,13 +77,13 @@ def rule_level(rule: str) -> Level:
     return "easy"
 
 
-def _at_most(level: Level) -> set[Level]:
+def at_most(level: Level) -> set[Level]:
     return set(LEVELS[: LEVELS.index(level) + 1])
 
 
 def allowed_rules(rules: Rules, level: Level) -> tuple[str, ...]:
     """The rules of the table that questions of ``level`` may use."""
-    upto = _at_most(level)
+    upto = at_most(level)
     return tuple(r for r in table_rules(rules) if rule_level(r) in upto)
 
 
@@ -133,7 +109,7 @@ def rule_size(rule: str) -> int:
     return 6
 
 
-def _rule_dice(rule: str, stream: Stream) -> tuple[int, ...]:
+def rule_dice(rule: str, stream: Stream) -> tuple[int, ...]:
     """Dice that score by ``rule``, faces drawn where the rule leaves them open."""
     faces = [1, 2, 3, 4, 5, 6]
     if rule in ("single 1", "single 5"):
@@ -181,7 +157,9 @@ class Question:
 
     ``combo`` names the combination a ``combos`` question is about. ``item`` is the stable
     key the review schedule knows the question by: the same dice on the same table and
-    topic are the same item, whatever order they were shown in.
+    topic are the same item, whatever order they were shown in. ``form`` and ``text`` come
+    from the topic's entry in the registry, which builds every question
+    (:func:`farkle_trainer.training.quizzes.topics.question`).
     """
 
     topic: str
@@ -189,10 +167,10 @@ class Question:
     rules: Rules = field(repr=False)
     level: Level = "medium"
     combo: str | None = None
-
-    @property
-    def form(self) -> Form:
-        return FORMS[self.topic]
+    _: KW_ONLY
+    form: Form = field(repr=False, compare=False)
+    #: The question in words, as recorded with the answer.
+    text: str = field(repr=False, compare=False)
 
     @property
     def counts(self) -> Counts:
@@ -202,22 +180,8 @@ class Question:
     def item(self) -> str:
         return f"{self.topic}:{dashed(sorted(self.dice))}@{self.rules.name}"
 
-    @property
-    def text(self) -> str:
-        """The question in words, as recorded with the answer."""
-        d = dashed(self.dice)
-        if self.topic == "worth":
-            return f"What are {d} worth?"
-        if self.topic == "valid":
-            return f"Can you set aside {d}?"
-        if self.topic == "farkle":
-            return f"Is {d} a Farkle?"
-        if self.topic == "best":
-            return f"You rolled {d}: set aside the most points."
-        return f"What are {d} worth, all set aside together? (0 if they can't be)"
-
     def extra(self) -> dict[str, Any]:
-        """What the store keeps to ask this question again (see :func:`revive`)."""
+        """What the store keeps to ask this question again (see ``topics.revive``)."""
         return {
             "topic": self.topic,
             "dice": list(self.dice),
@@ -227,40 +191,7 @@ class Question:
         }
 
 
-def revive(extra: Mapping[str, Any] | None, rules: Rules, topics: Sequence[str] = TOPICS) -> Question | None:
-    """The question a stored item asks, or None when it does not fit this quiz.
-
-    Items from another table, from a topic not being drilled, or whose dice no longer
-    make the question sensible (a ``worth`` set that does not score under a changed
-    rule file) are left for another session.
-    """
-    if not extra or extra.get("rules") != rules.name:
-        return None
-    topic = extra.get("topic")
-    dice = extra.get("dice")
-    level = extra.get("level", "medium")
-    combo = extra.get("combo")
-    if not isinstance(topic, str) or topic not in topics or level not in LEVELS or not isinstance(dice, list):
-        return None
-    if not 1 <= len(dice) <= 6 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        return None
-    if combo is not None and not isinstance(combo, str):
-        return None
-    q = Question(topic, tuple(dice), rules, level, combo)
-    return q if fits(q) else None
-
-
-def fits(q: Question) -> bool:
-    """A ``worth`` set must score as a whole; a ``best`` roll must have something to set aside."""
-    table = score_table(q.rules)
-    if q.topic == "worth":
-        return table.split(q.counts) is not None
-    if q.topic == "best":
-        return not table.is_farkle(q.counts)
-    return True
-
-
-def _fair(stream: Stream, n: int, accept: Callable[[Counts], bool]) -> Counts | None:
+def fair_roll(stream: Stream, n: int, accept: Callable[[Counts], bool]) -> Counts | None:
     """A roll of ``n`` fair dice given that ``accept`` takes it: each multiset with its exact chance."""
     found = [c for c in multisets(n) if accept(c)]
     if not found:
@@ -268,14 +199,14 @@ def _fair(stream: Stream, n: int, accept: Callable[[Counts], bool]) -> Counts | 
     return stream.weighted(found, [float(roll_chance(c)) for c in found])
 
 
-def _as_rolled(stream: Stream, counts: Counts) -> tuple[int, ...]:
+def as_rolled(stream: Stream, counts: Counts) -> tuple[int, ...]:
     """The dice of a multiset in the order a roll might show them."""
     faces = list(faces_of(counts))
     stream.shuffle(faces)
     return tuple(faces)
 
 
-def _targeted_set(rules: Rules, level: Level, stream: Stream, low: int, high: int) -> tuple[int, ...]:
+def targeted_set(rules: Rules, level: Level, stream: Stream, low: int, high: int) -> tuple[int, ...]:
     """A scoring set built around one rule of the table, padded with 1s and 5s to a size in range."""
     candidates = [r for r in allowed_rules(rules, level) if rule_size(r) <= high]
     kinds = sorted({_kind(r) for r in candidates})
@@ -283,154 +214,84 @@ def _targeted_set(rules: Rules, level: Level, stream: Stream, low: int, high: in
     weights = [2.0 if k == "three of a kind" else 1.0 for k in kinds]
     kind = stream.weighted(kinds, weights)
     rule = stream.choice([r for r in candidates if _kind(r) == kind])
-    dice = list(_rule_dice(rule, stream))
+    dice = list(rule_dice(rule, stream))
     target = stream.randint(max(low, len(dice)), max(high, len(dice)))
     while len(dice) < target:
         dice.append(stream.choice((1, 5)))
     return tuple(sorted(dice))
 
 
-def _fits_level(split: Split | None, rules: Rules, level: Level) -> bool:
+def fits_level(split: Split | None, rules: Rules, level: Level) -> bool:
     return rules_in(split) <= set(allowed_rules(rules, level))
 
 
-def make_worth(rules: Rules, level: Level, stream: Stream) -> Question:
-    """What is this set-aside worth? Every die in it scores."""
-    table = score_table(rules)
-    low, high = SIZES["worth"][level]
-    n = stream.randint(low, high)
-    counts = None
-    if stream.random() >= TARGETED_SHARE:
-        counts = _fair(
-            stream,
-            n,
-            lambda c: (s := table.split(c)) is not None and _fits_level(s, rules, level),
-        )
-    dice = faces_of(counts) if counts else _targeted_set(rules, level, stream, low, high)
-    return Question("worth", dice, rules, level)
+# -- grading
+
+Answer = int | bool | tuple[int, ...]
 
 
-def make_valid(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Can these dice all be set aside? Half the time they can; when not, some of them do score."""
-    table = score_table(rules)
-    valid = stream.random() < 0.5
-    if level == "hard" and stream.random() < 1 / 3:
-        combo = make_combos(rules, level, stream)
-        return Question("valid", combo.dice, rules, level, combo.combo)
-    low, high = SIZES["valid"][level]
-    n = stream.randint(low, high)
+@dataclass(frozen=True)
+class Grade:
+    """The grading of one answer: right or not, the right answer, and why.
 
-    def accept(c: Counts) -> bool:
-        split = table.split(c)
-        if valid:
-            return split is not None and _fits_level(split, rules, level)
-        part = table.scoring_part(c)
-        return split is None and part is not None and len(part.dice) > 0 and _fits_level(part, rules, level)
-
-    counts = None
-    if stream.random() >= TARGETED_SHARE or not valid:
-        counts = _fair(stream, n, accept)
-    if counts is None:
-        return Question("valid", _targeted_set(rules, level, stream, low, high), rules, level)
-    return Question("valid", faces_of(counts), rules, level)
-
-
-def make_farkle(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Is this roll a Farkle? Half of them are. Hard rolls that score often have no 1 or 5."""
-    table = score_table(rules)
-    low, high = SIZES["farkle"][level]
-    n = stream.randint(low, high)
-    farkle = stream.random() < 0.5
-    no_singles = level == "hard" and not farkle and stream.random() < 2 / 3
-
-    def accept(c: Counts) -> bool:
-        if table.is_farkle(c) != farkle:
-            return False
-        return not no_singles or (c[0] == 0 and c[4] == 0)
-
-    counts = _fair(stream, n, accept) or _fair(stream, n, lambda c: table.is_farkle(c) == farkle)
-    assert counts is not None, "every size from 1 to 6 has rolls that score and rolls that do not"
-    return Question("farkle", _as_rolled(stream, counts), rules, level)
-
-
-def make_best(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Set aside the most points from a roll with at least two ways to score."""
-    table = score_table(rules)
-    low, high = SIZES["best"][level]
-    n = stream.randint(low, high)
-
-    def accept(c: Counts) -> bool:
-        chosen = table.selections(c)
-        if len(chosen) < 2:
-            return False
-        best = chosen[0]
-        if level == "hard":
-            return any(not g.name.startswith("single") for g in best.groups)
-        return _fits_level(best, rules, level)
-
-    if stream.random() < TARGETED_SHARE:
-        for _ in range(DRAW_TRIES):
-            core = _targeted_set(rules, level, stream, 1, n)
-            counts = counts_of(core + stream.dice(n - len(core)))
-            if accept(counts):
-                return Question("best", _as_rolled(stream, counts), rules, level)
-    fair = _fair(stream, n, accept) or _fair(stream, n, lambda c: len(table.selections(c)) >= 2)
-    assert fair is not None, "every size from 2 to 6 has rolls with two ways to score"
-    return Question("best", _as_rolled(stream, fair), rules, level)
-
-
-def _near_straight(stream: Stream) -> tuple[int, ...]:
-    """Six dice one face short of a straight: one face missing, another doubled."""
-    faces = [1, 2, 3, 4, 5, 6]
-    missing = faces.pop(stream.below(6))
-    return tuple(sorted([*faces, stream.choice([f for f in faces if f != missing])]))
-
-
-def _short_straight(stream: Stream) -> tuple[int, ...]:
-    return stream.choice(((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)))
-
-
-def _four_ones(stream: Stream) -> tuple[int, ...]:
-    return (1, 1, 1, 1) + ((5,) if stream.random() < 0.5 else ())
-
-
-#: The combinations a ``combos`` question is about, the easiest level that asks each, and its dice.
-COMBOS: dict[str, tuple[Level, Callable[[Stream], tuple[int, ...]]]] = {
-    "straight": ("easy", lambda s: _rule_dice("straight 1-6", s)),
-    "three pairs": ("easy", lambda s: _rule_dice("three pairs", s)),
-    "two triplets": ("easy", lambda s: _rule_dice("two triplets", s)),
-    "six of a kind": ("easy", lambda s: _rule_dice("six of a kind", s)),
-    "four 1s": ("medium", _four_ones),
-    "five of a kind": ("medium", lambda s: _rule_dice("five of a kind", s)),
-    "four of a kind and a pair": ("medium", lambda s: _rule_dice("four of a kind and a pair", s)),
-    "near straight": ("hard", _near_straight),
-    "short straight": ("hard", _short_straight),
-}
-
-
-def make_combos(rules: Rules, level: Level, stream: Stream) -> Question:
-    """A combination or a look-alike, answered in points (0 if not every die can score).
-
-    Every combination is asked whatever the table: under ``classic``, 2-2-2-2-3-3 is a
-    question whose answer is 0, because the table has no four of a kind and a pair.
+    ``split`` is the split that explains the right answer (None when the dice cannot
+    score). ``explanation`` is a few sentences; ``notes`` name the trap behind a common
+    wrong answer and are worth showing when the answer was wrong.
     """
-    upto = _at_most(level)
-    names = [name for name, (lvl, _) in COMBOS.items() if lvl in upto]
-    name = stream.choice(names)
-    return Question("combos", COMBOS[name][1](stream), rules, level, name)
+
+    correct: bool
+    answer: str
+    correct_answer: str
+    explanation: tuple[str, ...]
+    split: Split | None
+    notes: tuple[str, ...] = ()
+    said: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """``Right.`` or ``Wrong: you said 1,000.``"""
+        return "Right." if self.correct else f"Wrong: {self.said or 'you said ' + self.answer}."
 
 
-MAKERS: dict[str, Callable[[Rules, Level, Stream], Question]] = {
-    "worth": make_worth,
-    "valid": make_valid,
-    "farkle": make_farkle,
-    "best": make_best,
-    "combos": make_combos,
-}
-
-
-def make_question(topic: str, rules: Rules, level: Level, stream: Stream) -> Question:
-    """A question on ``topic`` at ``level``, drawn from ``stream`` alone."""
-    if topic not in MAKERS:
-        raise QuizError(f"unknown topic {topic!r}: choose from {', '.join(TOPICS)}")
-    return MAKERS[topic](rules, level, stream)
+def trap_notes(counts: Counts, rules: Rules) -> tuple[str, ...]:
+    """The rule behind the usual mistake with these dice, when they show a well-known trap."""
+    notes: list[str] = []
+    n = size(counts)
+    shape = sorted((k for k in counts if k), reverse=True)
+    split = score_table(rules).split(counts)
+    used = rules_in(split)
+    four_ones = rules.of_a_kind_points(1, 4)
+    split_ones = rules.triples[0] + rules.single_one
+    if counts[0] == 4 and four_ones is not None and split_ones > four_ones:
+        notes.append(
+            f"Four 1s score more as three 1s and a single 1 ({points_text(split_ones)}) "
+            f"than as four of a kind ({points_text(four_ones)}): dice are split to score the most."
+        )
+    if n == 6 and shape == [4, 2]:
+        if "four of a kind and a pair" in used:
+            value = points_text(rules.four_of_a_kind_and_pair or 0)
+            notes.append(f"Four of a kind and a pair score {value} together on this table.")
+        elif rules.four_of_a_kind_and_pair is None:
+            notes.append(
+                "Four of a kind and a pair are not three pairs (those need three different faces), "
+                "and this table has no four-of-a-kind-and-a-pair combination."
+            )
+    if n == 6 and shape == [2, 2, 2]:
+        if rules.three_pairs is not None:
+            notes.append(f"Any three pairs score {points_text(rules.three_pairs)}, whatever the faces.")
+        else:
+            notes.append("This table has no three-pairs combination.")
+    if n == 6 and shape == [3, 3]:
+        if "two triplets" in used:
+            notes.append(f"Two triplets score {points_text(rules.two_triplets or 0)} together.")
+        elif rules.two_triplets is None:
+            notes.append(
+                "This table has no two-triplets combination: each three of a kind scores on its own."
+            )
+    if n == 6 and shape == [6]:
+        notes.append("Six alike are six of a kind, not two triplets: two triplets need two different faces.")
+    faces = tuple(f for f in range(1, 7) if counts[f - 1])
+    short = {(1, 2, 3, 4, 5): rules.partial_straight_low, (2, 3, 4, 5, 6): rules.partial_straight_high}
+    if n >= 5 and len(faces) == 5 and short.get(faces) is None and (n == 6 or faces in short):
+        notes.append("A straight needs all six faces, 1 to 6: 2s, 3s, 4s and 6s never score alone.")
+    return tuple(notes)

@@ -1,7 +1,6 @@
-"""Scoring quizzes: grading, the adaptive schedule and the session summary.
+"""Scoring quizzes: answering, the adaptive schedule and the session summary.
 
-The questions come from :mod:`farkle_trainer.training.quizzes.questions`. Answers are graded against
-:func:`~farkle_trainer.engine.scoring.score_table`, never stored.
+The questions and their grading come from :mod:`farkle_trainer.training.quizzes.topics`.
 
 A :class:`Quiz` is the plan of one session; :func:`next_question` reads it with the answers
 given so far and says what to ask next. Nothing here reads or writes anything: the command
@@ -16,30 +15,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.dice import Counts, counts_of, size
+from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
 from farkle_trainer.engine.rules import Rules
-from farkle_trainer.engine.scoring import Split, explain, score_table
+from farkle_trainer.engine.scoring import explain, score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.progress import MASTERED, Suggestion
 from farkle_trainer.training.quizzes.questions import (
     DRAW_TRIES,
     LEVELS,
-    TOPICS,
+    Answer,
+    Grade,
     Level,
     Question,
     QuizError,
-    dashed,
-    make_question,
-    points_text,
-    rules_in,
-    spaced,
 )
+from farkle_trainer.training.quizzes.topics import TOPICS, make_question, spec_of
 
 if TYPE_CHECKING:
     from farkle_trainer.training.frontend import Frontend
-
-Answer = int | bool | tuple[int, ...]
 
 #: A question missed in a session comes back after this many other questions...
 REASK_GAP = 3
@@ -57,27 +51,9 @@ MAX_COUNT = 100
 # -- grading
 
 
-@dataclass(frozen=True)
-class Grade:
-    """The grading of one answer: right or not, the right answer, and why.
-
-    ``split`` is the split that explains the right answer (None when the dice cannot
-    score). ``explanation`` is a few sentences; ``notes`` name the trap behind a common
-    wrong answer and are worth showing when the answer was wrong.
-    """
-
-    correct: bool
-    answer: str
-    correct_answer: str
-    explanation: tuple[str, ...]
-    split: Split | None
-    notes: tuple[str, ...] = ()
-    said: str = ""
-
-    @property
-    def verdict(self) -> str:
-        """``Right.`` or ``Wrong: you said 1,000.``"""
-        return "Right." if self.correct else f"Wrong: {self.said or 'you said ' + self.answer}."
+def grade(q: Question, answer: Answer) -> Grade:
+    """Grade an answer to ``q`` as its topic says; a topic not in the registry is refused."""
+    return spec_of(q.topic).grade(q, answer)
 
 
 def check_pick(q: Question, picked: tuple[int, ...]) -> None:
@@ -98,147 +74,6 @@ def answer_with(front: Frontend, q: Question, prompt: str) -> Answer:
     if q.form == "yes-no":
         return front.choose(prompt, [("yes", True), ("no", False)], parse_yes_no)
     return front.pick_dice(prompt, q.dice, lambda picked: check_pick(q, picked))
-
-
-def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
-
-
-def _cannot(dice: tuple[int, ...], rules: Rules) -> list[str]:
-    """Why a set of dice cannot all be set aside: each dead die, and what the rest scores."""
-    e = explain(dice, rules)
-    lines = [f"{dashed(d.dice)}: {d.reason}." for d in e.dead]
-    if e.scoring_part is not None:
-        part = e.scoring_part
-        lines.append(f"The rest, {dashed(part.dice)}, scores {points_text(part.points)}: {part.describe()}.")
-    return lines
-
-
-def _farkle_reason(n: int, rules: Rules) -> str:
-    """What a Farkle of ``n`` dice lacks, in the table's terms."""
-    lacks = ["no 1 or 5"]
-    if n >= 3:
-        lacks.append("no three alike")
-    if n >= 5 and (rules.partial_straight_low or rules.partial_straight_high):
-        lacks.append("no five-dice straight")
-    if n == 6:
-        six = [name for name, on in (("straight", rules.straight), ("three pairs", rules.three_pairs)) if on]
-        if six:
-            lacks.append("no " + " or ".join(six))
-    return ", ".join(lacks)
-
-
-def _for(split: Split) -> str:
-    """``1-5 for 150: single 1 100 + single 5 50``."""
-    return f"{dashed(split.dice)} for {points_text(split.points)}: {split.describe()}"
-
-
-def grade(q: Question, answer: Answer) -> Grade:
-    """Grade an answer to ``q``. Points and yes/no must match; a pick must be worth the most."""
-    graders = {
-        "worth": _grade_points,
-        "combos": _grade_points,
-        "valid": _grade_valid,
-        "farkle": _grade_farkle,
-    }
-    return graders.get(q.topic, _grade_best)(q, answer)
-
-
-def _grade_points(q: Question, answer: Answer) -> Grade:
-    assert isinstance(answer, int) and not isinstance(answer, bool)
-    split = score_table(q.rules).split(q.counts)
-    d = dashed(q.dice)
-    if split is None:
-        right = 0
-        lines = [f"0 points: {d} can't all be set aside.", *_cannot(q.dice, q.rules)]
-    else:
-        right = split.points
-        lines = [f"{d} are worth {points_text(right)}: {split.describe()}."]
-    notes = trap_notes(q.counts, q.rules)
-    return Grade(answer == right, points_text(answer), points_text(right), tuple(lines), split, notes)
-
-
-def _grade_valid(q: Question, answer: Answer) -> Grade:
-    assert isinstance(answer, bool)
-    split = score_table(q.rules).split(q.counts)
-    valid = split is not None
-    if split is not None:
-        lines = [f"Yes: every die scores, {points_text(split.points)} in all: {split.describe()}."]
-    else:
-        lines = [f"No: {dashed(q.dice)} can't all be set aside.", *_cannot(q.dice, q.rules)]
-        split = explain(q.dice, q.rules).scoring_part
-    notes = trap_notes(q.counts, q.rules)
-    return Grade(answer == valid, _yes_no(answer), _yes_no(valid), tuple(lines), split, notes)
-
-
-def _grade_farkle(q: Question, answer: Answer) -> Grade:
-    assert isinstance(answer, bool)
-    best = score_table(q.rules).best_selection(q.counts)
-    if best is None:
-        reason = _farkle_reason(len(q.dice), q.rules)
-        lines = [f"Yes, a Farkle: nothing in {dashed(q.dice)} scores ({reason})."]
-    else:
-        lines = [f"No: you can set aside {_for(best)}."]
-    farkle = best is None
-    notes = trap_notes(q.counts, q.rules)
-    return Grade(answer == farkle, _yes_no(answer), _yes_no(farkle), tuple(lines), best, notes)
-
-
-def _grade_best(q: Question, answer: Answer) -> Grade:
-    assert isinstance(answer, tuple)
-    table = score_table(q.rules)
-    best = table.best_selection(q.counts)
-    assert best is not None, "a best question is never asked about a Farkle"
-    picked = table.split(counts_of(answer))
-    right = picked is not None and picked.points == best.points
-    said = f"you picked {dashed(answer)}" + (f", worth {points_text(picked.points)}" if picked else "")
-    notes = trap_notes(q.counts, q.rules)
-    lines = (f"The most is {_for(best)}.",)
-    return Grade(right, spaced(answer), spaced(best.dice), lines, best, notes, said)
-
-
-def trap_notes(counts: Counts, rules: Rules) -> tuple[str, ...]:
-    """The rule behind the usual mistake with these dice, when they show a well-known trap."""
-    notes: list[str] = []
-    n = size(counts)
-    shape = sorted((k for k in counts if k), reverse=True)
-    split = score_table(rules).split(counts)
-    used = rules_in(split)
-    four_ones = rules.of_a_kind_points(1, 4)
-    split_ones = rules.triples[0] + rules.single_one
-    if counts[0] == 4 and four_ones is not None and split_ones > four_ones:
-        notes.append(
-            f"Four 1s score more as three 1s and a single 1 ({points_text(split_ones)}) "
-            f"than as four of a kind ({points_text(four_ones)}): dice are split to score the most."
-        )
-    if n == 6 and shape == [4, 2]:
-        if "four of a kind and a pair" in used:
-            value = points_text(rules.four_of_a_kind_and_pair or 0)
-            notes.append(f"Four of a kind and a pair score {value} together on this table.")
-        elif rules.four_of_a_kind_and_pair is None:
-            notes.append(
-                "Four of a kind and a pair are not three pairs (those need three different faces), "
-                "and this table has no four-of-a-kind-and-a-pair combination."
-            )
-    if n == 6 and shape == [2, 2, 2]:
-        if rules.three_pairs is not None:
-            notes.append(f"Any three pairs score {points_text(rules.three_pairs)}, whatever the faces.")
-        else:
-            notes.append("This table has no three-pairs combination.")
-    if n == 6 and shape == [3, 3]:
-        if "two triplets" in used:
-            notes.append(f"Two triplets score {points_text(rules.two_triplets or 0)} together.")
-        elif rules.two_triplets is None:
-            notes.append(
-                "This table has no two-triplets combination: each three of a kind scores on its own."
-            )
-    if n == 6 and shape == [6]:
-        notes.append("Six alike are six of a kind, not two triplets: two triplets need two different faces.")
-    faces = tuple(f for f in range(1, 7) if counts[f - 1])
-    short = {(1, 2, 3, 4, 5): rules.partial_straight_low, (2, 3, 4, 5, 6): rules.partial_straight_high}
-    if n >= 5 and len(faces) == 5 and short.get(faces) is None and (n == 6 or faces in short):
-        notes.append("A straight needs all six faces, 1 to 6: 2s, 3s, 4s and 6s never score alone.")
-    return tuple(notes)
 
 
 # -- the session: planning, the schedule, the summary

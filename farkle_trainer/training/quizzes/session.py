@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Final, Protocol
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.frontend import Rounds
 from farkle_trainer.training.progress import topic_mastery
-from farkle_trainer.training.quizzes.questions import Level, Question, revive
+from farkle_trainer.training.quizzes.questions import Grade, Level, Question
 from farkle_trainer.training.quizzes.quiz import (
     Answered,
-    Grade,
     Quiz,
     answer_with,
     grade,
@@ -21,6 +20,7 @@ from farkle_trainer.training.quizzes.quiz import (
     next_question,
     returning,
 )
+from farkle_trainer.training.quizzes.topics import revive
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:

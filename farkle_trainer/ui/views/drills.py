@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from farkle_trainer.engine.decisions import (
     Choice,
     Grading,
-    Kind,
     Position,
     StrategyNote,
     loss_text,
@@ -26,18 +25,13 @@ from farkle_trainer.engine.decisions import (
 from farkle_trainer.engine.grading import GRADES, POINTS_PER_PERCENTAGE_POINT, RATINGS, Grade
 from farkle_trainer.engine.notation import dice_count
 from farkle_trainer.training.drills.drills import Summary
+from farkle_trainer.training.drills.kinds import spec_of
 from farkle_trainer.ui.views.engine import dice_text, ev, points
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 
-KIND_NAMES: dict[Kind, str] = {
-    Kind.BANK_OR_ROLL: "bank or roll",
-    Kind.KEEP: "keep",
-    Kind.FINAL_ROUND: "final round",
-    Kind.OPENING: "opening",
-}
 GRADE_STYLES: dict[Grade, str] = {
     Grade.BEST: "bold green",
     Grade.FINE: "green",
@@ -61,7 +55,7 @@ TOP_PLAYS = 5
 
 def heading(p: Position, number: int, count: int) -> str:
     theme = f", a classic position: {p.title}" if p.title else ""
-    return f"Decision {number} of {count}: {KIND_NAMES[p.kind]}{theme} ({p.rules.name} rules)"
+    return f"Decision {number} of {count}: {spec_of(p.kind).name}{theme} ({p.rules.name} rules)"
 
 
 def situation_text(p: Position, number: int, count: int) -> str:
@@ -211,7 +205,7 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     if s.worst is not None:
         number, g = s.worst
         p = g.position
-        out.append(f"Worst decision: number {number} ({KIND_NAMES[p.kind]}).")
+        out.append(f"Worst decision: number {number} ({spec_of(p.kind).name}).")
         out.append(f"  {question_line(p)}")
         out.append(
             f"  You: {play_words(p, g.chosen)} ({value_text(p, g.chosen.value)}). "

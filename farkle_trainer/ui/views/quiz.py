@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.notation import labelled_roll
-from farkle_trainer.training.quizzes.questions import Question
-from farkle_trainer.training.quizzes.quiz import Grade, Quiz, Summary
+from farkle_trainer.training.quizzes.questions import Grade, Question
+from farkle_trainer.training.quizzes.quiz import Quiz, Summary
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

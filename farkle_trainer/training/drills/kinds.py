@@ -1,0 +1,196 @@
+"""The kinds of drill: each declared once, with what training needs to know about it.
+
+A kind's :class:`KindSpec` says what it is called on screen, what the turns that reach its
+positions are played for, how a position is taken from such a turn, when a decision is
+worth asking, and the built-in teaching positions of the kind. The kind itself, and what
+makes a position of it valid and how it is solved, are the engine's
+(:class:`~farkle_trainer.engine.decisions.Kind`, :class:`~farkle_trainer.engine.decisions.Position`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from farkle_trainer.engine.decisions import Decision, Kind, Position, opening_minimum
+from farkle_trainer.engine.plays import Play, round_up
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.solver import STEP
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What the turns of one kind of drill are played for."""
+
+    opening: int = 0
+    leader: int | None = None
+    banked: int | None = None
+
+    @property
+    def need(self) -> int | None:
+        return None if self.leader is None or self.banked is None else round_up(self.leader - self.banked + 1)
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """Everything training knows about one kind of drill.
+
+    ``teaching`` gives the fields of each teaching position (less ``rules`` and ``kind``),
+    in the order they are offered; one the table does not allow is left out.
+    """
+
+    kind: Kind
+    name: str
+    setting: Callable[[Rules, Stream], Setting]
+    position: Callable[[Rules, Kind, int, tuple[int, ...], Play, Setting], Position]
+    worth_asking: Callable[[Decision], bool]
+    teaching: Callable[[Rules], list[dict[str, Any]]]
+
+
+def spec_of(kind: Kind | str) -> KindSpec:
+    return KIND_SPECS[Kind(kind)]
+
+
+# -- settings
+
+
+def _plain(rules: Rules, stream: Stream) -> Setting:
+    return Setting()
+
+
+def _opening(rules: Rules, stream: Stream) -> Setting:
+    return Setting(opening=opening_minimum(rules))
+
+
+def _final_round(rules: Rules, stream: Stream) -> Setting:
+    # The leader has reached the target (taken as at least 1,000 for tiny house targets).
+    leader = max(rules.target, 1000) + STEP * stream.randint(0, 30)
+    deficit = STEP * stream.randint(6, 40)
+    return Setting(leader=leader, banked=leader - deficit)
+
+
+# -- positions along a turn
+
+
+def _after_keeping(
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+) -> Position:
+    """Bank or roll is asked once the dice are set aside, so the position holds the keep."""
+    return Position(rules, kind, points, roll, kept=play.keep)
+
+
+def _before_keeping(
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+) -> Position:
+    return Position(
+        rules, kind, points, roll, opening=setting.opening, leader=setting.leader, banked=setting.banked
+    )
+
+
+# -- worth asking: not forced (checked by the drills), and a real choice of its kind
+
+
+def _any(d: Decision) -> bool:
+    return True
+
+
+def _several_keeps(d: Decision) -> bool:
+    return len(d.keeps) > 1
+
+
+def _below_opening(d: Decision) -> bool:
+    return d.position.points < d.position.opening
+
+
+def _behind_leader(d: Decision) -> bool:
+    return d.position.points < (d.position.need or 0)
+
+
+# -- teaching positions
+
+
+def _teach_bank_or_roll(rules: Rules) -> list[dict[str, Any]]:
+    return [
+        {"points": 200, "roll": (5, 3, 4), "kept": (5,), "title": "two dice at 250"},
+        {"points": 200, "roll": (4, 5), "kept": (5,), "title": "one die at 250"},
+        {
+            "points": 2000 - rules.triples[0],
+            "roll": (1, 1, 1),
+            "kept": (1, 1, 1),
+            "title": "six dice at 2,000",
+        },
+    ]
+
+
+def _teach_keep(rules: Rules) -> list[dict[str, Any]]:
+    return [
+        {"points": 0, "roll": (1, 5, 2, 2, 3, 6), "title": "one 1, or the 1 and the 5?"},
+        {"points": 0, "roll": (2, 1, 2, 4, 2, 6), "title": "three 2s, or just the 1?"},
+        {"points": 300, "roll": (1, 5), "title": "a 1 and a 5 at 300"},
+    ]
+
+
+def _teach_final_round(rules: Rules) -> list[dict[str, Any]]:
+    return [
+        {
+            "points": 500,
+            "roll": (5, 2, 3, 4),
+            "leader": rules.target,
+            "banked": rules.target - 1000,
+            "title": "1,000 behind in the final round",
+        }
+    ]
+
+
+def _teach_opening(rules: Rules) -> list[dict[str, Any]]:
+    opening = opening_minimum(rules)
+    return [
+        {
+            "points": 350,
+            "roll": (1, 3, 5, 4),
+            "opening": opening,
+            "title": f"short of the {opening:,} opening",
+        }
+    ]
+
+
+#: The registry: one entry per kind, in :class:`Kind` order.
+KIND_SPECS: Mapping[Kind, KindSpec] = {
+    spec.kind: spec
+    for spec in (
+        KindSpec(
+            kind=Kind.BANK_OR_ROLL,
+            name="bank or roll",
+            setting=_plain,
+            position=_after_keeping,
+            worth_asking=_any,
+            teaching=_teach_bank_or_roll,
+        ),
+        KindSpec(
+            kind=Kind.KEEP,
+            name="keep",
+            setting=_plain,
+            position=_before_keeping,
+            worth_asking=_several_keeps,
+            teaching=_teach_keep,
+        ),
+        KindSpec(
+            kind=Kind.FINAL_ROUND,
+            name="final round",
+            setting=_final_round,
+            position=_before_keeping,
+            worth_asking=_behind_leader,
+            teaching=_teach_final_round,
+        ),
+        KindSpec(
+            kind=Kind.OPENING,
+            name="opening",
+            setting=_opening,
+            position=_before_keeping,
+            worth_asking=_below_opening,
+            teaching=_teach_opening,
+        ),
+    )
+}
