@@ -392,7 +392,87 @@ def test_data_dir(at, tmp_path: Path) -> None:
 
 def test_a_saved_game_that_cannot_be_read(at, farkle_home: Path) -> None:
     with store(farkle_home) as s:
-        s.save_daily_state(next_attempt(s, NOON.date(), NOON.date()).id, {"version": 99})
+        attempt = next_attempt(s, NOON.date(), NOON.date())
+        s.save_daily_state(attempt.id, {"version": 99}, version=attempt.version)
     code, out, err = run("--plain", input="")
     assert code == 2 and out == ""
     assert err == "Error: the saved game cannot be read: saved by another version of the game (99)\n"
+
+
+def clocked_script(tmp_path: Path) -> Path:
+    """A farkle-train whose clock reads $FARKLE_TEST_NOW (ISO 8601), to run as a real process."""
+    script = tmp_path / "farkle_at.py"
+    script.write_text(
+        "import os, sys\n"
+        "from datetime import datetime\n"
+        "import farkle_trainer.cli.daily as daily_cli\n"
+        "moment = datetime.fromisoformat(os.environ['FARKLE_TEST_NOW'])\n"
+        "daily_cli.clock = lambda: moment\n"
+        "from farkle_trainer.cli import main\n"
+        "sys.argv = ['farkle-train', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    return script
+
+
+def daily_at(script: Path, moment: datetime, lines: list[str]) -> subprocess.CompletedProcess[bytes]:
+    env = os.environ | {"FARKLE_TEST_NOW": moment.isoformat()}
+    return subprocess.run(
+        [sys.executable, str(script), "daily", "--plain"],
+        input=feed(lines).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+def test_one_official_game_is_played_in_one_terminal_at_a_time(tmp_path: Path, farkle_home: Path) -> None:
+    script = clocked_script(tmp_path)
+    env = os.environ | {"FARKLE_TEST_NOW": NOON.isoformat()}
+    first = subprocess.Popen(
+        [sys.executable, str(script), "daily", "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert first.stdin is not None and first.stderr is not None
+    try:
+        first.stdin.write(feed(["1 1 4 4 4", "b", "1"]).encode())
+        first.stdin.flush()
+        read_until(first, "Bank 100 or roll 5 dice? (b/r) ")
+
+        # While the first terminal holds the game, a second is told so and shown no dice.
+        second = daily_at(script, NOON, ["b"])
+        assert second.returncode == 1
+        assert "Roll:" not in second.stdout.decode()
+        assert second.stderr.decode() == (
+            "Error: this game is open in another terminal: carry on there, "
+            "or after 12:10 UTC with farkle-train daily\n"
+        )
+
+        # Once the hold has lapsed, another terminal takes the game over and banks.
+        later = daily_at(script, NOON.replace(minute=11), ["b"])
+        assert later.returncode == 0, later.stderr.decode()
+        assert "Carrying on where you stopped: turn 2 of 10, 600 banked." in later.stdout.decode()
+        assert "Turn 3 of 10, 700 banked. Roll:" in later.stdout.decode()
+
+        # The first terminal rolls on at the same decision: it sees no new dice and overwrites nothing.
+        first.stdin.write(b"r\n")
+        first.stdin.close()
+        first.wait(timeout=60)
+        rest = first.stdout.read().decode() if first.stdout is not None else ""
+        assert first.returncode == 1
+        assert ROLLS[2] not in rest
+        assert first.stderr.read().decode() == (
+            "Error: this game was continued in another terminal; run farkle-train daily to see it\n"
+        )
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    with store(farkle_home) as s:
+        official = s.daily_attempt("2026-11-29", official=True)
+        assert official is not None and official.state is not None
+        assert official.state["banked"] == 700

@@ -22,6 +22,7 @@ from farkle_trainer.store.db import (
     SCHEMA_VERSION,
     DamagedStoreError,
     NewerStoreError,
+    StaleAttemptError,
     Store,
     StoreError,
     data_dir,
@@ -85,7 +86,14 @@ def play_official(store: Store, clock: Clock, day: date, score: int) -> None:
     clock.moment = datetime(day.year, day.month, day.day, 9, tzinfo=UTC)
     attempt = next_attempt(store, day, store.now().date())
     assert attempt.official
-    store.finish_daily(attempt.id, score=score, perfect_score=score + 400.0, marks="ok", turns=[score])
+    store.finish_daily(
+        attempt.id,
+        score=score,
+        perfect_score=score + 400.0,
+        marks="ok",
+        turns=[score],
+        version=attempt.version,
+    )
 
 
 # -- where the data lives
@@ -279,7 +287,7 @@ def test_only_the_first_attempt_at_today_is_official(store: Store) -> None:
     assert not yesterday.official
     first = next_attempt(store, today, today)
     assert first.official
-    store.finish_daily(first.id, score=100, perfect_score=None, marks="", turns=[])
+    store.finish_daily(first.id, score=100, perfect_score=None, marks="", turns=[], version=first.version)
     assert not next_attempt(store, today, today).official
 
 
@@ -287,14 +295,21 @@ def test_next_daily_resumes_then_falls_back_to_practice(store: Store, clock: Clo
     today = START.date()
     official = next_attempt(store, today, store.now().date())
     assert official.official
-    store.save_daily_state(official.id, {"turn": 3, "roll": [1, 5, 2]})
+    store.save_daily_state(official.id, {"turn": 3, "roll": [1, 5, 2]}, version=official.version)
 
     # A new process (the game was killed) resumes the same attempt on the same roll.
     with Store.open(tmp_path / "data", clock=clock) as again:
         resumed = next_attempt(again, today, again.now().date())
     assert resumed.id == official.id and resumed.state == {"turn": 3, "roll": [1, 5, 2]}
 
-    store.finish_daily(official.id, score=5300, perfect_score=5650.0, marks="gg", turns=[{"t": 1}])
+    store.finish_daily(
+        official.id,
+        score=5300,
+        perfect_score=5650.0,
+        marks="gg",
+        turns=[{"t": 1}],
+        version=official.version + 1,
+    )
     practice = next_attempt(store, today, store.now().date())
     assert not practice.official and practice.session_id is not None
     assert next_attempt(store, today, store.now().date()).id == practice.id
@@ -305,15 +320,28 @@ def test_next_daily_resumes_then_falls_back_to_practice(store: Store, clock: Clo
     assert not past.official
 
 
+def test_a_save_names_the_version_it_read(store: Store, clock: Clock, tmp_path: Path) -> None:
+    attempt = next_attempt(store, START.date(), START.date())
+    with Store.open(tmp_path / "data", clock=clock) as other:
+        newer = other.save_daily_state(attempt.id, {"banked": 450}, version=attempt.version)
+    assert newer == attempt.version + 1
+    with pytest.raises(StaleAttemptError):
+        store.save_daily_state(attempt.id, {"banked": 0}, version=attempt.version)
+    assert store.get_daily(attempt.id).state == {"banked": 450}
+
+
 def test_finished_attempts_stay_finished(store: Store) -> None:
     attempt = next_attempt(store, START.date(), store.now().date())
-    store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[])
+    store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[], version=attempt.version)
+    finished = store.get_daily(attempt.id)
     with pytest.raises(StoreError, match="already finished"):
-        store.save_daily_state(attempt.id, {})
-    with pytest.raises(StoreError, match="already finished"):
-        store.finish_daily(attempt.id, score=9000, perfect_score=None, marks="", turns=[])
+        store.save_daily_state(attempt.id, {}, version=finished.version)
+    with pytest.raises(StaleAttemptError):
+        store.finish_daily(
+            attempt.id, score=9000, perfect_score=None, marks="", turns=[], version=attempt.version
+        )
     with pytest.raises(StoreError, match="no daily attempt 42"):
-        store.save_daily_state(42, {})
+        store.save_daily_state(42, {}, version=0)
 
 
 def test_training_never_changes_stats(store: Store, clock: Clock) -> None:
@@ -325,7 +353,9 @@ def test_training_never_changes_stats(store: Store, clock: Clock) -> None:
         practice = next_attempt(store, day, store.now().date())
         assert not practice.official
         answer(store, practice.session_id, "bank-or-roll", "p", True, lost=0.0)  # type: ignore[arg-type]
-        store.finish_daily(practice.id, score=9000, perfect_score=None, marks="", turns=[])
+        store.finish_daily(
+            practice.id, score=9000, perfect_score=None, marks="", turns=[], version=practice.version
+        )
     assert load_stats(store) == empty
     assert empty.games_played == 0 and empty.best is None and empty.histogram == ()
 
@@ -405,7 +435,8 @@ CHILD = textwrap.dedent(
             time.sleep(0.0005)
         if len(sys.argv) > 5:
             today = store.now().date()
-            store.save_daily_state(next_attempt(store, today, today).id, {"turn": 4})
+            attempt = next_attempt(store, today, today)
+            store.save_daily_state(attempt.id, {"turn": 4}, version=attempt.version)
             os._exit(1)  # killed: no close, no clean exit
     """
 )
@@ -642,13 +673,13 @@ def test_atomic_keeps_all_or_nothing(store: Store) -> None:
     session = added.session_id
     assert session is not None
     with pytest.raises(RuntimeError), store.atomic():
-        store.save_daily_state(attempt, {"turn": 2})
+        store.save_daily_state(attempt, {"turn": 2}, version=0)
         answer(store, session, "bank-or-roll", "m1", True)
         raise RuntimeError("killed between the two")
     assert store.get_daily(attempt).state is None
     assert load_progress(store).answers == 0
     with store.atomic():
-        store.save_daily_state(attempt, {"turn": 2})
+        store.save_daily_state(attempt, {"turn": 2}, version=0)
         with store.atomic():
             answer(store, session, "bank-or-roll", "m1", True)
     assert store.get_daily(attempt).state == {"turn": 2}

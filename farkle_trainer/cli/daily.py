@@ -88,7 +88,11 @@ def daily(
                     notes.append(view.unfinished_line(earlier))
             attempt = game_day.next_attempt(store, day, today)
             try:
-                outcome = game_day.run_attempt(choose_frontend(plain), store, attempt, today, notes=notes)
+                outcome = game_day.run_attempt(
+                    choose_frontend(plain), store, attempt, today, notes=notes, moment=moment
+                )
+            except game_day.GameElsewhere as exc:
+                fail(str(exc), 1)
             except GameError as exc:
                 fail(str(exc))
     if outcome.exit_code:

@@ -101,6 +101,14 @@ class DamagedStoreError(StoreError):
         super().__init__(f"{path} is not a usable farkle-trainer store: {reason}")
 
 
+class StaleAttemptError(StoreError):
+    """A daily attempt changed since it was read: another terminal saved it first."""
+
+    def __init__(self, attempt_id: int):
+        self.attempt_id = attempt_id
+        super().__init__(f"the daily attempt {attempt_id} was saved by another terminal since it was read")
+
+
 class NewerStoreError(StoreError):
     """The file was written by a newer farkle-trainer, whose schema this version cannot read."""
 
@@ -270,8 +278,30 @@ def _schema_v3(db: sqlite3.Connection) -> None:
                 )
 
 
+def _schema_v4(db: sqlite3.Connection) -> None:
+    """Daily attempts that one terminal plays at a time, and that can be closed as damaged.
+
+    ``version`` counts writes: a save names the version it read, so a terminal that fell
+    behind another cannot overwrite the newer game. ``holder`` is the terminal playing the
+    attempt until ``held_until``. ``damage`` says why an attempt was closed unreadable; its
+    stored text stays in ``state`` and ``turns``, never deleted.
+    """
+    for column in (
+        "version INTEGER NOT NULL DEFAULT 0",
+        "holder TEXT",
+        "held_until TEXT",
+        "damage TEXT",
+    ):
+        db.execute(f"ALTER TABLE daily_attempts ADD COLUMN {column}")
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_v1, _schema_v2, _schema_v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _schema_v1,
+    _schema_v2,
+    _schema_v3,
+    _schema_v4,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -334,7 +364,19 @@ def _dump(value: Any) -> str:
 
 
 def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    """Stored JSON as data; text that is not JSON (a damaged value) reads as None."""
+    value, _ = _load_checked(text)
+    return value
+
+
+def _load_checked(text: str | None) -> tuple[Any, bool]:
+    """(the value, whether the text was damaged): damaged text reads as None and is reported."""
+    if text is None:
+        return None, False
+    try:
+        return json.loads(text), False
+    except (ValueError, TypeError, RecursionError):
+        return None, True
 
 
 def _day(value: str | date) -> date:
@@ -369,6 +411,13 @@ def _item_state(r: sqlite3.Row) -> ItemState:
 
 
 def _attempt(r: sqlite3.Row) -> DailyAttempt:
+    state, bad_state = _load_checked(r["state"])
+    turns, bad_turns = _load_checked(r["turns"])
+    damage = r["damage"]
+    if damage is None and (bad_state or (state is not None and not isinstance(state, dict))):
+        damage, state = "its saved game is not a game state (not valid JSON)", None
+    if damage is None and (bad_turns or (turns is not None and not isinstance(turns, list))):
+        damage, turns = "its list of turns is not valid JSON", None
     return DailyAttempt(
         id=r["id"],
         date=r["date"],
@@ -378,11 +427,17 @@ def _attempt(r: sqlite3.Row) -> DailyAttempt:
         started_at=_parse_time(r["started_at"]),
         updated_at=_parse_time(r["updated_at"]),
         finished_at=_maybe_time(r["finished_at"]),
-        state=_load(r["state"]),
+        state=state,
         score=r["score"],
         perfect_score=r["perfect_score"],
         marks=r["marks"],
-        turns=_load(r["turns"]),
+        turns=turns,
+        version=r["version"],
+        holder=r["holder"],
+        held_until=_maybe_time(r["held_until"]),
+        damage=damage,
+        raw_state=r["state"],
+        raw_turns=r["turns"],
     )
 
 
@@ -669,8 +724,8 @@ class Store:
         """The numbers of the lessons read so far."""
         with self._errors():
             rows = self._db.execute("SELECT params FROM sessions WHERE kind = ?", (LESSON,)).fetchall()
-        numbers = (json.loads(r[0]).get("lesson") for r in rows)
-        return {n for n in numbers if isinstance(n, int)}
+        params = (_load(r[0]) for r in rows)
+        return {p["lesson"] for p in params if isinstance(p, dict) and isinstance(p.get("lesson"), int)}
 
     # -- daily game
 
@@ -721,13 +776,42 @@ class Store:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def save_daily_state(self, attempt_id: int, state: dict[str, Any]) -> None:
-        """Keep the game engine's whole state after an action, so a killed game resumes there."""
+    def claim_daily(self, attempt_id: int, *, holder: str, until: datetime, version: int) -> DailyAttempt:
+        """Make ``holder`` the terminal playing the attempt until ``until``, if it is still at ``version``.
+
+        Whether the attempt may be taken is the caller's rule; the store only makes sure it
+        has not changed since the caller read it (else :class:`StaleAttemptError`).
+        """
         with self._transaction() as db:
-            self._open_attempt(db, attempt_id)
+            self._write_attempt(
+                db, attempt_id, version, "holder = ?, held_until = ?", (holder, _stamp(until))
+            )
+            return _attempt(db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone())
+
+    def release_daily(self, attempt_id: int, holder: str) -> None:
+        """``holder`` stops playing the attempt; another terminal may take it at once."""
+        with self._transaction() as db:
             db.execute(
-                "UPDATE daily_attempts SET state = ?, updated_at = ? WHERE id = ?",
-                (_dump(state), _stamp(self.now()), attempt_id),
+                "UPDATE daily_attempts SET holder = NULL, held_until = NULL WHERE id = ? AND holder = ?",
+                (attempt_id, holder),
+            )
+
+    def save_daily_state(
+        self, attempt_id: int, state: dict[str, Any], *, version: int, held_until: datetime | None = None
+    ) -> int:
+        """Keep the game engine's whole state after an action, so a killed game resumes there.
+
+        Saved only if the attempt is still at ``version`` (compare and set), else
+        :class:`StaleAttemptError`; returns the new version. ``held_until`` extends the hold.
+        """
+        hold = None if held_until is None else _stamp(held_until)
+        with self._transaction() as db:
+            return self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                "state = ?, held_until = coalesce(?, held_until)",
+                (_dump(state), hold),
             )
 
     def finish_daily(
@@ -738,29 +822,85 @@ class Store:
         perfect_score: float | None,
         marks: str,
         turns: list[Any],
+        version: int,
     ) -> None:
         """Record a finished game. Official: a result for the stats. Practice: its session ends."""
         now = _stamp(self.now())
         with self._transaction() as db:
-            row = self._open_attempt(db, attempt_id)
-            db.execute(
-                """UPDATE daily_attempts SET score = ?, perfect_score = ?, marks = ?, turns = ?,
-                                             finished_at = ?, updated_at = ? WHERE id = ?""",
-                (score, perfect_score, marks, _dump(turns), now, now, attempt_id),
+            self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                """score = ?, perfect_score = ?, marks = ?, turns = ?, finished_at = ?,
+                   holder = NULL, held_until = NULL""",
+                (score, perfect_score, marks, _dump(turns), now),
             )
-            if row["session_id"] is not None:
-                db.execute(
-                    "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
-                    (now, row["session_id"]),
-                )
+            self._finish_session(db, attempt_id, now)
 
-    def _open_attempt(self, db: sqlite3.Connection, attempt_id: int) -> sqlite3.Row:
-        row = db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"there is no daily attempt {attempt_id}")
-        if row["finished_at"] is not None:
+    def close_damaged(self, attempt_id: int, *, reason: str, version: int) -> None:
+        """Close an attempt whose saved game cannot be played on; its stored text is kept as it is."""
+        now = _stamp(self.now())
+        with self._transaction() as db:
+            self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                "damage = ?, finished_at = ?, holder = NULL, held_until = NULL",
+                (reason, now),
+            )
+            self._finish_session(db, attempt_id, now)
+
+    def unfinished_official(self, before: str | date) -> list[DailyAttempt]:
+        """Unfinished official attempts of dates before ``before``, oldest first."""
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT * FROM daily_attempts WHERE official = 1 AND finished_at IS NULL AND date < ?
+                   ORDER BY date""",
+                (_day(before).isoformat(),),
+            ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def _write_attempt(
+        self, db: sqlite3.Connection, attempt_id: int, version: int, sets: str, args: tuple[Any, ...]
+    ) -> int:
+        """Update an unfinished attempt still at ``version``; returns its new version."""
+        cursor = db.execute(
+            f"""UPDATE daily_attempts SET {sets}, version = version + 1, updated_at = ?
+                WHERE id = ? AND version = ? AND finished_at IS NULL""",
+            (*args, _stamp(self.now()), attempt_id, version),
+        )
+        if cursor.rowcount == 0:
+            row = db.execute(
+                "SELECT version, finished_at FROM daily_attempts WHERE id = ?", (attempt_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"there is no daily attempt {attempt_id}")
+            if row["version"] != version:
+                raise StaleAttemptError(attempt_id)
             raise StoreError(f"the daily attempt {attempt_id} is already finished")
-        return row
+        return version + 1
+
+    def _finish_session(self, db: sqlite3.Connection, attempt_id: int, now: str) -> None:
+        db.execute(
+            """UPDATE sessions SET finished_at = ? WHERE finished_at IS NULL
+               AND id = (SELECT session_id FROM daily_attempts WHERE id = ?)""",
+            (now, attempt_id),
+        )
+
+    def official_count(self) -> int:
+        """Every official attempt: finished, unfinished and closed as damaged."""
+        with self._errors():
+            return int(
+                self._db.execute("SELECT count(*) FROM daily_attempts WHERE official = 1").fetchone()[0]
+            )
+
+    def damaged_official_count(self) -> int:
+        """Official attempts closed because their saved game could not be read."""
+        with self._errors():
+            row = self._db.execute(
+                "SELECT count(*) FROM daily_attempts WHERE official = 1 AND damage IS NOT NULL"
+            ).fetchone()
+        return int(row[0])
 
     # -- reading rows for summaries
 
@@ -812,7 +952,8 @@ class Store:
             ).fetchall()
             practice_games = db.execute(
                 """SELECT count(*) FROM daily_attempts
-                   WHERE official = 0 AND finished_at IS NOT NULL AND (? IS NULL OR rules = ?)""",
+                   WHERE official = 0 AND finished_at IS NOT NULL AND damage IS NULL
+                         AND (? IS NULL OR rules = ?)""",
                 only,
             ).fetchone()[0]
             due = db.execute("SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(now),)).fetchone()[0]
@@ -855,7 +996,8 @@ class Store:
         with self._errors():
             rows = self._db.execute(
                 """SELECT date, score, perfect_score, marks FROM daily_attempts
-                   WHERE official = 1 AND finished_at IS NOT NULL AND score IS NOT NULL ORDER BY date"""
+                   WHERE official = 1 AND finished_at IS NOT NULL AND damage IS NULL AND score IS NOT NULL
+                   ORDER BY date"""
             ).fetchall()
         return [_result(r) for r in rows]
 

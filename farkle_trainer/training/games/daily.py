@@ -28,14 +28,17 @@ next roll.
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
+from farkle_trainer.store.db import StaleAttemptError, StoreError
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
 from farkle_trainer.training.games.game import DiceSource, GameState, Move
@@ -55,8 +58,17 @@ RULES_NAME = game.GAME_RULES.name
 PRACTICE_TOPIC = "bank-or-roll"
 
 
+#: How long a terminal keeps its hold on a game after its last action: another terminal may
+#: take the game over after that (or at once, if the first has ended).
+HOLD = timedelta(minutes=10)
+
+
 class DailyError(ValueError):
     """A daily game that cannot be played as asked (a bad or future date, a replay too soon)."""
+
+
+class GameElsewhere(DailyError):
+    """The attempt is being played, or was carried on, in another terminal."""
 
 
 # -- the dice
@@ -415,14 +427,95 @@ def load_state(attempt: DailyAttempt) -> GameState:
     return game.new_game() if attempt.state is None else GameState.from_dict(attempt.state)
 
 
+def terminal_id() -> str:
+    """Who holds a game: this computer and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _gone(holder: str) -> bool:
+    """Whether the terminal ``holder`` has surely ended: a process of this computer that no longer runs.
+
+    Only POSIX can ask that safely (``os.kill(pid, 0)`` sends nothing there); anywhere else, and
+    for another computer sharing the data directory, the hold lapses with time instead.
+    """
+    host, _, pid = holder.rpartition(":")
+    if os.name != "posix" or host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def take(store: Store, attempt: DailyAttempt, moment: datetime) -> DailyAttempt:
+    """Hold ``attempt`` for this terminal, or raise :class:`GameElsewhere`.
+
+    One attempt is played in one place at a time: another terminal's hold is respected until
+    it lapses (``HOLD`` after that terminal's last action) or that terminal has ended.
+    """
+    me = terminal_id()
+    holder, until = attempt.holder, attempt.held_until
+    if holder is not None and holder != me and until is not None and until > moment and not _gone(holder):
+        command = resume_command(
+            date.fromisoformat(attempt.date), utc_date(moment), official=attempt.official
+        )
+        raise GameElsewhere(
+            f"this game is open in another terminal: carry on there, or after "
+            f"{until.astimezone(UTC):%H:%M} UTC with {command}"
+        )
+    try:
+        return store.claim_daily(attempt.id, holder=me, until=moment + HOLD, version=attempt.version)
+    except StaleAttemptError:
+        raise GameElsewhere(
+            "this game was just opened in another terminal; run farkle-train daily to see it"
+        ) from None
+
+
 def run_attempt(
-    front: Frontend, store: Store, attempt: DailyAttempt, today: date, *, notes: Iterable[str] = ()
+    front: Frontend,
+    store: Store,
+    attempt: DailyAttempt,
+    today: date,
+    *,
+    notes: Iterable[str] = (),
+    moment: datetime | None = None,
 ) -> Outcome:
-    """Play (or resume) a daily attempt to its end, saving every action; then record and review it."""
+    """Play (or resume) a daily attempt to its end, saving every action; then record and review it.
+
+    ``moment`` is the command's clock reading (default: the store's clock now). The attempt is
+    held for this terminal while it plays (see :func:`take`); each save names the version it
+    read, so if another terminal has taken the game over meanwhile, nothing is overwritten and
+    :class:`GameElsewhere` says so.
+    """
     day = date.fromisoformat(attempt.date)
+    again = resume_command(day, today, official=attempt.official)
+    attempt = take(store, attempt, moment or store.now())
+    me = terminal_id()
+    try:
+        return _play(front, store, attempt, today, day, again, notes)
+    except StaleAttemptError:
+        raise GameElsewhere(f"this game was continued in another terminal; run {again} to see it") from None
+    finally:
+        # Releasing is a courtesy to the next terminal; it must not hide why the game stopped.
+        with suppress(StoreError):
+            store.release_daily(attempt.id, me)
+
+
+def _play(
+    front: Frontend,
+    store: Store,
+    attempt: DailyAttempt,
+    today: date,
+    day: date,
+    again: str,
+    notes: Iterable[str],
+) -> Outcome:
     source = daily_source(day)
     state = load_state(attempt)
-    again = resume_command(day, today, official=attempt.official)
+    version = attempt.version
     for note in notes:
         front.say(note)
     front.say(view.intro(day, official=attempt.official))
@@ -430,7 +523,10 @@ def run_attempt(
         front.say(view.resume_line(state))
 
     def save(s: GameState) -> None:
-        store.save_daily_state(attempt.id, s.to_dict())
+        nonlocal version
+        version = store.save_daily_state(
+            attempt.id, s.to_dict(), version=version, held_until=store.now() + HOLD
+        )
 
     def decided(move: Move) -> None:
         if attempt.session_id is not None:
@@ -460,6 +556,7 @@ def run_attempt(
         perfect_score=perfect,
         marks=spaced_marks(state),
         turns=game.turn_summaries(state),
+        version=version,
     )
     streak = load_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.score, state.marks, official=attempt.official)
