@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import multiprocessing
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import textwrap
 import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import pytest
@@ -684,3 +686,32 @@ def test_atomic_keeps_all_or_nothing(store: Store) -> None:
             answer(store, session, "bank-or-roll", "m1", True)
     assert store.get_daily(attempt).state == {"turn": 2}
     assert load_progress(store).answers == 1
+
+
+def _open_new_store(directory: Path, go: Any, results: Any) -> None:
+    go.wait()
+    try:
+        with Store.open(directory) as store:
+            store.start_session("score", rules="classic")
+        results.put("ok")
+    except StoreError as exc:
+        results.put(str(exc))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork keeps six starts cheap enough to race")
+def test_six_processes_create_one_store_together(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    for n in range(30):
+        directory = tmp_path / f"round{n}"
+        go, results = context.Event(), context.Queue()
+        children = [context.Process(target=_open_new_store, args=(directory, go, results)) for _ in range(6)]
+        for child in children:
+            child.start()
+        go.set()
+        outcomes = [results.get(timeout=30) for _ in children]
+        for child in children:
+            child.join(timeout=30)
+        assert outcomes == ["ok"] * 6, f"round {n}: {outcomes}"
+        assert [p.name for p in directory.iterdir() if ".damaged" in p.name] == []
+        with Store.open(directory) as store:
+            assert load_progress(store).sessions == 0 and store.schema_version == SCHEMA_VERSION

@@ -55,6 +55,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -518,30 +519,56 @@ class Store:
             db.row_factory = sqlite3.Row
             db.execute("PRAGMA foreign_keys = ON")
             # Identify the file before changing anything in it: a foreign file stays as it was.
-            self._check_identity()
-            db.execute("PRAGMA journal_mode = WAL")
+            # One read transaction sees one state of the file, so a store that another process
+            # is creating at this moment reads as new or as ours, never as half of each.
+            with self._transaction(write=False):
+                current = self._check_identity()
+            self._use_wal()
+            if not current:
+                self._migrate()
             found = [r[0] for r in db.execute("PRAGMA quick_check(3)").fetchall()]
             if found != ["ok"]:
                 problems = [line for f in found for line in f.splitlines() if not line.startswith("***")]
                 raise DamagedStoreError(self.path, f"the integrity check failed ({(problems or found)[0]})")
-            if self.schema_version < SCHEMA_VERSION:
-                self._migrate()
 
-    def _check_identity(self) -> None:
+    def _use_wal(self) -> None:
+        """Switch the file to WAL. SQLite answers "locked" at once, without its busy timeout, while
+        another process switches the same new file; so wait here, as long as the busy timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+        while True:
+            try:
+                mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                mode = None
+            if mode == "wal" or time.monotonic() > deadline:
+                return
+            time.sleep(0.01)
+
+    def _check_identity(self) -> bool:
+        """True for a store of this version, False for a new (empty) file or an older store.
+
+        An empty or zero-length file is new, not damage: it is what a store looks like while
+        another process creates it. Only content that is not ours is another program's.
+        """
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
         version = self.schema_version
         if app_id == APPLICATION_ID:
             if version > SCHEMA_VERSION:
                 raise NewerStoreError(self.path, version)
-            return
+            return version == SCHEMA_VERSION
         empty = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
         if not (app_id == 0 and version == 0 and empty):
             raise DamagedStoreError(self.path, "it is another program's database")
+        return False
 
     def _migrate(self) -> None:
+        # BEGIN IMMEDIATE: one process creates or upgrades the file, the others wait for it,
+        # then find it done when they look again under the lock.
         with self._transaction() as db:
-            # Another process may have upgraded the file while this one waited for the lock.
-            self._check_identity()
+            if self._check_identity():
+                return
             version = self.schema_version
             for step in MIGRATIONS[version:]:
                 step(db)
