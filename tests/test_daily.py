@@ -398,8 +398,10 @@ def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
         store.save_daily_state(attempt.id, {"turn": "three"}, version=attempt.version)
-        with pytest.raises(game.GameError, match="the saved game cannot be read"):
+        with pytest.raises(daily.DamagedGame, match="the saved game cannot be read"):
             daily.run_attempt(plain("")[0], store, store.get_daily(attempt.id), DAY)
+        closed = store.get_daily(attempt.id)
+        assert closed.finished and closed.damage is not None and closed.raw_state == '{"turn":"three"}'
 
 
 def test_a_decision_and_its_saved_state_are_kept_together() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import select
+import sqlite3
 import subprocess
 import sys
 import time
@@ -395,8 +396,40 @@ def test_a_saved_game_that_cannot_be_read(at, farkle_home: Path) -> None:
         attempt = next_attempt(s, NOON.date(), NOON.date())
         s.save_daily_state(attempt.id, {"version": 99}, version=attempt.version)
     code, out, err = run("--plain", input="")
-    assert code == 2 and out == ""
-    assert err == "Error: the saved game cannot be read: saved by another version of the game (99)\n"
+    assert code == 1 and out == ""
+    assert err == (
+        "Error: the official game of 2026-11-29 cannot go on: the saved game cannot be read: saved by "
+        "another version of the game (99); it is kept in the store, closed as damaged, and scores "
+        "nothing; play the day for practice with farkle-train daily --replay\n"
+    )
+    with store(farkle_home) as s:
+        kept = s.daily_attempt("2026-11-29", official=True)
+        assert kept is not None and kept.finished and kept.raw_state == '{"version":99}'
+
+
+@pytest.mark.parametrize("column", ["state", "turns"])
+def test_a_damaged_json_value_is_named_kept_and_counted(at, farkle_home: Path, column: str) -> None:
+    with store(farkle_home) as s:
+        attempt = next_attempt(s, NOON.date(), NOON.date())
+    with sqlite3.connect(farkle_home / "farkle.sqlite3") as db:
+        db.execute(f"UPDATE daily_attempts SET {column} = '{{garbage' WHERE id = ?", (attempt.id,))
+        db.execute("UPDATE sessions SET params = '{garbage'")
+    code, out, err = run("--status", "--plain")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0].startswith("Today's daily game (2026-11-29 UTC): its saved game is damaged (")
+    code, out, err = run("--plain", input="")
+    assert code == 1 and out == "" and err.startswith("Error: the official game of 2026-11-29 cannot go on: ")
+    assert "kept in the store, closed as damaged" in err and "farkle-train daily --replay" in err
+    # The user goes on: the day can be replayed for practice, and the damage is counted.
+    code, out, err = run("--replay", "--plain", input="q\n")
+    assert code == 0 and "Farkle daily 2026-11-29, practice" in out
+    with store(farkle_home) as s:
+        kept = s.daily_attempt("2026-11-29", official=True)
+        assert kept is not None and kept.finished and kept.damage is not None
+        assert getattr(kept, f"raw_{column}") == "{garbage"
+        assert load_stats(s, NOON.date()).damaged == 1
+    result = runner.invoke(app, ["reset", "stats", "--yes", "--plain"])
+    assert result.exit_code == 0 and result.stdout.startswith("Deleted all official daily results (1 game")
 
 
 def clocked_script(tmp_path: Path) -> Path:

@@ -715,3 +715,18 @@ def test_six_processes_create_one_store_together(tmp_path: Path) -> None:
         assert [p.name for p in directory.iterdir() if ".damaged" in p.name] == []
         with Store.open(directory) as store:
             assert load_progress(store).sessions == 0 and store.schema_version == SCHEMA_VERSION
+
+
+def test_damaged_json_values_do_not_stop_reading(store: Store, tmp_path: Path) -> None:
+    sid = store.start_session("score", rules="classic")
+    answer(store, sid, "worth", "w1", False)
+    store.record_lesson(1, "basics", rules="classic")
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE answers SET extra = '{garbage'")
+        db.execute("UPDATE items SET extra = '{garbage'")
+        db.execute("UPDATE sessions SET params = '{garbage' WHERE kind = 'lesson'")
+    assert [item.extra for item in store.due_items("score")] == [None]
+    assert store.lessons_read() == set()
+    out = tmp_path / "out.json"
+    assert export_answers(store, out) == 1
+    assert json.loads(out.read_text())[0]["extra"] == "{garbage"  # kept as it was stored

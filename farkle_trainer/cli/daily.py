@@ -91,7 +91,7 @@ def daily(
                 outcome = game_day.run_attempt(
                     choose_frontend(plain), store, attempt, today, notes=notes, moment=moment
                 )
-            except game_day.GameElsewhere as exc:
+            except (game_day.GameElsewhere, game_day.DamagedGame) as exc:
                 fail(str(exc), 1)
             except GameError as exc:
                 fail(str(exc))

@@ -237,7 +237,7 @@ def reset(
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
     from farkle_trainer.store.db import RESET_KINDS
-    from farkle_trainer.training.progress import load_progress, load_stats
+    from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views.records import plural
 
     out = Output.choose(plain)
@@ -253,7 +253,7 @@ def reset(
                 described = f"all training progress ({counts})"
                 kept = "Official stats are kept."
             else:
-                held = load_stats(store).games_played
+                held = store.official_count()
                 described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
                 kept = "Training progress is kept."
             if not held:

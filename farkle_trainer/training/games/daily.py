@@ -67,6 +67,10 @@ class DailyError(ValueError):
     """A daily game that cannot be played as asked (a bad or future date, a replay too soon)."""
 
 
+class DamagedGame(DailyError):
+    """The attempt's saved game cannot be read back; it has been closed as damaged."""
+
+
 class GameElsewhere(DailyError):
     """The attempt is being played, or was carried on, in another terminal."""
 
@@ -236,7 +240,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     official = store.daily_attempt(day, official=True)
     stats = load_stats(store, day)
     state = None
-    if official is not None and official.state is not None and not official.finished:
+    if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
             state = GameState.from_dict(official.state)
         except game.GameError:
@@ -252,7 +256,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
         unfinished_before=unfinished_official(store, day),
         share=(
             share_line(day, official.score or 0, (official.marks or "").split())
-            if official is not None and official.finished
+            if official is not None and official.finished and official.damage is None
             else None
         ),
     )
@@ -427,6 +431,33 @@ def load_state(attempt: DailyAttempt) -> GameState:
     return game.new_game() if attempt.state is None else GameState.from_dict(attempt.state)
 
 
+def readable(store: Store, attempt: DailyAttempt, today: date) -> GameState:
+    """The attempt's saved game, or :class:`DamagedGame` once the attempt is closed as damaged.
+
+    A saved game that cannot be read back (not JSON, or not a state of this game) is damage
+    like any other: the attempt is closed, its stored text kept as it is (never deleted), it
+    scores nothing, and the player is told how to go on.
+    """
+    reason = attempt.damage
+    if reason is None:
+        try:
+            return load_state(attempt)
+        except game.GameError as exc:
+            reason = str(exc)
+    if not attempt.finished:
+        store.close_damaged(attempt.id, reason=reason, version=attempt.version)
+    day = date.fromisoformat(attempt.date)
+    kind = "official game" if attempt.official else "practice game"
+    if day == today:
+        way = "play the day for practice with farkle-train daily --replay"
+    else:
+        way = f"play it again for practice with farkle-train daily --date {attempt.date}"
+    raise DamagedGame(
+        f"the {kind} of {attempt.date} cannot go on: {reason}; it is kept in the store, closed as "
+        f"damaged, and scores nothing; {way}"
+    )
+
+
 def terminal_id() -> str:
     """Who holds a game: this computer and process."""
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -495,7 +526,8 @@ def run_attempt(
     attempt = take(store, attempt, moment or store.now())
     me = terminal_id()
     try:
-        return _play(front, store, attempt, today, day, again, notes)
+        state = readable(store, attempt, today)
+        return _play(front, store, attempt, state, today, day, again, notes)
     except StaleAttemptError:
         raise GameElsewhere(f"this game was continued in another terminal; run {again} to see it") from None
     finally:
@@ -508,13 +540,13 @@ def _play(
     front: Frontend,
     store: Store,
     attempt: DailyAttempt,
+    state: GameState,
     today: date,
     day: date,
     again: str,
     notes: Iterable[str],
 ) -> Outcome:
     source = daily_source(day)
-    state = load_state(attempt)
     version = attempt.version
     for note in notes:
         front.say(note)
