@@ -509,3 +509,30 @@ def test_one_official_game_is_played_in_one_terminal_at_a_time(tmp_path: Path, f
         official = s.daily_attempt("2026-11-29", official=True)
         assert official is not None and official.state is not None
         assert official.state["banked"] == 700
+
+
+def test_one_clock_reading_decides_the_day(monkeypatch: pytest.MonkeyPatch, farkle_home: Path) -> None:
+    readings = iter([datetime(2026, 11, 29, 23, 59, 59, 999000, tzinfo=UTC)])
+    after = datetime(2026, 11, 30, 0, 0, 0, 1000, tzinfo=UTC)
+    monkeypatch.setattr(daily_cli, "clock", lambda: next(readings, after))
+    code, out, _ = run("--plain", input="q\n")
+    assert code == 0
+    assert out.splitlines()[0].startswith("Farkle daily 2026-11-29 (UTC), the official game")
+    with store(farkle_home) as s:
+        attempt = s.daily_attempt("2026-11-29", official=True)
+        assert attempt is not None and attempt.official
+
+
+def test_an_official_game_closes_two_days_later_as_it_stands(at, farkle_home: Path) -> None:
+    code, _, _ = run("--plain", input="1 1 4 4 4\nb\n1\n")  # 600 banked, 100 at stake
+    assert code == 0
+    at(datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC))
+    code, out, _ = run("--date", "2026-11-29", "--plain", input="q\n")
+    assert "Carrying on where you stopped" in out  # still open the next day
+    at(datetime(2026, 12, 7, 9, 0, tzinfo=UTC))
+    code, out, _ = run("--date", "2026-11-29", "--plain", input="q\n")
+    assert code == 0 and "Farkle daily 2026-11-29, practice" in out
+    with store(farkle_home) as s:
+        official = s.daily_attempt("2026-11-29", official=True)
+        assert official is not None and official.finished and official.score == 600
+        assert load_stats(s, date(2026, 12, 7)).games_played == 1

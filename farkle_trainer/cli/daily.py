@@ -63,6 +63,7 @@ def daily(
         except game_day.DailyError as exc:
             fail(str(exc))
         with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store, store_errors():
+            game_day.close_expired(store, moment)
             if status:
                 summary = game_day.daily_status(store, moment)
                 for note in notes:

@@ -198,17 +198,19 @@ def stats(
     The first attempt at each day's game is the official one; nothing from training counts.
     Example: farkle-train stats
     """
-    from farkle_trainer.training.games.daily import utc_date
+    from farkle_trainer.training.games.daily import close_expired, utc_date
     from farkle_trainer.training.progress import load_stats
     from farkle_trainer.ui.views import records as view
 
-    today = utc_date(datetime.now(UTC))
+    moment = datetime.now(UTC)
+    today = utc_date(moment)
     out = Output.choose(plain)
     with user_errors():
         load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
     with user_errors(), open_store_or_explain(data_dir, plain=out.plain) as store, store_errors():
+        close_expired(store, moment)
         summary = load_stats(store, today)
     if json:
         out.json(view.stats_data(summary))

@@ -3,7 +3,9 @@
 Ten turns a day on the same dice for everyone (the game itself is :mod:`farkle_trainer.training.games.game`:
 ``classic`` table, no house rules). The first attempt of a UTC day is official and goes to the
 stats; replaying the day (``--replay``) or playing a past day (``--date``) is practice, recorded
-as training progress and never as stats. The day changes at 00:00 UTC.
+as training progress and never as stats. The day changes at 00:00 UTC, read once per command.
+An official game stays open until 00:00 UTC two days after its date (:func:`closes_at`), then
+is closed as it stands (:func:`close_expired`): banked turns count, turns not played score 0.
 
 Daily dice
 ----------
@@ -192,6 +194,51 @@ def next_attempt(store: Store, day: date, today: date) -> DailyAttempt:
         started = store.add_daily_attempt(day, official=False, rules=RULES_NAME)
         assert started is not None
         return started
+
+
+def closes_at(day: date) -> datetime:
+    """When an official game of ``day`` stops being playable: 00:00 UTC two days later.
+
+    That is the rest of its own UTC day plus the whole next day, so a game started just before
+    midnight can still be finished; after that it is closed as it stands (:func:`close_expired`).
+    """
+    return datetime.combine(day + timedelta(days=2), time(0), tzinfo=UTC)
+
+
+def close_expired(store: Store, moment: datetime) -> int:
+    """Close every official game left unfinished past :func:`closes_at`; returns how many.
+
+    Closed as it stands: turns already over keep their points, the turns not played score 0.
+    A game whose save cannot be read is closed as damaged instead. Run before anything reads
+    or plays official games, with the command's one clock reading.
+    """
+    closed = 0
+    for attempt in store.unfinished_official(utc_date(moment) - timedelta(days=1)):
+        day = date.fromisoformat(attempt.date)
+        if closes_at(day) > moment:
+            continue
+        try:
+            state = load_state(attempt) if attempt.damage is None else None
+        except game.GameError:
+            state = None
+        try:
+            if state is None:
+                store.close_damaged(
+                    attempt.id, reason=attempt.damage or "unreadable", version=attempt.version
+                )
+            else:
+                store.finish_daily(
+                    attempt.id,
+                    score=sum(state.scores),
+                    perfect_score=game.perfect_play(daily_source(day)),
+                    marks=spaced_marks(state),
+                    turns=game.turn_summaries(state),
+                    version=attempt.version,
+                )
+        except StaleAttemptError:
+            continue  # another terminal closed it first
+        closed += 1
+    return closed
 
 
 def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
