@@ -730,3 +730,15 @@ def test_damaged_json_values_do_not_stop_reading(store: Store, tmp_path: Path) -
     out = tmp_path / "out.json"
     assert export_answers(store, out) == 1
     assert json.loads(out.read_text())[0]["extra"] == "{garbage"  # kept as it was stored
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_new_store_is_private(tmp_path: Path) -> None:
+    directory = tmp_path / "new" / "data"
+    with Store.open(directory) as store:
+        store.start_session("score", rules="classic")
+        files = [p for p in directory.iterdir() if p.name.startswith(FILE_NAME)]
+        assert {p.name for p in files} >= {FILE_NAME, FILE_NAME + "-wal", FILE_NAME + "-shm"}
+        assert directory.stat().st_mode & 0o777 == 0o700
+        for path in files:
+            assert path.stat().st_mode & 0o777 == 0o600, path.name

@@ -140,6 +140,17 @@ def store_path(directory: Path | None = None) -> Path:
     return (directory.expanduser() if directory is not None else data_dir()) / FILE_NAME
 
 
+def _private(file: Path) -> None:
+    """Create ``file`` (if missing) readable by its owner only, and tighten ours that exist."""
+    try:
+        os.close(os.open(file, os.O_CREAT | os.O_RDWR, 0o600))
+        for path in (file, file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")):
+            if path.exists() and path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+    except OSError:
+        pass  # a read-only or foreign-owned file is SQLite's to refuse, with its own message
+
+
 def set_aside_damaged(path: Path, *, now: datetime | None = None) -> Path:
     """Rename a damaged store (and its WAL and shared-memory files) out of the way; never delete.
 
@@ -473,13 +484,19 @@ class Store:
         if file.parent.exists() and not file.parent.is_dir():
             raise StoreError(f"{file.parent} is not a directory")
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
+            # One student's progress is theirs alone on a shared computer: the directory made
+            # here is 0700, and the file 0600 (SQLite gives its -wal and -shm the file's mode).
+            created = not file.parent.exists()
+            file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if created:
+                file.parent.chmod(0o700)
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
             ) from None
         if file.is_dir():
             raise StoreError(f"{file} is a directory, not a farkle-trainer store")
+        _private(file)
         try:
             # The timeout is SQLite's busy timeout: wait that long for another writer, then fail.
             # No implicit transactions: each method opens its own short one.
