@@ -163,7 +163,9 @@ def test_plan(tmp_path: Path) -> None:
         with pytest.raises(DailyError, match="farkle-train daily --date 2026-11-29"):
             plan(DAY, DAY + timedelta(days=1), replay=True, official=attempt)
         assert plan(DAY, DAY + timedelta(days=1), replay=False, official=attempt) == "play"
-        store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[])
+        store.finish_daily(
+            attempt.id, score=100, perfect_score=None, marks="", turns=[], version=attempt.version
+        )
         done = store.get_daily(attempt.id)
         assert plan(DAY, DAY, replay=False, official=done) == "done"
         assert plan(DAY, DAY, replay=True, official=done) == "play"
@@ -397,9 +399,11 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
 def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
-        store.save_daily_state(attempt.id, {"turn": "three"})
-        with pytest.raises(game.GameError, match="the saved game cannot be read"):
+        store.save_daily_state(attempt.id, {"turn": "three"}, version=attempt.version)
+        with pytest.raises(daily.DamagedGame, match="the saved game cannot be read"):
             daily.run_attempt(plain("")[0], view, store, store.get_daily(attempt.id), DAY)
+        closed = store.get_daily(attempt.id)
+        assert closed.finished and closed.damage is not None and closed.raw_state == '{"turn":"three"}'
 
 
 def test_a_decision_and_its_saved_state_are_kept_together() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import select
+import sqlite3
 import subprocess
 import sys
 import time
@@ -392,7 +393,146 @@ def test_data_dir(at, tmp_path: Path) -> None:
 
 def test_a_saved_game_that_cannot_be_read(at, farkle_home: Path) -> None:
     with store(farkle_home) as s:
-        s.save_daily_state(next_attempt(s, NOON.date(), NOON.date()).id, {"version": 99})
+        attempt = next_attempt(s, NOON.date(), NOON.date())
+        s.save_daily_state(attempt.id, {"version": 99}, version=attempt.version)
     code, out, err = run("--plain", input="")
-    assert code == 2 and out == ""
-    assert err == "Error: the saved game cannot be read: saved by another version of the game (99)\n"
+    assert code == 1 and out == ""
+    assert err == (
+        "Error: the official game of 2026-11-29 cannot go on: the saved game cannot be read: saved by "
+        "another version of the game (99); it is kept in the store, closed as damaged, and scores "
+        "nothing; play the day for practice with farkle-train daily --replay\n"
+    )
+    with store(farkle_home) as s:
+        kept = s.daily_attempt("2026-11-29", official=True)
+        assert kept is not None and kept.finished and kept.raw_state == '{"version":99}'
+
+
+@pytest.mark.parametrize("column", ["state", "turns"])
+def test_a_damaged_json_value_is_named_kept_and_counted(at, farkle_home: Path, column: str) -> None:
+    with store(farkle_home) as s:
+        attempt = next_attempt(s, NOON.date(), NOON.date())
+    with sqlite3.connect(farkle_home / "farkle.sqlite3") as db:
+        db.execute(f"UPDATE daily_attempts SET {column} = '{{garbage' WHERE id = ?", (attempt.id,))
+        db.execute("UPDATE sessions SET params = '{garbage'")
+    code, out, err = run("--status", "--plain")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0].startswith("Today's daily game (2026-11-29 UTC): its saved game is damaged (")
+    code, out, err = run("--plain", input="")
+    assert code == 1 and out == "" and err.startswith("Error: the official game of 2026-11-29 cannot go on: ")
+    assert "kept in the store, closed as damaged" in err and "farkle-train daily --replay" in err
+    # The user goes on: the day can be replayed for practice, and the damage is counted.
+    code, out, err = run("--replay", "--plain", input="q\n")
+    assert code == 0 and "Farkle daily 2026-11-29, practice" in out
+    with store(farkle_home) as s:
+        kept = s.daily_attempt("2026-11-29", official=True)
+        assert kept is not None and kept.finished and kept.damage is not None
+        assert getattr(kept, f"raw_{column}") == "{garbage"
+        assert load_stats(s, NOON.date()).damaged == 1
+    result = runner.invoke(app, ["reset", "stats", "--yes", "--plain"])
+    assert result.exit_code == 0 and result.stdout.startswith("Deleted all official daily results (1 game")
+
+
+def clocked_script(tmp_path: Path) -> Path:
+    """A farkle-train whose clock reads $FARKLE_TEST_NOW (ISO 8601), to run as a real process."""
+    script = tmp_path / "farkle_at.py"
+    script.write_text(
+        "import os, sys\n"
+        "from datetime import datetime\n"
+        "import farkle_trainer.cli.daily as daily_cli\n"
+        "moment = datetime.fromisoformat(os.environ['FARKLE_TEST_NOW'])\n"
+        "daily_cli.clock = lambda: moment\n"
+        "from farkle_trainer.cli import main\n"
+        "sys.argv = ['farkle-train', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    return script
+
+
+def daily_at(script: Path, moment: datetime, lines: list[str]) -> subprocess.CompletedProcess[bytes]:
+    env = os.environ | {"FARKLE_TEST_NOW": moment.isoformat()}
+    return subprocess.run(
+        [sys.executable, str(script), "daily", "--plain"],
+        input=feed(lines).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+def test_one_official_game_is_played_in_one_terminal_at_a_time(tmp_path: Path, farkle_home: Path) -> None:
+    script = clocked_script(tmp_path)
+    env = os.environ | {"FARKLE_TEST_NOW": NOON.isoformat()}
+    first = subprocess.Popen(
+        [sys.executable, str(script), "daily", "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert first.stdin is not None and first.stderr is not None
+    try:
+        first.stdin.write(feed(["1 1 4 4 4", "b", "1"]).encode())
+        first.stdin.flush()
+        read_until(first, "Bank 100 or roll 5 dice? (b/r) ")
+
+        # While the first terminal holds the game, a second is told so and shown no dice.
+        second = daily_at(script, NOON, ["b"])
+        assert second.returncode == 1
+        assert "Roll:" not in second.stdout.decode()
+        assert second.stderr.decode() == (
+            "Error: this game is open in another terminal: carry on there, "
+            "or after 12:10 UTC with farkle-train daily\n"
+        )
+
+        # Once the hold has lapsed, another terminal takes the game over and banks.
+        later = daily_at(script, NOON.replace(minute=11), ["b"])
+        assert later.returncode == 0, later.stderr.decode()
+        assert "Carrying on where you stopped: turn 2 of 10, 600 banked." in later.stdout.decode()
+        assert "Turn 3 of 10, 700 banked. Roll:" in later.stdout.decode()
+
+        # The first terminal rolls on at the same decision: it sees no new dice and overwrites nothing.
+        first.stdin.write(b"r\n")
+        first.stdin.close()
+        first.wait(timeout=60)
+        rest = first.stdout.read().decode() if first.stdout is not None else ""
+        assert first.returncode == 1
+        assert ROLLS[2] not in rest
+        assert first.stderr.read().decode() == (
+            "Error: this game was continued in another terminal; run farkle-train daily to see it\n"
+        )
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    with store(farkle_home) as s:
+        official = s.daily_attempt("2026-11-29", official=True)
+        assert official is not None and official.state is not None
+        assert official.state["banked"] == 700
+
+
+def test_one_clock_reading_decides_the_day(monkeypatch: pytest.MonkeyPatch, farkle_home: Path) -> None:
+    readings = iter([datetime(2026, 11, 29, 23, 59, 59, 999000, tzinfo=UTC)])
+    after = datetime(2026, 11, 30, 0, 0, 0, 1000, tzinfo=UTC)
+    monkeypatch.setattr(daily_cli, "clock", lambda: next(readings, after))
+    code, out, _ = run("--plain", input="q\n")
+    assert code == 0
+    assert out.splitlines()[0].startswith("Farkle daily 2026-11-29 (UTC), the official game")
+    with store(farkle_home) as s:
+        attempt = s.daily_attempt("2026-11-29", official=True)
+        assert attempt is not None and attempt.official
+
+
+def test_an_official_game_closes_two_days_later_as_it_stands(at, farkle_home: Path) -> None:
+    code, _, _ = run("--plain", input="1 1 4 4 4\nb\n1\n")  # 600 banked, 100 at stake
+    assert code == 0
+    at(datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC))
+    code, out, _ = run("--date", "2026-11-29", "--plain", input="q\n")
+    assert "Carrying on where you stopped" in out  # still open the next day
+    at(datetime(2026, 12, 7, 9, 0, tzinfo=UTC))
+    code, out, _ = run("--date", "2026-11-29", "--plain", input="q\n")
+    assert code == 0 and "Farkle daily 2026-11-29, practice" in out
+    with store(farkle_home) as s:
+        official = s.daily_attempt("2026-11-29", official=True)
+        assert official is not None and official.finished and official.score == 600
+        assert load_stats(s, date(2026, 12, 7)).games_played == 1

@@ -67,7 +67,14 @@ def add_official(day: date, score: int, directory: Path | None = None) -> None:
     moment = datetime(day.year, day.month, day.day, 8, tzinfo=UTC)
     with Store.open(directory, clock=lambda: moment) as store:
         attempt = next_attempt(store, day, store.now().date())
-        store.finish_daily(attempt.id, score=score, perfect_score=score + 300.5, marks="GGYB", turns=[])
+        store.finish_daily(
+            attempt.id,
+            score=score,
+            perfect_score=score + 300.5,
+            marks="GGYB",
+            turns=[],
+            version=attempt.version,
+        )
 
 
 # -- progress
@@ -186,12 +193,9 @@ def test_stats_rich() -> None:
 def test_training_does_not_show_in_stats() -> None:
     add_training()
     with Store.open() as store:
+        attempt = next_attempt(store, TODAY - timedelta(days=1), store.now().date())
         store.finish_daily(
-            next_attempt(store, TODAY - timedelta(days=1), store.now().date()).id,
-            score=9000,
-            perfect_score=None,
-            marks="",
-            turns=[],
+            attempt.id, score=9000, perfect_score=None, marks="", turns=[], version=attempt.version
         )
     assert json.loads(run("stats", "--json")[1])["games_played"] == 0
 

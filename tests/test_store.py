@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import multiprocessing
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import textwrap
 import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import pytest
@@ -22,6 +24,7 @@ from farkle_trainer.store.db import (
     SCHEMA_VERSION,
     DamagedStoreError,
     NewerStoreError,
+    StaleAttemptError,
     Store,
     StoreError,
     data_dir,
@@ -85,7 +88,14 @@ def play_official(store: Store, clock: Clock, day: date, score: int) -> None:
     clock.moment = datetime(day.year, day.month, day.day, 9, tzinfo=UTC)
     attempt = next_attempt(store, day, store.now().date())
     assert attempt.official
-    store.finish_daily(attempt.id, score=score, perfect_score=score + 400.0, marks="ok", turns=[score])
+    store.finish_daily(
+        attempt.id,
+        score=score,
+        perfect_score=score + 400.0,
+        marks="ok",
+        turns=[score],
+        version=attempt.version,
+    )
 
 
 # -- where the data lives
@@ -279,7 +289,7 @@ def test_only_the_first_attempt_at_today_is_official(store: Store) -> None:
     assert not yesterday.official
     first = next_attempt(store, today, today)
     assert first.official
-    store.finish_daily(first.id, score=100, perfect_score=None, marks="", turns=[])
+    store.finish_daily(first.id, score=100, perfect_score=None, marks="", turns=[], version=first.version)
     assert not next_attempt(store, today, today).official
 
 
@@ -287,14 +297,21 @@ def test_next_daily_resumes_then_falls_back_to_practice(store: Store, clock: Clo
     today = START.date()
     official = next_attempt(store, today, store.now().date())
     assert official.official
-    store.save_daily_state(official.id, {"turn": 3, "roll": [1, 5, 2]})
+    store.save_daily_state(official.id, {"turn": 3, "roll": [1, 5, 2]}, version=official.version)
 
     # A new process (the game was killed) resumes the same attempt on the same roll.
     with Store.open(tmp_path / "data", clock=clock) as again:
         resumed = next_attempt(again, today, again.now().date())
     assert resumed.id == official.id and resumed.state == {"turn": 3, "roll": [1, 5, 2]}
 
-    store.finish_daily(official.id, score=5300, perfect_score=5650.0, marks="gg", turns=[{"t": 1}])
+    store.finish_daily(
+        official.id,
+        score=5300,
+        perfect_score=5650.0,
+        marks="gg",
+        turns=[{"t": 1}],
+        version=official.version + 1,
+    )
     practice = next_attempt(store, today, store.now().date())
     assert not practice.official and practice.session_id is not None
     assert next_attempt(store, today, store.now().date()).id == practice.id
@@ -305,15 +322,28 @@ def test_next_daily_resumes_then_falls_back_to_practice(store: Store, clock: Clo
     assert not past.official
 
 
+def test_a_save_names_the_version_it_read(store: Store, clock: Clock, tmp_path: Path) -> None:
+    attempt = next_attempt(store, START.date(), START.date())
+    with Store.open(tmp_path / "data", clock=clock) as other:
+        newer = other.save_daily_state(attempt.id, {"banked": 450}, version=attempt.version)
+    assert newer == attempt.version + 1
+    with pytest.raises(StaleAttemptError):
+        store.save_daily_state(attempt.id, {"banked": 0}, version=attempt.version)
+    assert store.get_daily(attempt.id).state == {"banked": 450}
+
+
 def test_finished_attempts_stay_finished(store: Store) -> None:
     attempt = next_attempt(store, START.date(), store.now().date())
-    store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[])
+    store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[], version=attempt.version)
+    finished = store.get_daily(attempt.id)
     with pytest.raises(StoreError, match="already finished"):
-        store.save_daily_state(attempt.id, {})
-    with pytest.raises(StoreError, match="already finished"):
-        store.finish_daily(attempt.id, score=9000, perfect_score=None, marks="", turns=[])
+        store.save_daily_state(attempt.id, {}, version=finished.version)
+    with pytest.raises(StaleAttemptError):
+        store.finish_daily(
+            attempt.id, score=9000, perfect_score=None, marks="", turns=[], version=attempt.version
+        )
     with pytest.raises(StoreError, match="no daily attempt 42"):
-        store.save_daily_state(42, {})
+        store.save_daily_state(42, {}, version=0)
 
 
 def test_training_never_changes_stats(store: Store, clock: Clock) -> None:
@@ -325,7 +355,9 @@ def test_training_never_changes_stats(store: Store, clock: Clock) -> None:
         practice = next_attempt(store, day, store.now().date())
         assert not practice.official
         answer(store, practice.session_id, "bank-or-roll", "p", True, lost=0.0)  # type: ignore[arg-type]
-        store.finish_daily(practice.id, score=9000, perfect_score=None, marks="", turns=[])
+        store.finish_daily(
+            practice.id, score=9000, perfect_score=None, marks="", turns=[], version=practice.version
+        )
     assert load_stats(store) == empty
     assert empty.games_played == 0 and empty.best is None and empty.histogram == ()
 
@@ -405,7 +437,8 @@ CHILD = textwrap.dedent(
             time.sleep(0.0005)
         if len(sys.argv) > 5:
             today = store.now().date()
-            store.save_daily_state(next_attempt(store, today, today).id, {"turn": 4})
+            attempt = next_attempt(store, today, today)
+            store.save_daily_state(attempt.id, {"turn": 4}, version=attempt.version)
             os._exit(1)  # killed: no close, no clean exit
     """
 )
@@ -642,14 +675,70 @@ def test_atomic_keeps_all_or_nothing(store: Store) -> None:
     session = added.session_id
     assert session is not None
     with pytest.raises(RuntimeError), store.atomic():
-        store.save_daily_state(attempt, {"turn": 2})
+        store.save_daily_state(attempt, {"turn": 2}, version=0)
         answer(store, session, "bank-or-roll", "m1", True)
         raise RuntimeError("killed between the two")
     assert store.get_daily(attempt).state is None
     assert load_progress(store).answers == 0
     with store.atomic():
-        store.save_daily_state(attempt, {"turn": 2})
+        store.save_daily_state(attempt, {"turn": 2}, version=0)
         with store.atomic():
             answer(store, session, "bank-or-roll", "m1", True)
     assert store.get_daily(attempt).state == {"turn": 2}
     assert load_progress(store).answers == 1
+
+
+def _open_new_store(directory: Path, go: Any, results: Any) -> None:
+    go.wait()
+    try:
+        with Store.open(directory) as store:
+            store.start_session("score", rules="classic")
+        results.put("ok")
+    except StoreError as exc:
+        results.put(str(exc))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork keeps six starts cheap enough to race")
+def test_six_processes_create_one_store_together(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    for n in range(30):
+        directory = tmp_path / f"round{n}"
+        go, results = context.Event(), context.Queue()
+        children = [context.Process(target=_open_new_store, args=(directory, go, results)) for _ in range(6)]
+        for child in children:
+            child.start()
+        go.set()
+        outcomes = [results.get(timeout=30) for _ in children]
+        for child in children:
+            child.join(timeout=30)
+        assert outcomes == ["ok"] * 6, f"round {n}: {outcomes}"
+        assert [p.name for p in directory.iterdir() if ".damaged" in p.name] == []
+        with Store.open(directory) as store:
+            assert load_progress(store).sessions == 0 and store.schema_version == SCHEMA_VERSION
+
+
+def test_damaged_json_values_do_not_stop_reading(store: Store, tmp_path: Path) -> None:
+    sid = store.start_session("score", rules="classic")
+    answer(store, sid, "worth", "w1", False)
+    store.record_lesson(1, "basics", rules="classic")
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE answers SET extra = '{garbage'")
+        db.execute("UPDATE items SET extra = '{garbage'")
+        db.execute("UPDATE sessions SET params = '{garbage' WHERE kind = 'lesson'")
+    assert [item.extra for item in store.due_items("score")] == [None]
+    assert store.lessons_read() == set()
+    out = tmp_path / "out.json"
+    assert export_answers(store, out) == 1
+    assert json.loads(out.read_text())[0]["extra"] == "{garbage"  # kept as it was stored
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_new_store_is_private(tmp_path: Path) -> None:
+    directory = tmp_path / "new" / "data"
+    with Store.open(directory) as store:
+        store.start_session("score", rules="classic")
+        files = [p for p in directory.iterdir() if p.name.startswith(FILE_NAME)]
+        assert {p.name for p in files} >= {FILE_NAME, FILE_NAME + "-wal", FILE_NAME + "-shm"}
+        assert directory.stat().st_mode & 0o777 == 0o700
+        for path in files:
+            assert path.stat().st_mode & 0o777 == 0o600, path.name

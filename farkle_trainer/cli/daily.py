@@ -48,7 +48,6 @@ def daily(
     Example: farkle-train daily
     """
     from farkle_trainer.training.games import daily as game_day
-    from farkle_trainer.training.games.game import GameError
     from farkle_trainer.ui.terminal import choose_frontend
     from farkle_trainer.ui.views import daily as view
 
@@ -58,11 +57,9 @@ def daily(
     out = Output.choose(plain)
     if status and (replay or date is not None):
         fail("--status shows today's official game; leave out --replay and --date")
-    try:
-        day = today if date is None else game_day.parse_day(date)
-    except game_day.DailyError as exc:
-        fail(str(exc))
+    day = today if date is None else game_day.parse_day(date)
     with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store:
+        game_day.close_expired(store, moment)
         if status:
             summary = game_day.daily_status(store, moment)
             for note in notes:
@@ -73,10 +70,7 @@ def daily(
                 out.rich(view.status_rich(summary))
             return
         official = store.daily_attempt(day, official=True)
-        try:
-            plan = game_day.plan(day, today, replay=replay, official=official)
-        except game_day.DailyError as exc:
-            fail(str(exc))
+        plan = game_day.plan(day, today, replay=replay, official=official)
         if plan == "done":
             for note in notes:
                 out.line(note)
@@ -87,9 +81,8 @@ def daily(
             if earlier is not None:
                 notes.append(view.unfinished_line(earlier))
         attempt = game_day.next_attempt(store, day, today)
-        try:
-            outcome = game_day.run_attempt(choose_frontend(plain), view, store, attempt, today, notes=notes)
-        except GameError as exc:
-            fail(str(exc))
+        outcome = game_day.run_attempt(
+            choose_frontend(plain), view, store, attempt, today, notes=notes, moment=moment
+        )
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

@@ -179,16 +179,18 @@ def stats(
     The first attempt at each day's game is the official one; nothing from training counts.
     Example: farkle-train stats
     """
-    from farkle_trainer.training.games.daily import utc_date
+    from farkle_trainer.training.games.daily import close_expired, utc_date
     from farkle_trainer.training.progress import load_stats
     from farkle_trainer.ui.views import records as view
 
-    today = utc_date(datetime.now(UTC))
+    moment = datetime.now(UTC)
+    today = utc_date(moment)
     out = Output.choose(plain)
     load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
     with open_store_or_explain(data_dir, plain=out.plain) as store:
+        close_expired(store, moment)
         summary = load_stats(store, today)
     if json:
         out.json(view.stats_data(summary))
@@ -217,7 +219,7 @@ def reset(
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
     from farkle_trainer.store.db import RESET_KINDS
-    from farkle_trainer.training.progress import load_progress, load_stats
+    from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views.records import plural
 
     out = Output.choose(plain)
@@ -232,7 +234,7 @@ def reset(
             described = f"all training progress ({counts})"
             kept = "Official stats are kept."
         else:
-            held = load_stats(store).games_played
+            held = store.official_count()
             described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
             kept = "Training progress is kept."
         if not held:

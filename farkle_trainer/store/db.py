@@ -55,6 +55,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -108,6 +109,14 @@ class DamagedStoreError(StoreError):
         super().__init__(f"{path} is not a usable farkle-trainer store: {reason}")
 
 
+class StaleAttemptError(StoreError):
+    """A daily attempt changed since it was read: another terminal saved it first."""
+
+    def __init__(self, attempt_id: int):
+        self.attempt_id = attempt_id
+        super().__init__(f"the daily attempt {attempt_id} was saved by another terminal since it was read")
+
+
 class NewerStoreError(StoreError):
     """The file was written by a newer farkle-trainer, whose schema this version cannot read."""
 
@@ -136,6 +145,17 @@ def data_dir() -> Path:
 def store_path(directory: Path | None = None) -> Path:
     """The store file in ``directory`` (a ``--data-dir``), or in :func:`data_dir`."""
     return (directory.expanduser() if directory is not None else data_dir()) / FILE_NAME
+
+
+def _private(file: Path) -> None:
+    """Create ``file`` (if missing) readable by its owner only, and tighten ours that exist."""
+    try:
+        os.close(os.open(file, os.O_CREAT | os.O_RDWR, 0o600))
+        for path in (file, file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")):
+            if path.exists() and path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+    except OSError:
+        pass  # a read-only or foreign-owned file is SQLite's to refuse, with its own message
 
 
 def set_aside_damaged(path: Path, *, now: datetime | None = None) -> Path:
@@ -277,8 +297,30 @@ def _schema_v3(db: sqlite3.Connection) -> None:
                 )
 
 
+def _schema_v4(db: sqlite3.Connection) -> None:
+    """Daily attempts that one terminal plays at a time, and that can be closed as damaged.
+
+    ``version`` counts writes: a save names the version it read, so a terminal that fell
+    behind another cannot overwrite the newer game. ``holder`` is the terminal playing the
+    attempt until ``held_until``. ``damage`` says why an attempt was closed unreadable; its
+    stored text stays in ``state`` and ``turns``, never deleted.
+    """
+    for column in (
+        "version INTEGER NOT NULL DEFAULT 0",
+        "holder TEXT",
+        "held_until TEXT",
+        "damage TEXT",
+    ):
+        db.execute(f"ALTER TABLE daily_attempts ADD COLUMN {column}")
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_v1, _schema_v2, _schema_v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _schema_v1,
+    _schema_v2,
+    _schema_v3,
+    _schema_v4,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -341,7 +383,19 @@ def _dump(value: Any) -> str:
 
 
 def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    """Stored JSON as data; text that is not JSON (a damaged value) reads as None."""
+    value, _ = _load_checked(text)
+    return value
+
+
+def _load_checked(text: str | None) -> tuple[Any, bool]:
+    """(the value, whether the text was damaged): damaged text reads as None and is reported."""
+    if text is None:
+        return None, False
+    try:
+        return json.loads(text), False
+    except (ValueError, TypeError, RecursionError):
+        return None, True
 
 
 def _day(value: str | date) -> date:
@@ -376,6 +430,13 @@ def _item_state(r: sqlite3.Row) -> ItemState:
 
 
 def _attempt(r: sqlite3.Row) -> DailyAttempt:
+    state, bad_state = _load_checked(r["state"])
+    turns, bad_turns = _load_checked(r["turns"])
+    damage = r["damage"]
+    if damage is None and (bad_state or (state is not None and not isinstance(state, dict))):
+        damage, state = "its saved game is not a game state (not valid JSON)", None
+    if damage is None and (bad_turns or (turns is not None and not isinstance(turns, list))):
+        damage, turns = "its list of turns is not valid JSON", None
     return DailyAttempt(
         id=r["id"],
         date=r["date"],
@@ -385,11 +446,17 @@ def _attempt(r: sqlite3.Row) -> DailyAttempt:
         started_at=_parse_time(r["started_at"]),
         updated_at=_parse_time(r["updated_at"]),
         finished_at=_maybe_time(r["finished_at"]),
-        state=_load(r["state"]),
+        state=state,
         score=r["score"],
         perfect_score=r["perfect_score"],
         marks=r["marks"],
-        turns=_load(r["turns"]),
+        turns=turns,
+        version=r["version"],
+        holder=r["holder"],
+        held_until=_maybe_time(r["held_until"]),
+        damage=damage,
+        raw_state=r["state"],
+        raw_turns=r["turns"],
     )
 
 
@@ -424,13 +491,19 @@ class Store:
         if file.parent.exists() and not file.parent.is_dir():
             raise StoreError(f"{file.parent} is not a directory")
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
+            # One student's progress is theirs alone on a shared computer: the directory made
+            # here is 0700, and the file 0600 (SQLite gives its -wal and -shm the file's mode).
+            created = not file.parent.exists()
+            file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if created:
+                file.parent.chmod(0o700)
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
             ) from None
         if file.is_dir():
             raise StoreError(f"{file} is a directory, not a farkle-trainer store")
+        _private(file)
         try:
             # The timeout is SQLite's busy timeout: wait that long for another writer, then fail.
             # No implicit transactions: each method opens its own short one.
@@ -470,30 +543,56 @@ class Store:
             db.row_factory = sqlite3.Row
             db.execute("PRAGMA foreign_keys = ON")
             # Identify the file before changing anything in it: a foreign file stays as it was.
-            self._check_identity()
-            db.execute("PRAGMA journal_mode = WAL")
+            # One read transaction sees one state of the file, so a store that another process
+            # is creating at this moment reads as new or as ours, never as half of each.
+            with self._transaction(write=False):
+                current = self._check_identity()
+            self._use_wal()
+            if not current:
+                self._migrate()
             found = [r[0] for r in db.execute("PRAGMA quick_check(3)").fetchall()]
             if found != ["ok"]:
                 problems = [line for f in found for line in f.splitlines() if not line.startswith("***")]
                 raise DamagedStoreError(self.path, f"the integrity check failed ({(problems or found)[0]})")
-            if self.schema_version < SCHEMA_VERSION:
-                self._migrate()
 
-    def _check_identity(self) -> None:
+    def _use_wal(self) -> None:
+        """Switch the file to WAL. SQLite answers "locked" at once, without its busy timeout, while
+        another process switches the same new file; so wait here, as long as the busy timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+        while True:
+            try:
+                mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY:
+                    raise
+                mode = None
+            if mode == "wal" or time.monotonic() > deadline:
+                return
+            time.sleep(0.01)
+
+    def _check_identity(self) -> bool:
+        """True for a store of this version, False for a new (empty) file or an older store.
+
+        An empty or zero-length file is new, not damage: it is what a store looks like while
+        another process creates it. Only content that is not ours is another program's.
+        """
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
         version = self.schema_version
         if app_id == APPLICATION_ID:
             if version > SCHEMA_VERSION:
                 raise NewerStoreError(self.path, version)
-            return
+            return version == SCHEMA_VERSION
         empty = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
         if not (app_id == 0 and version == 0 and empty):
             raise DamagedStoreError(self.path, "it is another program's database")
+        return False
 
     def _migrate(self) -> None:
+        # BEGIN IMMEDIATE: one process creates or upgrades the file, the others wait for it,
+        # then find it done when they look again under the lock.
         with self._transaction() as db:
-            # Another process may have upgraded the file while this one waited for the lock.
-            self._check_identity()
+            if self._check_identity():
+                return
             version = self.schema_version
             for step in MIGRATIONS[version:]:
                 step(db)
@@ -676,8 +775,8 @@ class Store:
         """The numbers of the lessons read so far."""
         with self._errors():
             rows = self._db.execute("SELECT params FROM sessions WHERE kind = ?", (LESSON,)).fetchall()
-        numbers = (json.loads(r[0]).get("lesson") for r in rows)
-        return {n for n in numbers if isinstance(n, int)}
+        params = (_load(r[0]) for r in rows)
+        return {p["lesson"] for p in params if isinstance(p, dict) and isinstance(p.get("lesson"), int)}
 
     # -- daily game
 
@@ -728,13 +827,42 @@ class Store:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def save_daily_state(self, attempt_id: int, state: dict[str, Any]) -> None:
-        """Keep the game engine's whole state after an action, so a killed game resumes there."""
+    def claim_daily(self, attempt_id: int, *, holder: str, until: datetime, version: int) -> DailyAttempt:
+        """Make ``holder`` the terminal playing the attempt until ``until``, if it is still at ``version``.
+
+        Whether the attempt may be taken is the caller's rule; the store only makes sure it
+        has not changed since the caller read it (else :class:`StaleAttemptError`).
+        """
         with self._transaction() as db:
-            self._open_attempt(db, attempt_id)
+            self._write_attempt(
+                db, attempt_id, version, "holder = ?, held_until = ?", (holder, _stamp(until))
+            )
+            return _attempt(db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone())
+
+    def release_daily(self, attempt_id: int, holder: str) -> None:
+        """``holder`` stops playing the attempt; another terminal may take it at once."""
+        with self._transaction() as db:
             db.execute(
-                "UPDATE daily_attempts SET state = ?, updated_at = ? WHERE id = ?",
-                (_dump(state), _stamp(self.now()), attempt_id),
+                "UPDATE daily_attempts SET holder = NULL, held_until = NULL WHERE id = ? AND holder = ?",
+                (attempt_id, holder),
+            )
+
+    def save_daily_state(
+        self, attempt_id: int, state: dict[str, Any], *, version: int, held_until: datetime | None = None
+    ) -> int:
+        """Keep the game engine's whole state after an action, so a killed game resumes there.
+
+        Saved only if the attempt is still at ``version`` (compare and set), else
+        :class:`StaleAttemptError`; returns the new version. ``held_until`` extends the hold.
+        """
+        hold = None if held_until is None else _stamp(held_until)
+        with self._transaction() as db:
+            return self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                "state = ?, held_until = coalesce(?, held_until)",
+                (_dump(state), hold),
             )
 
     def finish_daily(
@@ -745,29 +873,85 @@ class Store:
         perfect_score: float | None,
         marks: str,
         turns: list[Any],
+        version: int,
     ) -> None:
         """Record a finished game. Official: a result for the stats. Practice: its session ends."""
         now = _stamp(self.now())
         with self._transaction() as db:
-            row = self._open_attempt(db, attempt_id)
-            db.execute(
-                """UPDATE daily_attempts SET score = ?, perfect_score = ?, marks = ?, turns = ?,
-                                             finished_at = ?, updated_at = ? WHERE id = ?""",
-                (score, perfect_score, marks, _dump(turns), now, now, attempt_id),
+            self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                """score = ?, perfect_score = ?, marks = ?, turns = ?, finished_at = ?,
+                   holder = NULL, held_until = NULL""",
+                (score, perfect_score, marks, _dump(turns), now),
             )
-            if row["session_id"] is not None:
-                db.execute(
-                    "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
-                    (now, row["session_id"]),
-                )
+            self._finish_session(db, attempt_id, now)
 
-    def _open_attempt(self, db: sqlite3.Connection, attempt_id: int) -> sqlite3.Row:
-        row = db.execute("SELECT * FROM daily_attempts WHERE id = ?", (attempt_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"there is no daily attempt {attempt_id}")
-        if row["finished_at"] is not None:
+    def close_damaged(self, attempt_id: int, *, reason: str, version: int) -> None:
+        """Close an attempt whose saved game cannot be played on; its stored text is kept as it is."""
+        now = _stamp(self.now())
+        with self._transaction() as db:
+            self._write_attempt(
+                db,
+                attempt_id,
+                version,
+                "damage = ?, finished_at = ?, holder = NULL, held_until = NULL",
+                (reason, now),
+            )
+            self._finish_session(db, attempt_id, now)
+
+    def unfinished_official(self, before: str | date) -> list[DailyAttempt]:
+        """Unfinished official attempts of dates before ``before``, oldest first."""
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT * FROM daily_attempts WHERE official = 1 AND finished_at IS NULL AND date < ?
+                   ORDER BY date""",
+                (_day(before).isoformat(),),
+            ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def _write_attempt(
+        self, db: sqlite3.Connection, attempt_id: int, version: int, sets: str, args: tuple[Any, ...]
+    ) -> int:
+        """Update an unfinished attempt still at ``version``; returns its new version."""
+        cursor = db.execute(
+            f"""UPDATE daily_attempts SET {sets}, version = version + 1, updated_at = ?
+                WHERE id = ? AND version = ? AND finished_at IS NULL""",
+            (*args, _stamp(self.now()), attempt_id, version),
+        )
+        if cursor.rowcount == 0:
+            row = db.execute(
+                "SELECT version, finished_at FROM daily_attempts WHERE id = ?", (attempt_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"there is no daily attempt {attempt_id}")
+            if row["version"] != version:
+                raise StaleAttemptError(attempt_id)
             raise StoreError(f"the daily attempt {attempt_id} is already finished")
-        return row
+        return version + 1
+
+    def _finish_session(self, db: sqlite3.Connection, attempt_id: int, now: str) -> None:
+        db.execute(
+            """UPDATE sessions SET finished_at = ? WHERE finished_at IS NULL
+               AND id = (SELECT session_id FROM daily_attempts WHERE id = ?)""",
+            (now, attempt_id),
+        )
+
+    def official_count(self) -> int:
+        """Every official attempt: finished, unfinished and closed as damaged."""
+        with self._errors():
+            return int(
+                self._db.execute("SELECT count(*) FROM daily_attempts WHERE official = 1").fetchone()[0]
+            )
+
+    def damaged_official_count(self) -> int:
+        """Official attempts closed because their saved game could not be read."""
+        with self._errors():
+            row = self._db.execute(
+                "SELECT count(*) FROM daily_attempts WHERE official = 1 AND damage IS NOT NULL"
+            ).fetchone()
+        return int(row[0])
 
     # -- reading rows for summaries
 
@@ -819,7 +1003,8 @@ class Store:
             ).fetchall()
             practice_games = db.execute(
                 """SELECT count(*) FROM daily_attempts
-                   WHERE official = 0 AND finished_at IS NOT NULL AND (? IS NULL OR rules = ?)""",
+                   WHERE official = 0 AND finished_at IS NOT NULL AND damage IS NULL
+                         AND (? IS NULL OR rules = ?)""",
                 only,
             ).fetchone()[0]
             due = db.execute("SELECT count(*) FROM items WHERE due_at <= ?", (_stamp(now),)).fetchone()[0]
@@ -862,7 +1047,8 @@ class Store:
         with self._errors():
             rows = self._db.execute(
                 """SELECT date, score, perfect_score, marks FROM daily_attempts
-                   WHERE official = 1 AND finished_at IS NOT NULL AND score IS NOT NULL ORDER BY date"""
+                   WHERE official = 1 AND finished_at IS NOT NULL AND damage IS NULL AND score IS NOT NULL
+                   ORDER BY date"""
             ).fetchall()
         return [_result(r) for r in rows]
 

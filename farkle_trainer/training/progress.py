@@ -282,7 +282,7 @@ def load_progress(store: Store, *, rules: str | None = None, now: datetime | Non
 def load_stats(store: Store, today: date | None = None) -> StatsSummary:
     """The stats summary of ``store`` on ``today`` (UTC; default the store's clock)."""
     day = today if today is not None else store.now().date()
-    return stats_summary(store.official_results(), day)
+    return stats_summary(store.official_results(), day, damaged=store.damaged_official_count())
 
 
 def topic_mastery(store: Store, kind: str) -> dict[str, float]:

@@ -3,7 +3,9 @@
 Ten turns a day on the same dice for everyone (the game itself is :mod:`farkle_trainer.training.games.game`:
 ``classic`` table, no house rules). The first attempt of a UTC day is official and goes to the
 stats; replaying the day (``--replay``) or playing a past day (``--date``) is practice, recorded
-as training progress and never as stats. The day changes at 00:00 UTC.
+as training progress and never as stats. The day changes at 00:00 UTC, read once per command.
+An official game stays open until 00:00 UTC two days after its date (:func:`closes_at`), then
+is closed as it stands (:func:`close_expired`): banked turns count, turns not played score 0.
 
 Daily dice
 ----------
@@ -28,15 +30,18 @@ next roll.
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
-from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.errors import RUNTIME_FAILURE, InputError
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
+from farkle_trainer.store.db import StaleAttemptError, StoreError
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
 from farkle_trainer.training.games.game import DiceSource, GameState, Move, Review
@@ -86,8 +91,25 @@ class GameView(Protocol):
     ) -> str: ...
 
 
+#: How long a terminal keeps its hold on a game after its last action: another terminal may
+#: take the game over after that (or at once, if the first has ended).
+HOLD = timedelta(minutes=10)
+
+
 class DailyError(InputError):
     """A daily game that cannot be played as asked (a bad or future date, a replay too soon)."""
+
+
+class DamagedGame(DailyError):
+    """The attempt's saved game cannot be read back; it has been closed as damaged."""
+
+    exit_code = RUNTIME_FAILURE
+
+
+class GameElsewhere(DailyError):
+    """The attempt is being played, or was carried on, in another terminal."""
+
+    exit_code = RUNTIME_FAILURE
 
 
 # -- the dice
@@ -209,6 +231,51 @@ def next_attempt(store: Store, day: date, today: date) -> DailyAttempt:
         return started
 
 
+def closes_at(day: date) -> datetime:
+    """When an official game of ``day`` stops being playable: 00:00 UTC two days later.
+
+    That is the rest of its own UTC day plus the whole next day, so a game started just before
+    midnight can still be finished; after that it is closed as it stands (:func:`close_expired`).
+    """
+    return datetime.combine(day + timedelta(days=2), time(0), tzinfo=UTC)
+
+
+def close_expired(store: Store, moment: datetime) -> int:
+    """Close every official game left unfinished past :func:`closes_at`; returns how many.
+
+    Closed as it stands: turns already over keep their points, the turns not played score 0.
+    A game whose save cannot be read is closed as damaged instead. Run before anything reads
+    or plays official games, with the command's one clock reading.
+    """
+    closed = 0
+    for attempt in store.unfinished_official(utc_date(moment) - timedelta(days=1)):
+        day = date.fromisoformat(attempt.date)
+        if closes_at(day) > moment:
+            continue
+        try:
+            state = load_state(attempt) if attempt.damage is None else None
+        except game.GameError:
+            state = None
+        try:
+            if state is None:
+                store.close_damaged(
+                    attempt.id, reason=attempt.damage or "unreadable", version=attempt.version
+                )
+            else:
+                store.finish_daily(
+                    attempt.id,
+                    score=sum(state.scores),
+                    perfect_score=game.perfect_play(daily_source(day)),
+                    marks=spaced_marks(state),
+                    turns=game.turn_summaries(state),
+                    version=attempt.version,
+                )
+        except StaleAttemptError:
+            continue  # another terminal closed it first
+        closed += 1
+    return closed
+
+
 def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
     """The result without spoilers: ``Farkle daily 2026-11-29: 6,350 in 10 turns | F . . H . . . . . .``.
 
@@ -255,7 +322,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     official = store.daily_attempt(day, official=True)
     stats = load_stats(store, day)
     state = None
-    if official is not None and official.state is not None and not official.finished:
+    if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
             state = GameState.from_dict(official.state)
         except game.GameError:
@@ -271,7 +338,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
         unfinished_before=unfinished_official(store, day),
         share=(
             share_line(day, official.score or 0, (official.marks or "").split())
-            if official is not None and official.finished
+            if official is not None and official.finished and official.damage is None
             else None
         ),
     )
@@ -439,6 +506,80 @@ def load_state(attempt: DailyAttempt) -> GameState:
     return game.new_game() if attempt.state is None else GameState.from_dict(attempt.state)
 
 
+def readable(store: Store, attempt: DailyAttempt, today: date) -> GameState:
+    """The attempt's saved game, or :class:`DamagedGame` once the attempt is closed as damaged.
+
+    A saved game that cannot be read back (not JSON, or not a state of this game) is damage
+    like any other: the attempt is closed, its stored text kept as it is (never deleted), it
+    scores nothing, and the player is told how to go on.
+    """
+    reason = attempt.damage
+    if reason is None:
+        try:
+            return load_state(attempt)
+        except game.GameError as exc:
+            reason = str(exc)
+    if not attempt.finished:
+        store.close_damaged(attempt.id, reason=reason, version=attempt.version)
+    day = date.fromisoformat(attempt.date)
+    kind = "official game" if attempt.official else "practice game"
+    if day == today:
+        way = "play the day for practice with farkle-train daily --replay"
+    else:
+        way = f"play it again for practice with farkle-train daily --date {attempt.date}"
+    raise DamagedGame(
+        f"the {kind} of {attempt.date} cannot go on: {reason}; it is kept in the store, closed as "
+        f"damaged, and scores nothing; {way}"
+    )
+
+
+def terminal_id() -> str:
+    """Who holds a game: this computer and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _gone(holder: str) -> bool:
+    """Whether the terminal ``holder`` has surely ended: a process of this computer that no longer runs.
+
+    Only POSIX can ask that safely (``os.kill(pid, 0)`` sends nothing there); anywhere else, and
+    for another computer sharing the data directory, the hold lapses with time instead.
+    """
+    host, _, pid = holder.rpartition(":")
+    if os.name != "posix" or host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def take(store: Store, attempt: DailyAttempt, moment: datetime) -> DailyAttempt:
+    """Hold ``attempt`` for this terminal, or raise :class:`GameElsewhere`.
+
+    One attempt is played in one place at a time: another terminal's hold is respected until
+    it lapses (``HOLD`` after that terminal's last action) or that terminal has ended.
+    """
+    me = terminal_id()
+    holder, until = attempt.holder, attempt.held_until
+    if holder is not None and holder != me and until is not None and until > moment and not _gone(holder):
+        command = resume_command(
+            date.fromisoformat(attempt.date), utc_date(moment), official=attempt.official
+        )
+        raise GameElsewhere(
+            f"this game is open in another terminal: carry on there, or after "
+            f"{until.astimezone(UTC):%H:%M} UTC with {command}"
+        )
+    try:
+        return store.claim_daily(attempt.id, holder=me, until=moment + HOLD, version=attempt.version)
+    except StaleAttemptError:
+        raise GameElsewhere(
+            "this game was just opened in another terminal; run farkle-train daily to see it"
+        ) from None
+
+
 def run_attempt(
     front: Frontend,
     view: GameView,
@@ -447,12 +588,43 @@ def run_attempt(
     today: date,
     *,
     notes: Iterable[str] = (),
+    moment: datetime | None = None,
 ) -> Outcome:
-    """Play (or resume) a daily attempt to its end, saving every action; then record and review it."""
+    """Play (or resume) a daily attempt to its end, saving every action; then record and review it.
+
+    ``moment`` is the command's clock reading (default: the store's clock now). The attempt is
+    held for this terminal while it plays (see :func:`take`); each save names the version it
+    read, so if another terminal has taken the game over meanwhile, nothing is overwritten and
+    :class:`GameElsewhere` says so.
+    """
     day = date.fromisoformat(attempt.date)
-    source = daily_source(day)
-    state = load_state(attempt)
     again = resume_command(day, today, official=attempt.official)
+    attempt = take(store, attempt, moment or store.now())
+    me = terminal_id()
+    try:
+        state = readable(store, attempt, today)
+        return _play(front, view, store, attempt, state, today, day, again, notes)
+    except StaleAttemptError:
+        raise GameElsewhere(f"this game was continued in another terminal; run {again} to see it") from None
+    finally:
+        # Releasing is a courtesy to the next terminal; it must not hide why the game stopped.
+        with suppress(StoreError):
+            store.release_daily(attempt.id, me)
+
+
+def _play(
+    front: Frontend,
+    view: GameView,
+    store: Store,
+    attempt: DailyAttempt,
+    state: GameState,
+    today: date,
+    day: date,
+    again: str,
+    notes: Iterable[str],
+) -> Outcome:
+    source = daily_source(day)
+    version = attempt.version
     for note in notes:
         front.say(note)
     front.say(view.intro(day, official=attempt.official))
@@ -460,7 +632,10 @@ def run_attempt(
         front.say(view.resume_line(state))
 
     def save(s: GameState) -> None:
-        store.save_daily_state(attempt.id, s.to_dict())
+        nonlocal version
+        version = store.save_daily_state(
+            attempt.id, s.to_dict(), version=version, held_until=store.now() + HOLD
+        )
 
     def decided(move: Move) -> None:
         if attempt.session_id is not None:
@@ -491,6 +666,7 @@ def run_attempt(
         perfect_score=perfect,
         marks=spaced_marks(state),
         turns=game.turn_summaries(state),
+        version=version,
     )
     streak = load_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.score, state.marks, official=attempt.official)

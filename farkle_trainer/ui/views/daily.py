@@ -178,6 +178,12 @@ def status_lines(s: DailyStatus) -> list[str]:
     a = s.official
     if a is None:
         out = [f"Today's daily game ({day} UTC): not played yet. Play it with: farkle-train daily"]
+    elif a.damage is not None:
+        out = [
+            f"Today's daily game ({day} UTC): its saved game is damaged ({a.damage}); "
+            "it is kept in the store and scores nothing.",
+            "Play the day for practice with: farkle-train daily --replay",
+        ]
     elif not a.finished:
         where = ""
         if s.official_state is not None:
