@@ -296,7 +296,7 @@ def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
 @pytest.fixture
 def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
     front, out = interactive_frontend(pipe)
-    monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
+    monkeypatch.setattr(frontend, "open_terminal", lambda plain: front)
     monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
     yield pipe, out
 

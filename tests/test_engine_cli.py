@@ -292,7 +292,8 @@ class FakeStream(io.StringIO):
 def test_plain_unless_both_ends_are_a_terminal(
     monkeypatch: pytest.MonkeyPatch, stdin_tty: bool, stdout_tty: bool, flag: bool, plain: bool
 ) -> None:
-    from farkle_trainer.ui.terminal import Output
+    from farkle_trainer.ui.terminal import wants_plain
 
     monkeypatch.setattr(sys, "stdin", FakeStream(stdin_tty))
-    assert Output.choose(flag, FakeStream(stdout_tty)).plain is plain
+    monkeypatch.setattr(sys, "stdout", FakeStream(stdout_tty))
+    assert wants_plain(flag) is plain

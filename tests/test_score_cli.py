@@ -244,7 +244,7 @@ def test_ctrl_c_stops_with_a_summary_and_keeps_the_answers(
 ) -> None:
     out = io.StringIO()
     monkeypatch.setattr(
-        frontend, "choose_frontend", lambda plain: StopAt(io.StringIO("0\n0\n0\n"), out, echo=True)
+        frontend, "open_terminal", lambda plain: StopAt(io.StringIO("0\n0\n0\n"), out, echo=True)
     )
     result = runner.invoke(app, ["score", "--seed", "3", "--count", "5", "--topic", "worth"])
     assert result.exit_code == 130
@@ -259,7 +259,7 @@ def test_ctrl_c_stops_with_a_summary_and_keeps_the_answers(
 @pytest.fixture
 def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
     front, out = interactive_frontend(pipe)
-    monkeypatch.setattr(frontend, "choose_frontend", lambda plain: front)
+    monkeypatch.setattr(frontend, "open_terminal", lambda plain: front)
     yield pipe, out
 
 

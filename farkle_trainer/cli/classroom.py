@@ -15,18 +15,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from farkle_trainer.cli.common import (
+    DataDirOpt,
     PlainOpt,
     RulesOpt,
     app,
     classic_only_rules,
     load,
     one_of,
+    open_store_or_explain,
     unused_rules_note,
 )
 from farkle_trainer.cli.errors import UserError, fail
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
 from farkle_trainer.training.quizzes.topics import TOPICS
-from farkle_trainer.ui.terminal import Output, is_terminal
+from farkle_trainer.ui.terminal import is_terminal, open_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.training.classroom.codes import Activity
@@ -201,16 +202,16 @@ def challenge(
     from farkle_trainer.training.games.game import TURNS
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session
-    from farkle_trainer.ui.terminal import choose_frontend
+    from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
     entry = class_entry(code, save_result=save_result, name=name)
     assert entry is not None
-    front = choose_frontend(plain)
+    front = open_terminal(plain)
     if note := unused_rules_note(rules, "a challenge is"):
         front.say(note)
-    with open_store_or_explain(data_dir, plain=front.plain) as store:
+    with open_store_or_explain(data_dir, front) as store:
         front.say(view.challenge_intro(entry.code))
         recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
         session = Session.start(store, "challenge", rules=CHALLENGE_RULES, code=entry.code, result=recorder)
@@ -450,11 +451,8 @@ def class_report(
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
-    out = Output.choose(plain)
-    if out.plain:
-        out.lines(view.report_text(report))
-    else:
-        out.rich(view.report_rich(report))
+    out = open_terminal(plain)
+    out.show(view.report_text(report), lambda: view.report_rich(report))
     for line in written:
         out.line(line)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -11,6 +13,8 @@ from farkle_trainer.cli.errors import BoundaryGroup, fail
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.store.db import Clock, Store
+    from farkle_trainer.ui.terminal import Terminal
 
 app = typer.Typer(
     cls=BoundaryGroup,
@@ -102,3 +106,45 @@ def unused_rules_note(rules: str, what: str) -> str | None:
     if rules.strip().lower() == "classic":
         return None
     return f"Note: --rules {rules} is not used: {what} always classic, with no house rules."
+
+
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        metavar="DIR",
+        help="Keep progress and stats in DIR (default: $FARKLE_TRAIN_HOME, else your user data directory).",
+        show_default=False,
+    ),
+]
+
+_NO_ANSWER_HINT = "answer y when asked (in a terminal, or by piping it: echo y | farkle-train ...)"
+
+
+def open_store_or_explain(path: Path | None, term: Terminal, *, clock: Clock | None = None) -> Store:
+    """Open the store in data directory ``path`` (None: the default), or explain why not.
+
+    A damaged or foreign file is named, and the user is asked whether to keep it aside
+    (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
+    is no, nothing changes and a :class:`~farkle_trainer.ui.terminal.UserError` says how to proceed;
+    ``clock`` is the store's clock (the system's by default).
+    """
+    from farkle_trainer.store.db import DamagedStoreError, Store, set_aside_damaged
+
+    try:
+        return Store.open(path, clock=clock)
+    except DamagedStoreError as exc:
+        damaged = exc
+    if not term.plain:
+        print(f"{damaged}.", file=sys.stderr)
+        question = "Keep that file aside (renamed, never deleted) and start a fresh store?"
+    else:
+        question = f"{damaged}. Keep it aside (renamed, never deleted) and start a fresh store?"
+    answer = term.confirm(question)
+    if answer is None:
+        fail(f"{damaged}. Nothing was changed; to start a fresh store, {_NO_ANSWER_HINT}.")
+    if not answer:
+        fail(f"{damaged}. Nothing was changed.")
+    kept = set_aside_damaged(damaged.path)
+    print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
+    return Store.open(path, clock=clock)

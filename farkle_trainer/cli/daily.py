@@ -7,10 +7,16 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import PlainOpt, app, classic_only_rules, unused_rules_note
+from farkle_trainer.cli.common import (
+    DataDirOpt,
+    PlainOpt,
+    app,
+    classic_only_rules,
+    open_store_or_explain,
+    unused_rules_note,
+)
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
-from farkle_trainer.ui.terminal import Output
+from farkle_trainer.ui.terminal import open_terminal
 
 
 def clock() -> datetime:
@@ -48,26 +54,22 @@ def daily(
     Example: farkle-train daily
     """
     from farkle_trainer.training.games import daily as game_day
-    from farkle_trainer.ui.terminal import choose_frontend
     from farkle_trainer.ui.views import daily as view
 
     moment = clock()
     today = game_day.utc_date(moment)
     notes = [note] if (note := unused_rules_note(rules, "the daily game is")) else []
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     if status and (replay or date is not None):
         fail("--status shows today's official game; leave out --replay and --date")
     day = today if date is None else game_day.parse_day(date)
-    with open_store_or_explain(data_dir, plain=out.plain, clock=clock) as store:
+    with open_store_or_explain(data_dir, out, clock=clock) as store:
         game_day.close_expired(store, moment)
         if status:
             summary = game_day.daily_status(store, moment)
             for note in notes:
                 out.line(note)
-            if out.plain:
-                out.lines(view.status_text(summary))
-            else:
-                out.rich(view.status_rich(summary))
+            out.show(view.status_text(summary), lambda: view.status_rich(summary))
             return
         official = store.daily_attempt(day, official=True)
         plan = game_day.plan(day, today, replay=replay, official=official)
@@ -82,7 +84,7 @@ def daily(
                 notes.append(view.unfinished_line(earlier))
         attempt = game_day.next_attempt(store, day, today)
         outcome = game_day.run_attempt(
-            choose_frontend(plain), view, store, attempt, today, notes=notes, moment=moment
+            open_terminal(plain), view, store, attempt, today, notes=notes, moment=moment
         )
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

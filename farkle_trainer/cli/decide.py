@@ -7,8 +7,7 @@ from typing import Annotated
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, open_store_or_explain
 
 
 @app.command()
@@ -76,7 +75,7 @@ def decide(
         play_drills,
     )
     from farkle_trainer.training.session import Session
-    from farkle_trainer.ui.terminal import choose_frontend
+    from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
 
@@ -85,8 +84,8 @@ def decide(
     chosen_level = parse_level(level)
     check_count(count, seed)
     entry = class_entry(code, seed=seed, save_result=save_result, name=name)
-    front = choose_frontend(plain)
-    with open_store_or_explain(data_dir, plain=front.plain) as store:
+    front = open_terminal(plain)
+    with open_store_or_explain(data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
         settings = {"kinds": list(kinds), "level": chosen_level, "count": count}

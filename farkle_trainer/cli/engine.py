@@ -18,7 +18,7 @@ from farkle_trainer.cli.common import (
     opening_for,
     parse_points,
 )
-from farkle_trainer.ui.terminal import Output
+from farkle_trainer.ui.terminal import open_terminal
 
 
 @app.command()
@@ -38,13 +38,11 @@ def explain(
 
     table = load(rules)
     result = explain_dice(dice_from(dice), table)
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     if json:
         out.json(render.explain_data(result, table.name))
-    elif out.plain:
-        out.lines(render.explain_text(result, table.name))
     else:
-        out.rich(render.explain_rich(result, table.name))
+        out.show(render.explain_text(result, table.name), lambda: render.explain_rich(result, table.name))
 
 
 @app.command()
@@ -78,13 +76,11 @@ def hint(
     at_stake = parse_points(points, "--points")
     needed = parse_points(need, "--need", positive=True) if need is not None else None
     result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     if json:
         out.json(render.hint_data(result))
-    elif out.plain:
-        out.lines(render.hint_text(result))
     else:
-        out.rich(render.hint_rich(result))
+        out.show(render.hint_text(result), lambda: render.hint_rich(result))
 
 
 @app.command()
@@ -103,10 +99,8 @@ def strategy(
 
     table = load(rules)
     result = summarize(table, opening=opening_for(table, opening))
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     if json:
         out.json(render.strategy_data(result))
-    elif out.plain:
-        out.lines(render.strategy_text(result))
     else:
-        out.rich(render.strategy_rich(result))
+        out.show(render.strategy_text(result), lambda: render.strategy_rich(result))

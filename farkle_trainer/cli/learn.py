@@ -8,10 +8,8 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load
-from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.records import DataDirOpt, confirm, open_store_or_explain
-from farkle_trainer.ui.terminal import Output
+from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, open_store_or_explain
+from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 
 
 @app.command()
@@ -29,8 +27,6 @@ def learn(
     Example: farkle-train learn 3 --rules fixed
     """
     from farkle_trainer.training.lessons import (
-        LessonNotFound,
-        TemplateError,
         all_lessons,
         find_lesson,
         lesson_status,
@@ -38,14 +34,11 @@ def learn(
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import lessons as render_lessons
 
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     table = load(rules)
-    try:
-        chosen = find_lesson(lesson) if lesson is not None else None
-        text = chosen.render(table) if chosen else ""
-    except (LessonNotFound, TemplateError) as exc:
-        fail(str(exc))
-    store = open_store_or_explain(data_dir, plain=out.plain)
+    chosen = find_lesson(lesson) if lesson is not None else None
+    text = chosen.render(table) if chosen else ""
+    store = open_store_or_explain(data_dir, out)
     with store:
         if chosen is None:
             lessons = all_lessons()
@@ -53,13 +46,13 @@ def learn(
             status = lesson_status(
                 lessons, store.lessons_read(), {(t.kind, t.topic) for t in progress.topics}
             )
-            if out.plain:
-                out.lines(render_lessons.list_text(lessons, status, table.name))
-            else:
-                out.rich(render_lessons.list_rich(lessons, status, table.name))
+            out.show(
+                render_lessons.list_text(lessons, status, table.name),
+                lambda: render_lessons.list_rich(lessons, status, table.name),
+            )
             return
         store.record_lesson(chosen.number, chosen.slug, rules=table.name)
-    if out.plain:
+    if not isinstance(out, InteractiveFrontend):
         out.lines(text)
         return
     console = out.console
@@ -71,7 +64,7 @@ def learn(
             console.print(renderable)
     else:
         console.print(renderable)
-    if confirm(f"Start {chosen.practice} now?", plain=False):
+    if out.confirm(f"Start {chosen.practice} now?"):
         args = shlex.split(chosen.practice)[1:]
         if rules != "classic":
             args += ["--rules", rules]

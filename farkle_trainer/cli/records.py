@@ -14,84 +14,20 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.common import (
+    DataDirOpt,
     JsonOpt,
     PlainOpt,
     app,
     classic_only_rules,
     load,
+    open_store_or_explain,
     unused_rules_note,
 )
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.ui.terminal import Output, is_terminal
+from farkle_trainer.ui.terminal import Terminal, open_terminal
 
 if TYPE_CHECKING:
-    from farkle_trainer.store.db import Clock, Store
-
-DataDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--data-dir",
-        metavar="DIR",
-        help="Keep progress and stats in DIR (default: $FARKLE_TRAIN_HOME, else your user data directory).",
-        show_default=False,
-    ),
-]
-
-_NO_ANSWER_HINT = "answer y when asked (in a terminal, or by piping it: echo y | farkle-train ...)"
-
-
-def confirm(question: str, *, plain: bool) -> bool | None:
-    """Ask a yes/no question, default no; None when nobody can answer (no stdin, end of input).
-
-    On a terminal this is a questionary prompt; otherwise a ``[y/N]`` line on stderr, read
-    from stdin, so stdout keeps only the command's output.
-    """
-    stdin = sys.stdin
-    if not plain and stdin is not None and is_terminal(stdin) and is_terminal(sys.stdout):
-        import questionary
-
-        # ask() returns None after Ctrl-C, which means no.
-        return bool(questionary.confirm(question, default=False).ask())
-    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-    try:
-        line = stdin.readline() if stdin is not None else ""
-    except (OSError, ValueError):
-        line = ""
-    # An answer from a pipe is not echoed by a terminal; echo it so the transcript reads on.
-    if not line or not is_terminal(stdin):
-        print(line.rstrip("\n"), file=sys.stderr)
-    if not line:
-        return None
-    return line.strip().lower() in ("y", "yes")
-
-
-def open_store_or_explain(path: Path | None, *, plain: bool, clock: Clock | None = None) -> Store:
-    """Open the store in data directory ``path`` (None: the default), or explain why not.
-
-    A damaged or foreign file is named, and the user is asked whether to keep it aside
-    (renamed, never deleted) and start a fresh store. When nobody can answer, or the answer
-    is no, nothing changes and a :class:`~farkle_trainer.ui.terminal.UserError` says how to proceed;
-    ``clock`` is the store's clock (the system's by default).
-    """
-    from farkle_trainer.store.db import DamagedStoreError, Store, set_aside_damaged
-
-    try:
-        return Store.open(path, clock=clock)
-    except DamagedStoreError as exc:
-        damaged = exc
-    if not plain and is_terminal(sys.stdout):
-        print(f"{damaged}.", file=sys.stderr)
-        question = "Keep that file aside (renamed, never deleted) and start a fresh store?"
-    else:
-        question = f"{damaged}. Keep it aside (renamed, never deleted) and start a fresh store?"
-    answer = confirm(question, plain=plain)
-    if answer is None:
-        fail(f"{damaged}. Nothing was changed; to start a fresh store, {_NO_ANSWER_HINT}.")
-    if not answer:
-        fail(f"{damaged}. Nothing was changed.")
-    kept = set_aside_damaged(damaged.path)
-    print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
-    return Store.open(path, clock=clock)
+    pass
 
 
 @app.command()
@@ -128,12 +64,12 @@ def progress(
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import records as view
 
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     if export is not None:
         _export(export, data_dir, out, json=json)
         return
     only = load(rules).name if rules is not None else None
-    with open_store_or_explain(data_dir, plain=out.plain) as store:
+    with open_store_or_explain(data_dir, out) as store:
         summary = load_progress(store, rules=only)
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
@@ -144,19 +80,16 @@ def progress(
         return
     if only is not None:
         out.line(f"Training on {only} rules only.")
-    if out.plain:
-        out.lines(view.progress_text(summary))
-    else:
-        out.rich(view.progress_rich(summary))
+    out.show(view.progress_text(summary), lambda: view.progress_rich(summary))
 
 
-def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
+def _export(target: Path, data_dir: Path | None, out: Terminal, *, json: bool) -> None:
     from farkle_trainer.training.progress import export_answers, export_format
     from farkle_trainer.ui.views.records import plural
 
     # A file name that cannot work is refused before the store is touched.
     export_format(target)
-    with open_store_or_explain(data_dir, plain=out.plain) as store:
+    with open_store_or_explain(data_dir, out) as store:
         try:
             count = export_answers(store, target)
         except OSError as exc:
@@ -185,19 +118,17 @@ def stats(
 
     moment = datetime.now(UTC)
     today = utc_date(moment)
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
-    with open_store_or_explain(data_dir, plain=out.plain) as store:
+    with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
         summary = load_stats(store, today)
     if json:
         out.json(view.stats_data(summary))
-    elif out.plain:
-        out.lines(view.stats_text(summary))
     else:
-        out.rich(view.stats_rich(summary))
+        out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
 
 
 @app.command()
@@ -222,11 +153,11 @@ def reset(
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views.records import plural
 
-    out = Output.choose(plain)
+    out = open_terminal(plain)
     what = what.lower()
     if what not in RESET_KINDS:
         fail(f"reset takes progress or stats, not {what!r}")
-    with open_store_or_explain(data_dir, plain=out.plain) as store:
+    with open_store_or_explain(data_dir, out) as store:
         if what == "progress":
             p = load_progress(store)
             held = p.answers
@@ -243,7 +174,7 @@ def reset(
             )
             return
         if not yes:
-            answer = confirm(f"Delete {described} from {store.path}? {kept}", plain=out.plain)
+            answer = out.confirm(f"Delete {described} from {store.path}? {kept}")
             if answer is None:
                 fail("Nothing deleted: there was no answer. Pass --yes to reset without a question.")
             if not answer:

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import PlainOpt, RulesOpt, app, load, one_of
-from farkle_trainer.cli.records import DataDirOpt, open_store_or_explain
+from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, one_of, open_store_or_explain
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
 
@@ -75,7 +74,7 @@ def score(
     from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics, summarize
     from farkle_trainer.training.quizzes.session import KIND, plan, play_quiz
     from farkle_trainer.training.session import Session
-    from farkle_trainer.ui.terminal import choose_frontend
+    from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import quiz as view
     from farkle_trainer.ui.views.classroom import score_intro
 
@@ -84,8 +83,8 @@ def score(
     fixed_level = parse_level(level)
     entry = class_entry(code, seed=seed, save_result=save_result, name=name)
     class_code = entry.code if entry else None
-    front = choose_frontend(plain)
-    with open_store_or_explain(data_dir, plain=front.plain) as store:
+    front = open_terminal(plain)
+    with open_store_or_explain(data_dir, front) as store:
         quiz, used_seed = plan(
             store, table, seed=seed, count=count, topics=topics, level=fixed_level, code=class_code
         )

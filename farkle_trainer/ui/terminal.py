@@ -1,4 +1,4 @@
-"""The terminal around the commands: plain or rich output, and user-facing errors."""
+"""The terminal: one object per command that decides plain or rich once, reads answers and writes output."""
 
 from __future__ import annotations
 
@@ -24,48 +24,35 @@ def is_terminal(stream: IO[str]) -> bool:
         return False
 
 
-@dataclass
-class Output:
-    """Where a command writes: rich renderables on a terminal, plain lines otherwise.
+def wants_plain(plain: bool) -> bool:
+    """The one decision between the two front ends.
 
-    Plain mode is chosen by ``--plain`` or when stdin or stdout is not a terminal
-    (as for the drills), so a pipe, a file or a screen reader gets text with no
-    boxes or colour codes.
+    Plain lines with ``--plain``, or when stdin or stdout is not a terminal: a pipe, a file
+    or a screen reader gets text with no boxes, colour codes or arrow-key menus.
     """
+    stdin_ok = sys.stdin is None or is_terminal(sys.stdin)
+    return plain or not (stdin_ok and is_terminal(sys.stdout))
 
-    plain: bool
-    stream: IO[str]
-    _console: Console | None = None
 
-    @classmethod
-    def choose(cls, plain: bool, stream: IO[str] | None = None) -> Output:
-        stream = stream or sys.stdout
-        on_terminal = is_terminal(stream) and (sys.stdin is None or is_terminal(sys.stdin))
-        return cls(plain=plain or not on_terminal, stream=stream)
-
-    @property
-    def console(self) -> Console:
-        if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(file=self.stream, highlight=False)
-        return self._console
+class Terminal(Frontend):
+    """One terminal object per command: what a drill may do, plus a command's own output."""
 
     def line(self, text: str = "") -> None:
-        print(text, file=self.stream)
+        self.say(text)
 
     def lines(self, text: str) -> None:
-        print(text, file=self.stream, end="" if text.endswith("\n") else "\n")
-
-    def rich(self, renderable: RenderableType) -> None:
-        self.console.print(renderable)
+        self.say(text[:-1] if text.endswith("\n") else text)
 
     def json(self, data: Any) -> None:
-        print(json.dumps(data, indent=2), file=self.stream)
+        self.say(json.dumps(data, indent=2))
+
+    def confirm(self, question: str) -> bool | None:
+        """A yes/no question, default no; None when nobody can answer (no stdin, end of input)."""
+        raise NotImplementedError
 
 
 @dataclass
-class PlainFrontend(Frontend):
+class PlainFrontend(Terminal):
     """Line-based text: one question per line, one answer per line from ``stdin``.
 
     When the answers come from a pipe they are echoed after the prompt, so the
@@ -86,7 +73,7 @@ class PlainFrontend(Frontend):
         print(text, file=self.stdout, flush=True)
 
     def show(self, text: str, renderable: Callable[[], RenderableType] | None = None) -> None:
-        self.say(text)
+        self.say(text[:-1] if text.endswith("\n") else text)
 
     def _read(self, prompt: str) -> str:
         print(f"{prompt} ", end="", file=self.stdout, flush=True)
@@ -110,6 +97,20 @@ class PlainFrontend(Frontend):
     def choose(self, prompt: str, choices: Sequence[tuple[str, T]], parse: Callable[[str], T]) -> T:
         return self.ask(prompt, parse)
 
+    def confirm(self, question: str) -> bool | None:
+        # The question goes to stderr, so stdout keeps only the command's output.
+        print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+        try:
+            line = self.stdin.readline() if self.stdin is not None else ""
+        except (OSError, ValueError):
+            line = ""
+        # An answer from a pipe is not echoed by a terminal; echo it so the transcript reads on.
+        if not line or self.echo:
+            print(line.rstrip("\n"), file=sys.stderr)
+        if not line:
+            return None
+        return line.strip().lower() in ("y", "yes")
+
     def pick_dice(
         self, prompt: str, roll: tuple[int, ...], check: Callable[[tuple[int, ...]], None]
     ) -> tuple[int, ...]:
@@ -122,7 +123,7 @@ class PlainFrontend(Frontend):
 
 
 @dataclass
-class InteractiveFrontend(Frontend):
+class InteractiveFrontend(Terminal):
     """questionary prompts and rich output on a terminal.
 
     ``prompt_input``/``prompt_output`` go to prompt_toolkit, so tests can drive the
@@ -151,6 +152,25 @@ class InteractiveFrontend(Frontend):
 
     def say(self, text: str = "", *, style: str | None = None) -> None:
         self.console.print(text, style=style, markup=False)
+
+    def line(self, text: str = "") -> None:
+        # Command output is printed as written: rich would re-wrap it at the screen's width.
+        print(text, file=self.console.file, flush=True)
+
+    def lines(self, text: str) -> None:
+        print(text, file=self.console.file, end="" if text.endswith("\n") else "\n", flush=True)
+
+    def json(self, data: Any) -> None:
+        # Rich would wrap and colour JSON; machine-readable output stays exact.
+        print(json.dumps(data, indent=2), file=self.console.file, flush=True)
+
+    def confirm(self, question: str) -> bool | None:
+        import questionary
+
+        try:
+            return bool(self._run(questionary.confirm(question, default=False, **self._io())))
+        except EndOfInput:
+            return None
 
     def show(self, text: str, renderable: Callable[[], RenderableType] | None = None) -> None:
         if renderable is None:
@@ -233,8 +253,8 @@ class InteractiveFrontend(Frontend):
         return faces(picked)
 
 
-def choose_frontend(plain: bool) -> Frontend:
+def open_terminal(plain: bool) -> Terminal:
     """Interactive on a terminal; plain with ``--plain`` or when either end is not a terminal."""
-    if plain or not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
+    if wants_plain(plain):
         return PlainFrontend.standard()
     return InteractiveFrontend.standard()
