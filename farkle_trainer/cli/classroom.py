@@ -26,6 +26,7 @@ from farkle_trainer.cli.common import (
     unused_rules_note,
 )
 from farkle_trainer.cli.errors import UserError, fail
+from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal, open_terminal
 
@@ -287,8 +288,7 @@ def worksheet(
             "--topic",
             "-t",
             metavar="TOPIC",
-            # The kinds are spelled out: importing them loads the solver, too slow for --help.
-            help=f"Score: {one_of(TOPICS)}. Decide: bank-or-roll, keep, final-round or opening "
+            help=f"Score: {one_of(TOPICS)}. Decide: {one_of(KINDS)} "
             "(what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
             show_default=False,
         ),

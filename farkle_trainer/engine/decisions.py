@@ -20,30 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_for, in_points, loss
+from farkle_trainer.engine.kinds import KINDS, Kind
 from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
 from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
 
-
-class Kind(StrEnum):
-    """The kinds of decision a drill asks."""
-
-    BANK_OR_ROLL = "bank-or-roll"
-    KEEP = "keep"
-    FINAL_ROUND = "final-round"
-    OPENING = "opening"
-
-
-KINDS: tuple[Kind, ...] = tuple(Kind)
 DEFAULT_OPENING = 500
 
 

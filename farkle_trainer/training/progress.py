@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.store.rows import (
     AnswerRecord,
     DailyResult,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 #: Topics the quizzes record, in the order a learner meets them, and the command that drills each.
 SCORE_TOPICS: tuple[str, ...] = TOPICS
-DECIDE_TOPICS = ("bank-or-roll", "keep", "final-round", "opening")
+DECIDE_TOPICS: tuple[str, ...] = KINDS
 PRACTICE_COMMANDS = {
     **{topic: f"farkle-train score --topic {topic}" for topic in SCORE_TOPICS},
     **{topic: f"farkle-train decide --kind {topic}" for topic in DECIDE_TOPICS},
