@@ -13,5 +13,14 @@ from farkle_trainer.engine.dice import DiceError
 from farkle_trainer.engine.rules import Rules, RulesError, load_rules
 from farkle_trainer.engine.scoring import explain, score
 
-__all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score"]
+__all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # The game solver needs numpy; importing it lazily keeps the CLI's start fast.
+    if name == "win_chance":
+        from .gamesolver import win_chance
+
+        return win_chance
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,296 @@
+"""The game solver against plain computations written here: brute force, Bellman, turn solver."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import farkle_trainer
+from farkle_trainer import gamesolver as gs
+from farkle_trainer.dice import counts_of, multisets, roll_chance
+from farkle_trainer.rules import PRESETS, Rules
+from farkle_trainer.scoring import score_table
+from farkle_trainer.solver import Objective, solve
+
+CLASSIC = PRESETS["classic"]
+
+
+# -- plain helpers: every roll on its own (no merging), every selection, a ragged maximum
+
+
+@cache
+def plain_rolls(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Every scoring roll on its own (no merging) with every selection, padded to one width.
+
+    (points (K, rolls), dice to roll next (K, rolls), chance matrix (6, rolls), Farkle
+    chance by dice, max points); a roll with fewer than K selections repeats its first.
+    """
+    table = score_table(rules)
+    options: list[list[tuple[int, int]]] = []
+    chances: list[tuple[int, float]] = []
+    farkle = np.zeros(6)
+    for n in range(1, 7):
+        for roll in multisets(n):
+            selections = table.selections(roll)
+            if not selections:
+                farkle[n - 1] += float(roll_chance(roll))
+                continue
+            chances.append((n, float(roll_chance(roll))))
+            options.append([(s.points // 50, (n - len(s.dice)) or 6) for s in selections])
+    width = max(len(o) for o in options)
+    padded = [o + [o[0]] * (width - len(o)) for o in options]
+    points = np.array([[o[k][0] for o in padded] for k in range(width)])
+    dice = np.array([[o[k][1] for o in padded] for k in range(width)])
+    matrix = np.zeros((6, len(chances)))
+    for i, (n, p) in enumerate(chances):
+        matrix[n - 1, i] = p
+    return points, dice, matrix, farkle, int(points.max())
+
+
+def roll_values(rules: Rules, after: np.ndarray, pos: int) -> np.ndarray:
+    """Values of rolling 1..6 dice (rows): each roll's best of ``after[pos + points, dice - 1]``."""
+    points, dice, matrix, _, _ = plain_rolls(rules)
+    rows = after.reshape(-1, after.shape[-1])
+    picked = rows.take(((pos + points) * 6 + dice - 1).ravel(), axis=0)
+    return matrix @ picked.reshape(*points.shape, -1).max(axis=0)
+
+
+@cache
+def plain_final_turn(rules: Rules, leads: int, opening: int | None) -> np.ndarray:
+    """G[d]: the trailer's chance (ties one half) to pass a lead of d levels in one turn.
+
+    ``opening``: the trailer is on 0 and may not bank below it. Turn points run up to
+    ``leads + max points``; from one level past the lead banking wins outright.
+    """
+    maxp = plain_rolls(rules)[4]
+    height = leads + 2 * maxp + 2
+    d = np.arange(leads)
+    u = np.arange(height)[:, None]
+    bank = np.where(u > d, 1.0, np.where(u == d, 0.5, 0.0))
+    if opening is not None:
+        bank = np.where(u >= opening, bank, -np.inf)
+    after = np.repeat(bank[:, None, :], 6, axis=1)
+    start = np.zeros(leads)
+    for pos in range(leads + maxp, -1, -1):
+        row = roll_values(rules, after, pos)
+        won = (pos > d) & np.isfinite(bank[pos])
+        after[pos] = np.where(won, 1.0, np.maximum(row, bank[pos]))
+        if pos == 0:
+            start = row[5]
+    return start
+
+
+def plain_turns(
+    rules: Rules,
+    w: np.ndarray,
+    g_open: np.ndarray,
+    g_closed: np.ndarray,
+    opening: int,
+    cap: int,
+) -> np.ndarray:
+    """One turn from every pair (a, b) given W at every turn start: the new W.
+
+    Above ``cap`` positions the turn banks (the caller picks a cap high enough).
+    """
+    levels = len(w)
+    _, _, _, farkle, maxp = plain_rolls(rules)
+    a = np.repeat(np.arange(levels), levels)
+    b = np.tile(np.arange(levels), levels)
+    height = cap + maxp + 1
+    pos = np.arange(height)[:, None]
+    lead = np.clip(pos - b[None, :], 0, len(g_open) - 1)
+    final = np.where(b[None, :] == 0, g_closed[lead], g_open[lead])
+    inside = 1.0 - w[b[None, :], np.minimum(pos, levels - 1)]
+    bank = np.where(pos < levels, inside, 1.0 - final)
+    bank = np.where((a[None, :] == 0) & (pos < opening), -np.inf, bank)
+    after = np.repeat(bank[:, None, :], 6, axis=1)
+    lost = 1.0 - w[b, a]
+    new = np.zeros(len(a))
+    for p in range(cap, -1, -1):
+        row = roll_values(rules, after, p) + farkle[:, None] * lost[None, :]
+        after[p] = np.maximum(row, bank[p])
+        new = np.where(a == p, row[5], new)
+    return new.reshape(levels, levels)
+
+
+def brute_force(rules: Rules, levels: int, opening: int, cap: int) -> np.ndarray:
+    """Value iteration over whole turns from W = 1/2 until nothing moves.
+
+    The turn banks from position ``cap`` up. That is exact when, at the fixed point, every
+    pair has ``G(cap - b) <= f_6 * W(b, a)``: rolling on is worth at most ``f_n x + 1 - f_n``
+    (x the Farkle value ``1 - W(b, a)``), banking ``1 - G``, and G only falls further up.
+    """
+    _, _, _, farkle, maxp = plain_rolls(rules)
+    g_open = plain_final_turn(rules, cap + maxp + 1, None)
+    g_closed = plain_final_turn(rules, cap + maxp + 1, opening) if opening else g_open
+    w = np.full((levels, levels), 0.5)
+    for _ in range(400):
+        new = plain_turns(rules, w, g_open, g_closed, opening, cap)
+        change = np.abs(new - w).max()
+        w = new
+        if change < 1e-14:
+            break
+    else:
+        raise AssertionError("value iteration did not settle")
+    b = np.arange(levels)
+    g = np.where(b == 0, g_closed[cap - b], g_open[cap - b])
+    assert (g[None, :] <= farkle.min() * w.T).all(), "the cap is too low for this game"
+    return w
+
+
+# -- the two-player game
+
+
+@pytest.mark.parametrize("opening", [2])
+def test_small_game_matches_brute_force(opening: int) -> None:
+    levels = 4  # a game to 200 points
+    game = gs._game(CLASSIC, levels, opening)
+    solved, _ = gs._solve(game)
+    assert np.abs(solved - brute_force(CLASSIC, levels, opening, cap=levels + 100)).max() < 1e-9
+
+
+@pytest.fixture(scope="module")
+def table_2000(tmp_path_factory: pytest.TempPathFactory) -> gs.GameTable:
+    # Solved once for the module, in a cache directory of its own.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FARKLE_TRAIN_CACHE", str(tmp_path_factory.mktemp("game-cache")))
+        return gs.solve_game(CLASSIC, 2000)
+
+
+def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: np.ndarray) -> int:
+    """A position from which every turn banks (see :func:`brute_force`)."""
+    levels = len(w)
+    for cap in range(levels, len(g_open)):
+        b = np.arange(levels)
+        g = np.where(b == 0, g_closed[np.minimum(cap - b, len(g_open) - 1)], g_open[cap - b])
+        if (g[None, :] <= farkle.min() * w.T).all():
+            return cap
+    raise AssertionError("no cap found")
+
+
+def test_bellman_equations_hold_at_every_turn_start(table_2000: gs.GameTable) -> None:
+    w = table_2000.chances
+    _, _, _, farkle, _ = plain_rolls(CLASSIC)
+    g = plain_final_turn(CLASSIC, 200, None)
+    cap = crude_cap(w, g, g, farkle)
+    new = plain_turns(CLASSIC, w, g, g, 0, cap)
+    assert np.abs(new - w).max() < 1e-9
+
+
+def test_final_turn_against_the_plain_final_turn_and_the_turn_solver(table_2000: gs.GameTable) -> None:
+    g = plain_final_turn(CLASSIC, 200, None)
+    for lead in range(1, 200):
+        assert table_2000.final_turn_chance(lead * 50) == pytest.approx(g[lead], abs=1e-12)
+    # Ties count one half, so passing a lead lies between reaching one more level and tying.
+    final = gs._final_turn_cached(CLASSIC, 128)
+    for need in (1, 2, 7, 20, 40, 80):
+        reach = solve(CLASSIC, Objective.reach(need * 50)).roll_value(0, 6)
+        assert final.reach[need, 5] == pytest.approx(reach, abs=1e-12)
+        beat = solve(CLASSIC, Objective.reach((need + 1) * 50)).roll_value(0, 6)
+        assert beat - 1e-12 <= table_2000.final_turn_chance(need * 50) <= reach + 1e-12
+
+
+def test_values_inside_a_turn_are_consistent(table_2000: gs.GameTable) -> None:
+    t = table_2000
+    assert t.roll_value(0, 0, 0, 6) == pytest.approx(t.win_chance(0, 0), abs=1e-10)
+    assert t.bank_value(300, 700, 0) is None
+    assert t.bank_value(300, 700, 400) == pytest.approx(1 - t.win_chance(700, 700))
+    # Banking to the target hands over the final turn.
+    assert t.bank_value(1500, 900, 600) == pytest.approx(1 - t.final_turn_chance(1200))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.integers(0, 39).map(lambda k: 50 * k),
+    b=st.integers(0, 39).map(lambda k: 50 * k),
+    t=st.integers(1, 60).map(lambda k: 50 * k),
+    n=st.integers(1, 6),
+)
+def test_turn_values_are_chances_and_fit_together(
+    table_2000: gs.GameTable, a: int, b: int, t: int, n: int
+) -> None:
+    w = table_2000.win_chance(a, b)
+    assert 0.0 <= w <= 1.0
+    roll = table_2000.roll_value(a, b, t, n)
+    bank = table_2000.bank_value(a, b, t)
+    after = table_2000.value_after(a, b, t, n)
+    assert 0.0 <= roll <= 1.0
+    assert after == (roll if bank is None else max(bank, roll))
+    if bank is not None and a + t < 2000:
+        assert bank == pytest.approx(1 - table_2000.win_chance(b, a + t))
+
+
+def test_game_plays_rank_every_selection_by_winning_chance(table_2000: gs.GameTable) -> None:
+    roll = counts_of([1, 5, 2, 2, 3, 6])
+    plays = gs.game_plays(roll, 0, 1200, 1700, table_2000)
+    assert len(plays.plays) == len(score_table(CLASSIC).selections(roll))
+    assert [p.best for p in plays.plays] == sorted((p.best for p in plays.plays), reverse=True)
+    best = plays.plays[0]
+    assert best.best == pytest.approx(
+        table_2000.value_after(1200, 1700, best.points_after, best.dice_to_roll)
+    )
+    last = gs.game_plays(roll, 0, 1200, 0, table_2000, last_turn=True, leader=2100)
+    assert all(p.bank == 0.0 for p in last.plays)  # 100 or 150 cannot pass 900 behind
+
+
+def test_strategy_picture(table_2000: gs.GameTable) -> None:
+    grid = gs.win_grid(table_2000, 500)
+    assert grid.scores == (0, 500, 1000, 1500)
+    assert grid.chances[0][0] == table_2000.first_player_chance > 0.5
+    h = table_2000.fair_head_start()
+    assert h is not None and h > 0
+    assert table_2000.win_chance(0, h) <= 0.5 < table_2000.win_chance(0, h - 50)
+    assert table_2000.roll_while_at_most(0, 0, 6) is not None
+
+
+def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> None:
+    gs.clear_memory()
+    assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
+    path = next(gs.cache_dir().glob("game-*.npz"))
+    values = np.load(path)["values"]
+    np.savez(path, values=values * 0.99, digest=np.array(gs._digest(values * 0.99)))
+    gs.clear_memory()
+    # A file that is whole but wrong fails the spot check and is solved again.
+    assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
+
+
+def test_penalty_and_bad_settings_are_refused() -> None:
+    with pytest.raises(gs.GameSolverError, match="three-Farkle penalty"):
+        gs.solve_game(CLASSIC.with_house_rules(three_farkle_penalty=500))
+    with pytest.raises(gs.GameSolverError):
+        gs.solve_game(CLASSIC, 1025)
+    with pytest.raises(gs.GameSolverError):
+        gs.solve_game(CLASSIC, 2000, opening=2500)
+
+
+# -- solo
+
+
+def test_solo_expected_turns_match_value_iteration() -> None:
+    levels = 20  # to 1,000
+    _, _, _, farkle, maxp = plain_rolls(CLASSIC)
+    height = levels + maxp + 1
+    pos = np.arange(height)[:, None]
+    e = np.full(levels, 5.0)
+    for _ in range(500):
+        # Columns are starting scores; values are minus the turns needed after this one.
+        bank = np.where(pos < levels, -np.append(e, 0.0)[np.minimum(pos, levels)], 0.0)
+        bank = np.broadcast_to(bank, (height, levels))
+        after = np.repeat(bank[:, None, :], 6, axis=1)
+        new = np.empty(levels)
+        for p in range(levels - 1, -1, -1):
+            row = roll_values(CLASSIC, after, p) - farkle[:, None] * e[None, :]
+            after[p] = np.maximum(row, bank[p])
+            new[p] = 1.0 - row[5, p]
+        change = np.abs(new - e).max()
+        e = new
+        if change < 1e-14:
+            break
+    solo = gs.solve_solo(CLASSIC, 1000)
+    assert np.abs(solo.turns - e).max() < 1e-9
+    assert solo.expected_turns(0) == pytest.approx(1 + solo.roll_value(0, 0, 6), abs=1e-9)
+    assert solo.value_after(0, 300, 3) <= solo.bank_value(0, 300)
