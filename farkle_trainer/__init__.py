@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 def __getattr__(name: str) -> object:
     # The game solver needs numpy; importing it lazily keeps the CLI's start fast.
     if name == "win_chance":
-        from .gamesolver import win_chance
+        from farkle_trainer.engine.gamesolver import win_chance
 
         return win_chance
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

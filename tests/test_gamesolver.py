@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import farkle_trainer
-from farkle_trainer import gamesolver as gs
-from farkle_trainer.dice import counts_of, multisets, roll_chance
-from farkle_trainer.rules import PRESETS, Rules
-from farkle_trainer.scoring import score_table
-from farkle_trainer.solver import Objective, solve
+from farkle_trainer.engine import gamesolver as gs
+from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.solver import Objective, solve
 
 CLASSIC = PRESETS["classic"]
 

@@ -40,10 +40,11 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from .dice import Counts, counts_of, multisets, roll_chance, size
-from .rules import Rules
-from .scoring import Split, score_table
-from .solver import STEP, cache_dir
+from farkle_trainer.engine.dice import Counts, counts_of, multisets, roll_chance, size
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.scoring import Split, score_table
+from farkle_trainer.engine.solver import STEP, cache_dir
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -69,7 +70,7 @@ _MAX_PASSES = 40
 _NEGLIGIBLE = 1e-13
 
 
-class GameSolverError(ValueError):
+class GameSolverError(InputError):
     """A game the solver cannot give exact chances for (a rule or a target out of range)."""
 
 
