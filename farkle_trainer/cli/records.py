@@ -65,6 +65,23 @@ def confirm(question: str, *, plain: bool) -> bool | None:
     return line.strip().lower() in ("y", "yes")
 
 
+def may_replace(path: Path, option: str, *, force: bool, plain: bool = False) -> None:
+    """Refuse to write over an existing ``path`` unless ``force``, or a yes typed on a terminal.
+
+    A file given by mistake (a result file named as the CSV to write) is someone's work.
+    """
+    if force or not (path.exists() or path.is_symlink()):
+        return
+    if path.is_dir():
+        fail(f"{option}: {path} is a folder: give a file name")
+    if is_terminal(sys.stdin) and confirm(f"{path} exists. Replace it?", plain=plain):
+        return
+    fail(f"{option}: {path} exists: choose another name, or add --force to replace it")
+
+
+ReplaceOpt = Annotated[bool, typer.Option("--force", help="Replace a file that exists already.")]
+
+
 def open_store_or_explain(path: Path | None, *, plain: bool, clock: Clock | None = None) -> Store:
     """Open the store in data directory ``path`` (None: the default), or explain why not.
 
@@ -115,6 +132,7 @@ def progress(
             show_default=False,
         ),
     ] = None,
+    force: ReplaceOpt = False,
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
     json: JsonOpt = False,
@@ -130,7 +148,7 @@ def progress(
 
     out = Output.choose(plain)
     if export is not None:
-        _export(export, data_dir, out, json=json)
+        _export(export, data_dir, out, json=json, force=force)
         return
     only = load(rules).name if rules is not None else None
     with open_store_or_explain(data_dir, plain=out.plain) as store:
@@ -150,12 +168,13 @@ def progress(
         out.rich(view.progress_rich(summary))
 
 
-def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool) -> None:
+def _export(target: Path, data_dir: Path | None, out: Output, *, json: bool, force: bool) -> None:
     from farkle_trainer.training.progress import export_answers, export_format
     from farkle_trainer.ui.views.records import plural
 
     # A file name that cannot work is refused before the store is touched.
     export_format(target)
+    may_replace(target, "--export", force=force, plain=out.plain)
     with open_store_or_explain(data_dir, plain=out.plain) as store:
         try:
             count = export_answers(store, target)
