@@ -79,3 +79,51 @@ def interactive_frontend(pipe: PipeInput, width: int = 100) -> tuple[Interactive
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None)
     return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+
+
+def coded_quiz(
+    name: str | None,
+    right: list[bool],
+    *,
+    code: str = "MATH7B",
+    count: int | None = None,
+    started: str = "2026-11-29T12:00:00Z",
+) -> Result:
+    """A scoring-quiz result as ``score --code`` makes it: the code's questions, answered right
+    or wrong as ``right`` says (a wrong answer is the key's opposite, or a pick of one die)."""
+    from farkle_trainer.training.classroom.codes import class_quiz
+    from farkle_trainer.training.quizzes.quiz import Answered, grade, next_question
+    from farkle_trainer.training.quizzes.topics import TOPICS, spec_of
+
+    planned = len(right) if count is None else count
+    quiz = class_quiz(code, CLASSIC, count=planned, topics=TOPICS, level=None)
+    history: list[Answered] = []
+    for ok in right:
+        q = next_question(quiz, history)
+        assert q is not None
+        key = spec_of(q.topic).key(q)
+        given = key
+        if not ok:
+            if isinstance(key, bool):
+                given = not key
+            elif isinstance(key, int):
+                given = key + 50
+            else:
+                given = (1,) if 1 in q.dice else (5,)
+        history.append(Answered(q, grade(q, given)))
+        assert history[-1].grade.correct == ok
+    answers = tuple(AnswerRecord.of_quiz(a).numbered(i) for i, a in enumerate(history, 1))
+    complete = len(right) == planned
+    return Result(
+        name=name,
+        code=code,
+        activity="score",
+        rules="classic",
+        settings={"topics": list(TOPICS), "level": None, "count": planned},
+        planned=planned,
+        answers=answers,
+        score=sum(a.correct for a in answers),
+        complete=complete,
+        started=started,
+        finished="2026-11-29T12:05:00Z" if complete else None,
+    )

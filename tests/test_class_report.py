@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from factories import result
+from factories import coded_quiz, result
 
 from farkle_trainer.training.classroom.report import build_report, class_report
 from farkle_trainer.training.classroom.results import write_result
@@ -70,8 +70,8 @@ def test_the_report_leaves_out_other_codes_and_second_attempts() -> None:
 def test_the_report_over_files_and_folders(tmp_path: Path) -> None:
     folder = tmp_path / "results"
     (folder / "period2").mkdir(parents=True)
-    write_result(folder / "ana.json", result("Ana", [("q1", "right")]))
-    write_result(folder / "period2" / "ben.json", result("Ben", [("q1", "4")]))
+    write_result(folder / "ana.json", coded_quiz("Ana", [True]))
+    write_result(folder / "period2" / "ben.json", coded_quiz("Ben", [False]))
     (folder / "notes.txt").write_text("not read: not .json")
     (folder / "broken.json").write_text("{")
     report = class_report([folder, folder / "ana.json", tmp_path / "missing.json"])

@@ -115,8 +115,11 @@ def test_two_students_get_the_same_drills(tmp_path: Path) -> None:
     [
         (["score", "--code", "MATH7B", "--seed", "3"], "--code and --seed both choose the questions"),
         (["decide", "--code", "MATH7B", "--seed", "3"], "--code and --seed both choose the questions"),
-        (["score", "--save-result", "a.json", "--name", "Ana"], "--save-result and --name go with --code"),
-        (["decide", "--name", "Ana"], "--save-result and --name go with --code"),
+        (
+            ["score", "--save-result", "a.json", "--name", "Ana"],
+            "--save-result, --name and --force go with --code",
+        ),
+        (["decide", "--name", "Ana"], "--save-result, --name and --force go with --code"),
         (["score", "--code", "MATH7B", "--save-result", "a.json"], "--save-result needs --name NAME"),
         (["score", "--code", "x"], "--code: a class code has 3 to 12 letters and digits, not 1"),
         (["decide", "--code", "MATH7B", "--save-result", "/nonexistent/a.json", "--name", "A"], "no folder"),
@@ -176,7 +179,7 @@ def test_the_report_over_a_folder(folder: Path) -> None:
     assert out.splitlines() == [
         "Class MATH7B: 4 results counted; 5 files left out:",
         f"  {folder / 'ana-again.json'}: Ana already has a scoring quiz result in {folder / 'ana.json'} "
-        "(the one started first is counted)",
+        "(the one started first by its own clock is counted: check with the student)",
         f"  {folder / 'ben-fixed.json'}: edited by hand or damaged: its checksum does not match its contents",
         f"  {folder / 'eve.json'}: a result for class code OTHER1, not MATH7B: left out",
         f"  {folder / 'notes.json'}: not JSON (line 1): not a result file",

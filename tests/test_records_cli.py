@@ -134,7 +134,7 @@ def test_progress_export(tmp_path: Path, suffix: str) -> None:
     assert len(rows) == 8
     assert rows[-1]["topic"] == "final-round" and rows[-1]["grade"] == "blunder"
     assert {"time", "question", "answer", "correct_answer", "points_lost"} <= set(rows[0])
-    code, out, _ = run("progress", "--export", str(target), "--json")
+    code, out, _ = run("progress", "--export", str(target), "--json", "--force")
     assert code == 0 and json.loads(out) == {"exported": 8, "file": str(target)}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -34,7 +35,7 @@ def test_a_result_file_round_trips(tmp_path: Path) -> None:
     finally:
         os.umask(umask)
     doc = json.loads(path.read_text())
-    assert doc["format"] == "farkle-trainer result" and doc["version"] == 1
+    assert doc["format"] == "farkle-trainer result" and doc["version"] == 2
     assert doc["checksum"] == checksum(doc) and doc["checksum"].startswith("sha256:")
     assert list(doc)[-1] == "checksum"
     assert {"name", "code", "activity", "rules", "answers", "score", "points_lost", "started"} <= set(doc)
@@ -59,7 +60,7 @@ def test_reformatting_a_file_keeps_it_valid(tmp_path: Path) -> None:
         (lambda d: d.update(score=2), "tampered", "checksum does not match"),
         (lambda d: d.update(name="Someone Else"), "tampered", "checksum does not match"),
         (lambda d: d.pop("checksum"), "tampered", "no checksum"),
-        (lambda d: d.update(version=2), "newer", "newer farkle-trainer"),
+        (lambda d: d.update(version=3), "newer", "newer farkle-trainer"),
         (lambda d: d.update(format="something else"), "not-result", "not a farkle-trainer result"),
     ],
 )
@@ -91,20 +92,23 @@ def test_files_that_are_not_results(text: str, kind: str) -> None:
 
 
 def test_where_a_result_may_be_written(tmp_path: Path) -> None:
-    check_result_path(tmp_path / "ana.json")
+    check = functools.partial(check_result_path, code="MATH7B", activity="score")
+    check(tmp_path / "ana.json")
     with pytest.raises(ResultError, match=r"ends in \.json"):
-        check_result_path(tmp_path / "ana.txt")
+        check(tmp_path / "ana.txt")
     with pytest.raises(ResultError, match="no folder"):
-        check_result_path(tmp_path / "missing" / "ana.json")
+        check(tmp_path / "missing" / "ana.json")
     with pytest.raises(ResultError, match="is a folder"):
-        check_result_path(tmp_path)
+        check(tmp_path)
     other = tmp_path / "settings.json"
     other.write_text('{"theme": "dark"}')
-    with pytest.raises(ResultError, match="exists and is not a result file"):
-        check_result_path(other)
+    with pytest.raises(ResultError, match="exists and is not a valid result file"):
+        check(other)
+    check(other, force=True)
     earlier = tmp_path / "earlier.json"
     write_result(earlier, result("Ana", [("q1", "right")]))
-    check_result_path(earlier)  # an earlier result may be replaced
+    check(earlier)  # the student's earlier result may be replaced
+    check(earlier, name=" ana ")
 
 
 def test_the_recorder_keeps_the_file_current(tmp_path: Path) -> None:

@@ -17,10 +17,12 @@ import typer
 from farkle_trainer.cli.common import (
     DataDirOpt,
     PlainOpt,
+    ReplaceOpt,
     RulesOpt,
     app,
     classic_only_rules,
     load,
+    may_replace,
     one_of,
     open_store_or_explain,
     unused_rules_note,
@@ -55,6 +57,13 @@ SaveResultOpt = Annotated[
         show_default=False,
     ),
 ]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the file even if it is not your own earlier result for this code and activity.",
+    ),
+]
 NameOpt = Annotated[
     str | None,
     typer.Option(
@@ -85,11 +94,12 @@ class ClassEntry:
     code: str
     save_to: Path | None
     name: str | None
+    activity: Activity
+    force: bool = False
 
     def begin(
         self,
         front: Frontend,
-        activity: Activity,
         *,
         rules: str,
         settings: dict[str, Any],
@@ -100,7 +110,7 @@ class ClassEntry:
         Ctrl-C or the end of input at the name stops the command before anything is recorded.
         """
         from farkle_trainer.training.classroom.codes import ask_name
-        from farkle_trainer.training.classroom.results import ResultRecorder
+        from farkle_trainer.training.classroom.results import ResultError, ResultRecorder, check_replaceable
         from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
 
         name = self.name
@@ -113,9 +123,15 @@ class ClassEntry:
                     front.say()
                 front.say("No name given, so nothing was started.")
                 raise typer.Exit(INTERRUPTED if interrupted else 0) from None
+            if self.save_to.exists() and not self.force:
+                # Only now is the name known: the file there must be this student's.
+                try:
+                    check_replaceable(self.save_to, code=self.code, activity=self.activity, name=name)
+                except ResultError as exc:
+                    fail(f"--save-result: {exc}")
         return ResultRecorder(
             code=self.code,
-            activity=activity,
+            activity=self.activity,
             rules=rules,
             settings=settings,
             planned=planned,
@@ -126,12 +142,20 @@ class ClassEntry:
 
 
 def class_entry(
-    code: str | None, *, seed: object = None, save_result: Path | None = None, name: str | None = None
+    code: str | None,
+    activity: Activity,
+    *,
+    seed: object = None,
+    save_result: Path | None = None,
+    name: str | None = None,
+    force: bool = False,
 ) -> ClassEntry | None:
-    """Check ``--code``, ``--save-result`` and ``--name`` before any question (inside ``user_errors``).
+    """Check ``--code``, ``--save-result``, ``--name`` and ``--force`` before any question.
 
-    None when no code was given (and neither of the others). The name is needed with a result
-    file: asked on a terminal, so through a pipe it must come with ``--name``.
+    None when no code was given (and none of the others). The name is needed with a result
+    file: asked on a terminal, so through a pipe it must come with ``--name``. A file already
+    at ``--save-result`` is replaced only if it is the same student's result for the same
+    code and activity, or with ``force``.
     """
     from farkle_trainer.training.classroom.codes import (
         ClassCodeError,
@@ -142,8 +166,8 @@ def class_entry(
     from farkle_trainer.training.classroom.results import ResultError, check_result_path
 
     if code is None:
-        if save_result is not None or name is not None:
-            fail("--save-result and --name go with --code CODE: a result belongs to a class code")
+        if save_result is not None or name is not None or force:
+            fail("--save-result, --name and --force go with --code CODE: a result belongs to a class code")
         return None
     if seed is not None:
         fail("--code and --seed both choose the questions: give one of them")
@@ -151,7 +175,7 @@ def class_entry(
         normalized = normalize_code(code)
         given = None if name is None else parse_name(name)
         if save_result is not None:
-            check_result_path(save_result)
+            check_result_path(save_result, code=normalized, activity=activity, name=given, force=force)
     except ClassCodeError as exc:
         fail(f"--code: {exc}")
     except StudentNameError as exc:
@@ -160,7 +184,7 @@ def class_entry(
         fail(f"--save-result: {exc}")
     if save_result is not None and given is None and not is_terminal(sys.stdin):
         fail("--save-result needs --name NAME when the answers do not come from a terminal (no one to ask)")
-    return ClassEntry(normalized, save_result, given)
+    return ClassEntry(normalized, save_result, given, activity, force)
 
 
 def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:
@@ -185,6 +209,7 @@ def challenge(
     ],
     save_result: SaveResultOpt = None,
     name: NameOpt = None,
+    force: ForceOpt = False,
     rules: Annotated[str, classic_only_rules("a challenge is")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
@@ -207,14 +232,14 @@ def challenge(
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
-    entry = class_entry(code, save_result=save_result, name=name)
+    entry = class_entry(code, "challenge", save_result=save_result, name=name, force=force)
     assert entry is not None
     front = open_terminal(plain)
     if note := unused_rules_note(rules, "a challenge is"):
         front.say(note)
     with open_store_or_explain(data_dir, front) as store:
         front.say(view.challenge_intro(entry.code))
-        recorder = entry.begin(front, "challenge", rules=CHALLENGE_RULES, settings={}, planned=TURNS)
+        recorder = entry.begin(front, rules=CHALLENGE_RULES, settings={}, planned=TURNS)
         session = Session.start(store, "challenge", rules=CHALLENGE_RULES, code=entry.code, result=recorder)
 
         def decided(review: Review, banked: int) -> None:
@@ -317,6 +342,7 @@ def worksheet(
         ),
     ] = "markdown",
     rules: RulesOpt = "classic",
+    force: ReplaceOpt = False,
 ) -> None:
     """A worksheet to print: the questions score --code (or decide --code) asks, and an answer key.
 
@@ -343,6 +369,8 @@ def worksheet(
     )
     if fmt is None:
         fail(f"--format takes markdown or text, not {output_format!r}")
+    if key is not None:
+        may_replace(key, "--key", open_terminal(False), force=force)
     table = load(rules)
     if chosen == "score":
         from farkle_trainer.training.quizzes.questions import QuizError
@@ -417,6 +445,7 @@ def class_report(
             show_default=False,
         ),
     ] = None,
+    force: ReplaceOpt = False,
     plain: PlainOpt = False,
 ) -> None:
     """For the teacher: the class's results, per student and per question, from result files.
@@ -437,9 +466,13 @@ def class_report(
             wanted = normalize_code(code)
         except ClassCodeError as exc:
             fail(f"--code: {exc}")
+    out = open_terminal(plain)
+    for path, option in ((csv_file, "--csv"), (questions_csv, "--questions-csv")):
+        if path is not None:
+            may_replace(path, option, out, force=force)
     report = make_report(results, wanted)
     if not report.counted:
-        why = "; ".join(p.line for p in report.problems) or "no result files given"
+        why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"
         fail(f"no result to report: {why}")
     written = []
     for path, write in ((csv_file, view.students_csv), (questions_csv, view.questions_csv)):
@@ -451,7 +484,6 @@ def class_report(
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
-    out = open_terminal(plain)
     out.show(view.report_text(report), lambda: view.report_rich(report))
     for line in written:
         out.line(line)

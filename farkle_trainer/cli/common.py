@@ -148,3 +148,22 @@ def open_store_or_explain(path: Path | None, term: Terminal, *, clock: Clock | N
     kept = set_aside_damaged(damaged.path)
     print(f"Kept the damaged file as {kept}; starting a fresh store.", file=sys.stderr)
     return Store.open(path, clock=clock)
+
+
+ReplaceOpt = Annotated[bool, typer.Option("--force", help="Replace a file that exists already.")]
+
+
+def may_replace(path: Path, option: str, term: Terminal, *, force: bool) -> None:
+    """Refuse to write over an existing ``path`` unless ``force``, or a yes typed on a terminal.
+
+    A file given by mistake (a result file named as the CSV to write) is someone's work.
+    """
+    from farkle_trainer.ui.terminal import is_terminal
+
+    if force or not (path.exists() or path.is_symlink()):
+        return
+    if path.is_dir():
+        fail(f"{option}: {path} is a folder: give a file name")
+    if is_terminal(sys.stdin) and term.confirm(f"{path} exists. Replace it?"):
+        return
+    fail(f"{option}: {path} exists: choose another name, or add --force to replace it")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
+from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, open_store_or_explain
 
 
@@ -51,6 +51,7 @@ def decide(
     code: CodeOpt = None,
     save_result: SaveResultOpt = None,
     name: NameOpt = None,
+    force: ForceOpt = False,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
@@ -83,7 +84,7 @@ def decide(
     kinds = parse_kinds(kind)
     chosen_level = parse_level(level)
     check_count(count, seed)
-    entry = class_entry(code, seed=seed, save_result=save_result, name=name)
+    entry = class_entry(code, "decide", seed=seed, save_result=save_result, name=name, force=force)
     front = open_terminal(plain)
     with open_store_or_explain(data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
@@ -97,7 +98,7 @@ def decide(
             session_seed = None
             plan = class_drills(entry.code, table, count=count, kinds=kinds, level=chosen_level)
             front.say(decide_intro(entry.code, count, table.name))
-            result = entry.begin(front, KIND, rules=table.name, settings=settings, planned=count)
+            result = entry.begin(front, rules=table.name, settings=settings, planned=count)
         session = Session.start(
             store,
             KIND,

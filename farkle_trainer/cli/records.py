@@ -17,9 +17,11 @@ from farkle_trainer.cli.common import (
     DataDirOpt,
     JsonOpt,
     PlainOpt,
+    ReplaceOpt,
     app,
     classic_only_rules,
     load,
+    may_replace,
     open_store_or_explain,
     unused_rules_note,
 )
@@ -51,6 +53,7 @@ def progress(
             show_default=False,
         ),
     ] = None,
+    force: ReplaceOpt = False,
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
     json: JsonOpt = False,
@@ -66,7 +69,7 @@ def progress(
 
     out = open_terminal(plain)
     if export is not None:
-        _export(export, data_dir, out, json=json)
+        _export(export, data_dir, out, json=json, force=force)
         return
     only = load(rules).name if rules is not None else None
     with open_store_or_explain(data_dir, out) as store:
@@ -83,12 +86,13 @@ def progress(
     out.show(view.progress_text(summary), lambda: view.progress_rich(summary))
 
 
-def _export(target: Path, data_dir: Path | None, out: Terminal, *, json: bool) -> None:
+def _export(target: Path, data_dir: Path | None, out: Terminal, *, json: bool, force: bool) -> None:
     from farkle_trainer.training.progress import export_answers, export_format
     from farkle_trainer.ui.views.records import plural
 
     # A file name that cannot work is refused before the store is touched.
     export_format(target)
+    may_replace(target, "--export", out, force=force)
     with open_store_or_explain(data_dir, out) as store:
         try:
             count = export_answers(store, target)

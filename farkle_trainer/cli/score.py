@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.classroom import CodeOpt, NameOpt, SaveResultOpt, class_entry, end_result
+from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, one_of, open_store_or_explain
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
@@ -60,6 +60,7 @@ def score(
     code: CodeOpt = None,
     save_result: SaveResultOpt = None,
     name: NameOpt = None,
+    force: ForceOpt = False,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
@@ -81,7 +82,7 @@ def score(
     table = load(rules)
     topics = parse_topics(topic)
     fixed_level = parse_level(level)
-    entry = class_entry(code, seed=seed, save_result=save_result, name=name)
+    entry = class_entry(code, "score", seed=seed, save_result=save_result, name=name, force=force)
     class_code = entry.code if entry else None
     front = open_terminal(plain)
     with open_store_or_explain(data_dir, front) as store:
@@ -94,7 +95,7 @@ def score(
             result = None
         else:
             front.say(score_intro(quiz, entry.code))
-            result = entry.begin(front, KIND, rules=table.name, settings=settings, planned=count)
+            result = entry.begin(front, rules=table.name, settings=settings, planned=count)
         session = Session.start(
             store,
             KIND,

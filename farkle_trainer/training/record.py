@@ -32,7 +32,9 @@ class AnswerRecord:
     ``points_lost`` is the exact loss in ``unit`` (expected points, or percentage points of
     a chance), None for questions that are only right or wrong. ``extra`` is what the store
     needs to ask the question again; result files leave it out. ``number`` is the answer's
-    place in a result file (1, 2, ...), 0 until it is placed there.
+    place in a result file (1, 2, ...), 0 until it is placed there. ``keep`` and ``action``
+    are the play of a decision (dice set aside, bank or roll), None for a scoring question:
+    a result file keeps them so the play can be graded again.
     """
 
     topic: str
@@ -46,6 +48,8 @@ class AnswerRecord:
     unit: LossUnit = "points"
     extra: Mapping[str, Any] | None = field(default=None, compare=False)
     number: int = 0
+    keep: tuple[int, ...] | None = None
+    action: str | None = None
 
     @classmethod
     def of_quiz(cls, a: Answered) -> AnswerRecord:
@@ -86,6 +90,8 @@ class AnswerRecord:
                 "value": g.chosen.value,
                 "best_value": g.best.value,
             },
+            keep=tuple(g.chosen.keep),
+            action=g.chosen.action,
         )
 
     @classmethod
@@ -102,6 +108,8 @@ class AnswerRecord:
             grade=r.grading.grade,
             points_lost=r.grading.lost,
             extra={**context, **m.to_dict()},
+            keep=tuple(m.keep),
+            action=m.action,
         )
 
     def numbered(self, number: int) -> AnswerRecord:
@@ -125,7 +133,7 @@ class AnswerRecord:
 
     def entry(self) -> dict[str, Any]:
         """The answer as a result file keeps it (losses to the hundredth, as the file shows them)."""
-        return {
+        entry: dict[str, Any] = {
             "number": self.number,
             "topic": self.topic,
             "question": self.question,
@@ -137,3 +145,7 @@ class AnswerRecord:
             "points_lost": None if self.points_lost is None else round(self.points_lost, 2),
             "unit": self.unit,
         }
+        if self.keep is not None:
+            entry["keep"] = list(self.keep)
+            entry["action"] = self.action
+        return entry

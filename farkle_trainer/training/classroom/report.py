@@ -8,7 +8,7 @@ that could not be counted.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from farkle_trainer.training.classroom.results import (
     ResultError,
     read_result,
 )
+from farkle_trainer.training.classroom.verify import verify
 from farkle_trainer.training.record import AnswerRecord
 
 
@@ -56,6 +57,8 @@ class StudentRow:
     chance_lost: float | None
     complete: bool
     perfect_score: int | None
+    #: Why the result could not be checked against the code's questions; None once it was.
+    unverified: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,18 +142,23 @@ def class_report(paths: Sequence[Path], code: str | None = None) -> ClassReport:
     """Read result files and folders into the report of one class code.
 
     The report's code is ``code`` when given, else the code most files carry (the first
-    file's on a tie). Each file that cannot be counted becomes a :class:`Problem` and the
-    rest are still reported: not JSON, not a result, tampered, another code, or the same
+    file's on a tie). Each result is graded again (:func:`verify`). Each file that cannot be
+    counted becomes a :class:`Problem` and the rest are still reported: not JSON, not a
+    result, tampered, claims that its answers do not bear out, another code, or the same
     student's second result for an activity (the one started first is counted).
     """
     files, problems = result_files(paths)
     read: list[tuple[str, Result]] = []
+    unverified: dict[str, str] = {}
     for path in files:
         try:
-            read.append((str(path), read_result(path)))
+            r = read_result(path)
+            if note := verify(r):
+                unverified[str(path)] = note
+            read.append((str(path), r))
         except ResultError as exc:
             problems.append(Problem(str(path), exc.kind, str(exc)))
-    return build_report(read, problems, code=code, order=[str(p) for p in files])
+    return build_report(read, problems, code=code, order=[str(p) for p in files], unverified=unverified)
 
 
 def build_report(
@@ -159,11 +167,13 @@ def build_report(
     *,
     code: str | None = None,
     order: Sequence[str] | None = None,
+    unverified: Mapping[str, str] | None = None,
 ) -> ClassReport:
     """The report over results already read (``(path, result)`` pairs).
 
     ``problems`` are files already found unreadable; ``order`` the paths in the order they were
-    read, which the problems follow (default: the order of ``results``).
+    read, which the problems follow (default: the order of ``results``); ``unverified`` why
+    a path's result could not be checked.
     """
     found = list(problems)
     wanted = normalize_code(code) if code else _most_common([r.code for _, r in results])
@@ -186,7 +196,7 @@ def build_report(
             else:
                 why = (
                     f"{who} already has a {ACTIVITY_NAMES[r.activity]} result in {earlier} "
-                    "(the one started first is counted)"
+                    "(the one started first by its own clock is counted: check with the student)"
                 )
             found.append(Problem(path, "duplicate", why))
         else:
@@ -197,7 +207,7 @@ def build_report(
         groups.setdefault((r.activity, r.rules), []).append((path, r))
     rank: dict[str, int] = {a: i for i, a in enumerate(ACTIVITIES)}
     sections = tuple(
-        _section(activity, rules, group)  # type: ignore[arg-type]
+        _section(activity, rules, group, unverified or {})  # type: ignore[arg-type]
         for (activity, rules), group in sorted(groups.items(), key=lambda kv: (rank[kv[0][0]], kv[0][1]))
     )
     place = {path: i for i, path in enumerate(order if order is not None else [p for p, _ in results])}
@@ -214,7 +224,9 @@ def _most_common(codes: Sequence[str]) -> str | None:
     return next(c for c in codes if counts[c] == top)
 
 
-def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]) -> Section:
+def _section(
+    activity: Activity, rules: str, group: Sequence[tuple[str, Result]], unverified: Mapping[str, str]
+) -> Section:
     students = tuple(
         sorted(
             (
@@ -230,6 +242,7 @@ def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]
                     chance_lost=r.chance_lost,
                     complete=r.complete,
                     perfect_score=r.perfect_score,
+                    unverified=unverified.get(path),
                 )
                 for path, r in group
             ),

@@ -7,9 +7,12 @@ is a chance, in percentage points, and is totalled apart from points (``chance_l
 
 The ``checksum`` is ``sha256:`` and the SHA-256 of the canonical JSON (sorted keys, no
 spaces, UTF-8) of everything else in the document, so a file edited by hand no longer
-matches and is reported as such; reformatting the JSON changes nothing. It detects edits,
-it hides nothing: anyone with this program can compute a checksum, so it is no signature,
-and the totals are checked against the answers as well.
+matches and is reported as such; reformatting the JSON changes nothing. It detects careless
+edits and damage, it proves nothing: anyone can recompute it. What a file's answers prove is
+checked by grading them again (:mod:`farkle_trainer.training.classroom.verify`).
+
+Version 2 keeps each decision's play (``keep`` and ``action``) so it can be replayed; files
+of version 1 are still read, and reported as not verifiable.
 
 :class:`ResultRecorder` rewrites the file after every answer of a session, so a session cut
 short still leaves the answers given.
@@ -25,18 +28,24 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
-from farkle_trainer.training.classroom.codes import ACTIVITIES, Activity, ClassCodeError, normalize_code
+from farkle_trainer.training.classroom.codes import (
+    ACTIVITIES,
+    ACTIVITY_NAMES,
+    Activity,
+    ClassCodeError,
+    normalize_code,
+    same_student,
+)
 from farkle_trainer.training.record import AnswerRecord
 
-if TYPE_CHECKING:
-    pass
-
 RESULT_FORMAT = "farkle-trainer result"
-RESULT_VERSION = 1
+RESULT_VERSION = 2
+#: The versions this program reads: version 1 lacks the plays, so it is read but not verified.
+READABLE_VERSIONS = (1, 2)
 CHECKSUM_PREFIX = "sha256:"
 #: Totals are kept to two decimals; a sum of rounded losses may differ from the rounded sum by this.
 _LOSS_SLACK = 0.011
@@ -75,6 +84,8 @@ class Result:
     started: str
     finished: str | None
     perfect_score: int | None = None
+    #: The result format the file was written in (older ones cannot all be checked).
+    version: int = field(default=RESULT_VERSION, compare=False)
 
     @property
     def right(self) -> int:
@@ -159,11 +170,19 @@ def write_result(path: Path, r: Result) -> None:
         raise
 
 
-def check_result_path(path: Path) -> None:
+def check_result_path(
+    path: Path,
+    *,
+    code: str,
+    activity: Activity,
+    name: str | None = None,
+    force: bool = False,
+) -> None:
     """Refuse, before any question is asked, a place a result cannot be written to.
 
-    The name must end in ``.json``, its folder must exist, and a file already there must be
-    an earlier result (it is replaced), never some other file.
+    The name must end in ``.json`` and its folder must exist. A file already there is
+    replaced only when it is a valid result of the same code and activity and (when the name
+    is known yet) the same student, or with ``force``: anything else may be someone's work.
     """
     if path.is_dir():
         raise ResultError("unwritable", f"{path} is a folder: give a file name, like {path / 'ana.json'}")
@@ -171,22 +190,40 @@ def check_result_path(path: Path) -> None:
         raise ResultError("unwritable", f"a result file's name ends in .json, like ana.json, not {path.name}")
     if not path.parent.is_dir():
         raise ResultError("unwritable", f"there is no folder {path.parent} to save {path.name} in")
-    if path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            data = None
-        if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
-            raise ResultError("unwritable", f"{path} exists and is not a result file: choose another name")
+    if path.exists() and not force:
+        check_replaceable(path, code=code, activity=activity, name=name)
     if not os.access(path.parent, os.W_OK):
         raise ResultError("unwritable", f"cannot write in the folder {path.parent}")
+
+
+def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | None) -> None:
+    """Refuse to replace ``path`` unless it holds this student's result for this code and activity."""
+    keep = "choose another name, or add --force to replace it"
+    try:
+        earlier = read_result(path)
+    except ResultError:
+        raise ResultError("unwritable", f"{path} exists and is not a valid result file: {keep}") from None
+    if earlier.code != normalize_code(code) or earlier.activity != activity:
+        what = f"a {ACTIVITY_NAMES[earlier.activity]} result for class code {earlier.code}"
+        raise ResultError("unwritable", f"{path} holds {what}: {keep}")
+    if name is not None and same_student(earlier.name or "") != same_student(name):
+        who = earlier.name or "a student with no name"
+        raise ResultError("unwritable", f"{path} holds the result of {who!r}, not {name!r}: {keep}")
 
 
 # -- reading and checking a result file
 
 
 ProblemKind = Literal[
-    "unwritable", "unreadable", "not-json", "not-result", "newer", "tampered", "other-code", "duplicate"
+    "unwritable",
+    "unreadable",
+    "not-json",
+    "not-result",
+    "newer",
+    "tampered",
+    "wrong",
+    "other-code",
+    "duplicate",
 ]
 
 
@@ -222,7 +259,23 @@ def _answer(data: Any, number: int) -> AnswerRecord:
         grade=_need(data, "grade", str),
         points_lost=None if lost is None else float(lost),
         unit=unit,
+        **_play(data, number),
     )
+
+
+def _play(data: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """A decision's ``keep`` and ``action``, when the entry has them (version 2 decisions)."""
+    if "keep" not in data and "action" not in data:
+        return {}
+    keep = data.get("keep")
+    action = data.get("action")
+    if (
+        not isinstance(keep, list)
+        or not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in keep)
+        or action not in ("bank", "roll")
+    ):
+        raise ResultError("not-result", f"not a result file: answer {number} has a play that is not valid")
+    return {"keep": tuple(keep), "action": action}
 
 
 def parse_result(text: str) -> Result:
@@ -237,6 +290,8 @@ def parse_result(text: str) -> Result:
     except ValueError as exc:
         where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise ResultError("not-json", f"not JSON{where}: not a result file") from None
+    except RecursionError:
+        raise ResultError("not-result", "nested too deeply to be a result file") from None
     if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
         raise ResultError("not-result", "not a farkle-trainer result file")
     version = data.get("version")
@@ -244,12 +299,21 @@ def parse_result(text: str) -> Result:
         raise ResultError(
             "newer", f"written by a newer farkle-trainer (result version {version}): upgrade to read it"
         )
-    if version != RESULT_VERSION:
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise ResultError("not-result", f"not a result file this version can read (version {version!r})")
     stored = data.get("checksum")
     if not isinstance(stored, str):
         raise ResultError("tampered", "edited or damaged: it has no checksum")
-    if stored != checksum(data):
+    try:
+        computed = checksum(data)
+    except UnicodeEncodeError:
+        # A lone surrogate ("\ud800") is valid JSON but no text: this program never writes one.
+        raise ResultError(
+            "not-result", "not a result file: it holds text that is not valid Unicode"
+        ) from None
+    except RecursionError:
+        raise ResultError("not-result", "nested too deeply to be a result file") from None
+    if stored != computed:
         raise ResultError("tampered", "edited by hand or damaged: its checksum does not match its contents")
     answers = tuple(_answer(a, i) for i, a in enumerate(_need(data, "answers", list), 1))
     activity = _need(data, "activity", str)
@@ -274,6 +338,7 @@ def parse_result(text: str) -> Result:
         started=_need(data, "started", str),
         finished=_need(data, "finished", str, optional=True),
         perfect_score=perfect,
+        version=version,
     )
     _check_totals(result, data)
     return result

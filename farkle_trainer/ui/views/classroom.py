@@ -2,7 +2,9 @@
 
 The report has a plain view (lines for ``--plain``, a pipe or a screen reader), a rich
 view (tables on a terminal) and CSV files for a spreadsheet, all built from the same
-:class:`~farkle_trainer.training.classroom.codes.ClassReport`.
+:class:`~farkle_trainer.training.classroom.codes.ClassReport`. Every string in it that comes
+from a file (names, answers, questions, paths) goes through
+:func:`~farkle_trainer.ui.views.safe.safe` on its way out.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
-from farkle_trainer.training.classroom.report import ClassReport, QuestionRow, Section, StudentRow
+from farkle_trainer.training.classroom.report import ClassReport, Problem, QuestionRow, Section, StudentRow
 from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.games.game import TURNS, GameState, Review
 from farkle_trainer.ui.views.daily import game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
+from farkle_trainer.ui.views.safe import safe
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -114,11 +117,12 @@ def _lost(value: float | None) -> str:
 
 
 def _note(s: StudentRow, activity: str) -> str:
-    if s.complete:
-        return ""
-    if activity == "challenge":
-        return "stopped before the end"
-    return f"stopped after {s.answered}"
+    notes = [] if s.unverified is None else [s.unverified]
+    if not s.complete:
+        notes.insert(
+            0, "stopped before the end" if activity == "challenge" else f"stopped after {s.answered}"
+        )
+    return "; ".join(notes)
 
 
 def _has_points(section: Section) -> bool:
@@ -130,7 +134,7 @@ def _has_chances(section: Section) -> bool:
 
 
 def _has_notes(section: Section) -> bool:
-    return any(not s.complete for s in section.students)
+    return any(not s.complete or s.unverified is not None for s in section.students)
 
 
 def student_columns(section: Section) -> list[str]:
@@ -148,7 +152,7 @@ def student_cells(section: Section, s: StudentRow) -> list[str]:
     lost = [_lost(s.points_lost)] if _has_points(section) else []
     chance = [_chance(s.chance_lost)] if _has_chances(section) else []
     note = [_note(s, a)] if _has_notes(section) else []
-    return [s.name, _score(s, a), _accuracy(s.accuracy), *lost, *chance, *note]
+    return [safe(s.name), _score(s, a), _accuracy(s.accuracy), *lost, *chance, *note]
 
 
 def _chance(value: float | None) -> str:
@@ -157,7 +161,8 @@ def _chance(value: float | None) -> str:
 
 def section_heading(section: Section) -> str:
     name = ACTIVITY_NAMES[section.activity]
-    head = f"{name[0].upper()}{name[1:]} ({section.rules} rules): {plural(len(section.students), 'student')}"
+    rules = safe(section.rules)
+    head = f"{name[0].upper()}{name[1:]} ({rules} rules): {plural(len(section.students), 'student')}"
     perfect = next((s.perfect_score for s in section.students if s.perfect_score is not None), None)
     if section.activity == "challenge" and perfect is not None:
         head += f"; perfect play on the class's dice scores {points(perfect)}"
@@ -178,8 +183,21 @@ def question_lines(section: Section, q: QuestionRow) -> list[str]:
     if right is None:
         right = f"Best play: {q.right} of {q.asked}."
     if q.common_wrong is not None:
-        right += f" Most common wrong answer: {q.common_wrong} ({plural(q.common_wrong_count, 'student')})."
-    return [f"{q.number:>4}. {q.question} {best}: {q.correct_answer}.", f"      {right}"]
+        right += f" Most common wrong answer: {_wrong(q)}."
+    return [f"{q.number:>4}. {safe(q.question)} {best}: {safe(q.correct_answer)}.", f"      {right}"]
+
+
+def _wrong(q: QuestionRow) -> str:
+    return (
+        ""
+        if q.common_wrong is None
+        else f"{safe(q.common_wrong)} ({plural(q.common_wrong_count, 'student')})"
+    )
+
+
+def problem_line(p: Problem) -> str:
+    """A file left out, and why: its path and any name in the message are shown escaped."""
+    return safe(p.line)
 
 
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -202,7 +220,7 @@ def headline(report: ClassReport) -> str:
 
 def report_lines(report: ClassReport) -> list[str]:
     out = [headline(report)]
-    out += [f"  {p.line}" for p in report.problems]
+    out += [f"  {problem_line(p)}" for p in report.problems]
     for section in report.sections:
         out += ["", section_heading(section)]
         rows = [student_columns(section)] + [student_cells(section, s) for s in section.students]
@@ -224,14 +242,15 @@ def report_rich(report: ClassReport) -> RenderableType:
 
     parts: list[RenderableType] = [Text(headline(report), style="bold")]
     for p in report.problems:
-        parts.append(Text(f"  {p.line}", style="yellow"))
+        parts.append(Text(f"  {problem_line(p)}", style="yellow"))
     for section in report.sections:
         # The heading is its own line: as a table title it would wrap at the narrow table's width.
         students = Table()
         for i, column in enumerate(student_columns(section)):
             students.add_column(column, justify="left" if i == 0 else "right")
         for s in section.students:
-            students.add_row(*student_cells(section, s))
+            # Text, not str: a cell given as str is read as rich markup, and names are not.
+            students.add_row(*(Text(c) for c in student_cells(section, s)))
         questions = Table(title=questions_heading(section), title_justify="left")
         questions.add_column("#", justify="right")
         questions.add_column("question")
@@ -239,15 +258,15 @@ def report_rich(report: ClassReport) -> RenderableType:
         questions.add_column("right" if section.activity == "score" else "played best", justify="right")
         questions.add_column("most common wrong answer")
         for q in section.questions:
-            wrong = (
-                ""
-                if q.common_wrong is None
-                else f"{q.common_wrong} ({plural(q.common_wrong_count, 'student')})"
-            )
             style = "red" if q.asked and q.right / q.asked < 0.5 else ""
-            questions.add_row(
-                str(q.number), q.question, q.correct_answer, f"{q.right} of {q.asked}", wrong, style=style
+            cells = (
+                str(q.number),
+                safe(q.question),
+                safe(q.correct_answer),
+                f"{q.right} of {q.asked}",
+                _wrong(q),
             )
+            questions.add_row(*(Text(c) for c in cells), style=style)
         parts += [Text(""), Text(section_heading(section), style="bold"), students, questions]
     return Group(*parts)
 
@@ -286,7 +305,9 @@ QUESTION_FIELDS = (
 
 
 def _cell(value: Any) -> Any:
-    """A value as a spreadsheet should take it: text that looks like a formula is quoted."""
+    """A value as a spreadsheet should take it: controls escaped, text that looks like a formula quoted."""
+    if isinstance(value, str):
+        value = safe(value)
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     if isinstance(value, bool):

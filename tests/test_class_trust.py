@@ -1,0 +1,320 @@
+"""Recompute, don't trust: forged, hostile and clobbering files against the class report.
+
+Every forged file here is made the way anyone could: a real result edited, and its checksum
+computed again from the documented rule (SHA-256 of the canonical JSON without the checksum).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import coded_quiz
+from rich.console import Console
+from test_challenge_cli import greedy, script
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.classroom as classroom_cli
+from farkle_trainer.cli import app
+from farkle_trainer.training.classroom.report import class_report
+from farkle_trainer.training.classroom.results import result_document, write_result
+from farkle_trainer.ui.views.classroom import report_rich, report_text
+
+runner = CliRunner()
+NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classroom_cli, "clock", lambda: NOON)
+
+
+def invoke(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    result = runner.invoke(app, args, input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def seal(doc: dict[str, Any]) -> dict[str, Any]:
+    """The checksum rule, done by hand: what a forger does after an edit."""
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    doc["checksum"] = "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return doc
+
+
+def forge(path: Path, edit: Callable[[dict[str, Any]], object]) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    edit(doc)
+    path.write_text(json.dumps(seal(doc)), encoding="utf-8")
+
+
+def problems(folder: Path) -> dict[str, tuple[str, str]]:
+    return {Path(p.path).name: (p.kind, p.message) for p in class_report([folder]).problems}
+
+
+# -- 1. one bad file is one line
+
+
+def test_hostile_files_are_one_line_each_and_the_rest_is_reported(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    write_result(folder / "ana.json", coded_quiz("Ana", [True, False, True]))
+    (folder / "deep.json").write_text("[" * 200_000 + "]" * 200_000)
+    # A result document with a part too deep to load.
+    sealed = json.dumps(result_document(coded_quiz("Deb", [True])))
+    (folder / "deep-result.json").write_text(sealed[:-1] + ', "extra": ' + "[" * 5_000 + "]" * 5_000 + "}")
+    lone = result_document(coded_quiz("Ben", [True]))
+    lone["name"] = "\ud800"
+    (folder / "surrogate.json").write_text(json.dumps(seal(lone)))  # ASCII: "\ud800" escaped
+    code, out, err = invoke(["class", "report", str(folder), "--plain"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Class MATH7B: 1 result counted; 3 files left out:"
+    assert sorted(line.split(": ", 1)[1] for line in lines[1:4]) == [
+        "nested too deeply to be a result file",
+        "nested too deeply to be a result file",
+        "not a result file: it holds text that is not valid Unicode",
+    ]
+    assert "  Ana      2 of 3       67%" in lines
+
+
+def test_a_file_name_that_is_not_utf8_still_goes_to_the_csv(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    write_result(folder / os.fsdecode(b"caf\xe9.json"), coded_quiz("Ana", [True]))
+    write_result(folder / "ben.json", coded_quiz("Ben", [False]))
+    target = tmp_path / "class.csv"
+    code, _, err = invoke(["class", "report", str(folder), "--plain", "--csv", str(target)])
+    assert code == 0, err
+    rows = list(csv.DictReader(target.open(encoding="utf-8", newline="")))
+    assert [(r["name"], Path(r["file"]).name) for r in rows] == [
+        ("Ana", "caf\\xe9.json"),
+        ("Ben", "ben.json"),
+    ]
+
+
+# -- 2. every claim follows from the answers
+
+
+@pytest.fixture
+def quiz_file(tmp_path: Path) -> Path:
+    path = tmp_path / "ana.json"
+    write_result(path, coded_quiz("Ana", [True, False, True]))
+    return path
+
+
+def test_genuine_results_of_every_activity_verify(tmp_path: Path) -> None:
+    lines, game = script("MATH7B", greedy)
+    assert (
+        invoke(
+            ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(tmp_path / "c.json")],
+            "".join(x + "\n" for x in lines),
+        )[0]
+        == 0
+    )
+    typed = "b\nr\nb\n1\nb\n"
+    args = ["decide", "--code", "MATH7B", "--count", "3", "--plain", "--name", "Ben"]
+    assert invoke([*args, "--save-result", str(tmp_path / "d.json")], typed)[0] == 0
+    write_result(tmp_path / "q.json", coded_quiz("Ana", [True, False]))
+    report = class_report([tmp_path])
+    assert report.problems == () and report.counted == 3
+    assert all(s.unverified is None for sec in report.sections for s in sec.students)
+    assert report.sections[2].students[0].score == game.score
+
+
+def test_an_answer_flipped_to_right_is_caught(quiz_file: Path) -> None:
+    def flip(doc: dict[str, Any]) -> None:
+        doc["answers"][1].update(correct=True, grade="right")
+        doc["right"] = doc["score"] = 3
+
+    forge(quiz_file, flip)
+    kind, message = problems(quiz_file.parent)["ana.json"]
+    assert kind == "wrong"
+    assert message == "does not add up: answer 2 has right or wrong right; graded again it is wrong"
+
+
+def test_a_changed_answer_or_question_is_caught(quiz_file: Path) -> None:
+    forge(quiz_file, lambda d: d["answers"][1].update(correct_answer=d["answers"][1]["answer"]))
+    assert problems(quiz_file.parent)["ana.json"][1].startswith("does not add up: answer 2 has right answer")
+    write_result(quiz_file, coded_quiz("Ana", [True, False, True]))
+    forge(
+        quiz_file,
+        lambda d: d["answers"][0].update(question="What are 1-1-1 worth?", item="worth:1-1-1@classic"),
+    )
+    assert problems(quiz_file.parent)["ana.json"] == (
+        "wrong",
+        "does not add up: answer 1 is not to the class code's question 1",
+    )
+
+
+def test_complete_after_two_of_five_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    write_result(path, coded_quiz("Ana", [True, True], count=5))
+    forge(path, lambda d: d.update(complete=True, finished="2026-11-29T12:05:00Z"))
+    assert problems(tmp_path)["ana.json"] == ("wrong", "does not add up: marked complete with 2 of 5 answers")
+    forge(path, lambda d: d.update(planned=2))
+    assert (
+        problems(tmp_path)["ana.json"][1] == "does not add up: it plans 2 questions, but its settings ask 5"
+    )
+
+
+def test_a_challenge_score_the_moves_do_not_give_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "cleo.json"
+    typed = "1 1\nr\n1 5 5 5\nb\nq\n"
+    assert (
+        invoke(["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(path)], typed)[0]
+        == 0
+    )
+    assert problems(tmp_path) == {}
+    forge(path, lambda d: d.update(score=99_999))
+    assert problems(tmp_path)["cleo.json"] == (
+        "wrong",
+        "does not add up: a score of 99,999, but its moves bank 600",
+    )
+    forge(path, lambda d: d.update(score=600, complete=True, perfect_score=600))
+    assert (
+        problems(tmp_path)["cleo.json"][1]
+        == "does not add up: marked complete, but its moves stop in turn 3 of 10"
+    )
+    forge(path, lambda d: (d.update(complete=False, perfect_score=None), d["answers"][0].update(keep=[1])))
+    assert problems(tmp_path)["cleo.json"][1].startswith("does not add up: answer 1 has ")
+
+
+def test_a_drill_play_that_does_not_match_its_grade_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "ben.json"
+    args = [
+        "decide",
+        "--code",
+        "MATH7B",
+        "--count",
+        "1",
+        "--plain",
+        "--name",
+        "Ben",
+        "--save-result",
+        str(path),
+    ]
+    assert invoke(args, "b\nr\n1\nb\n")[0] == 0
+    assert problems(tmp_path) == {}
+    forge(
+        path,
+        lambda d: d["answers"][0].update(action="roll" if d["answers"][0]["action"] == "bank" else "bank"),
+    )
+    assert problems(tmp_path)["ben.json"][1].startswith("does not add up: answer 1 has ")
+
+
+def test_an_older_file_is_counted_but_marked_not_verifiable(quiz_file: Path) -> None:
+    forge(quiz_file, lambda d: d.update(version=1))
+    text = report_text(class_report([quiz_file]))
+    assert "  Ana      2 of 3       67%  not verifiable (older format)" in text.splitlines()
+
+
+# -- 3. text from a file is shown, never obeyed
+
+
+def test_control_characters_from_files_are_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    write_result(folder / "ana.json", coded_quiz("Ana\x1b[2J\x1b]0;pwned\x07", [True]))
+    (folder / "x\nClass MATH7B: 9 results counted.json").write_text("{")
+    report = class_report([folder])
+    text = report_text(report)
+    assert "\x1b" not in text and "\x07" not in text
+    assert "  Ana\\x1b[2J\\x1b]0;pwned\\x07  1 of 1      100%" in text.splitlines()
+    assert text.splitlines()[1].endswith(
+        "x\\nClass MATH7B: 9 results counted.json: not JSON (line 1): not a result file"
+    )
+    console = Console(file=io.StringIO(), width=200, color_system="truecolor")
+    console.print(report_rich(report))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Ana\\x1b[2J" in shown and "\x07" not in shown and "\x1b]0" not in shown
+    target = tmp_path / "class.csv"
+    assert invoke(["class", "report", str(folder), "--plain", "--csv", str(target)])[0] == 0
+    assert "\x1b" not in target.read_text(encoding="utf-8")
+
+
+# -- 4. nothing clobbered
+
+
+def test_a_result_file_is_never_someone_elses(tmp_path: Path) -> None:
+    ben = tmp_path / "ben.json"
+    write_result(ben, coded_quiz("Ben", [True]))
+    before = ben.read_bytes()
+    args = [
+        "score",
+        "--code",
+        "MATH7B",
+        "--count",
+        "1",
+        "--plain",
+        "--name",
+        "Ana",
+        "--save-result",
+        str(ben),
+    ]
+    code, out, err = invoke(args, "1\n")
+    assert (code, out) == (2, "")
+    refusal = f"{ben} holds the result of 'Ben', not 'Ana': choose another name, or add --force to replace it"
+    assert err == f"Error: --save-result: {refusal}\n"
+    cleo = tmp_path / "cleo.json"
+    assert (
+        invoke(
+            ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(cleo)], "1 1\nr\nq\n"
+        )[0]
+        == 0
+    )
+    code, _, err = invoke(
+        [
+            "score",
+            "--code",
+            "MATH7B",
+            "--count",
+            "1",
+            "--plain",
+            "--name",
+            "Cleo",
+            "--save-result",
+            str(cleo),
+        ],
+        "1\n",
+    )
+    assert code == 2 and f"{cleo} holds a class challenge result for class code MATH7B" in err
+    assert ben.read_bytes() == before
+    # The same student may take it again; --force replaces anything.
+    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
+    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
+    assert invoke([*args, "--force"], "1\n")[0] == 0
+    assert json.loads(ben.read_text())["name"] == "Ana"
+
+
+def test_reports_keys_and_exports_never_write_over_a_file(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    folder.mkdir()
+    ana = folder / "ana.json"
+    write_result(ana, coded_quiz("Ana", [True]))
+    kept = ana.read_bytes()
+    for option in ("--csv", "--questions-csv"):
+        code, out, err = invoke(["class", "report", str(folder), "--plain", option, str(ana)])
+        assert (code, out) == (2, "")
+        assert err == f"Error: {option}: {ana} exists: choose another name, or add --force to replace it\n"
+    key = tmp_path / "key.md"
+    key.write_text("mine")
+    code, _, err = invoke(["worksheet", "--code", "MATH7B", "--count", "1", "--key", str(key)])
+    assert code == 2 and "--key: " in err and key.read_text() == "mine"
+    code, _, err = invoke(["progress", "--export", str(key.with_suffix(".csv")), "--force"])
+    assert code == 0
+    code, _, err = invoke(["progress", "--export", str(key.with_suffix(".csv"))])
+    assert code == 2 and "--export: " in err and "--force" in err
+    assert ana.read_bytes() == kept
+    target = tmp_path / "class.csv"
+    target.write_text("old")
+    assert invoke(["class", "report", str(folder), "--plain", "--csv", str(target), "--force"])[0] == 0
+    assert target.read_text().startswith("code,activity")
