@@ -40,7 +40,7 @@ A date has at most one official attempt (a unique index says so); a practice att
 with a training session of kind ``"daily-practice"`` (``attempt.session_id``) for its
 answers, an official one has none. ``atomic()`` groups several calls into one transaction.
 
-Reading rows: ``progress_rows(...)``, ``official_results()``, ``answer_records()``;
+Reading rows: ``progress_rows(...)``, ``official_results()``, ``answer_rows()``;
 forgetting: ``reset("progress" | "stats")``.
 
 Every call commits before it returns (WAL journal, a busy timeout, short transactions),
@@ -65,7 +65,7 @@ from typing import Any, Literal
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
-    AnswerRecord,
+    AnswerRow,
     DailyAttempt,
     DailyResult,
     ItemState,
@@ -1052,7 +1052,7 @@ class Store:
             ).fetchall()
         return [_result(r) for r in rows]
 
-    def answer_records(self) -> list[AnswerRecord]:
+    def answer_rows(self) -> list[AnswerRow]:
         """Every training answer with its session, oldest first."""
         with self._errors():
             rows = self._db.execute(
@@ -1061,7 +1061,7 @@ class Store:
                    FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
             ).fetchall()
         return [
-            AnswerRecord(
+            AnswerRow(
                 time=r[0],
                 kind=r[1],
                 session=r[2],

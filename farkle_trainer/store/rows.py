@@ -129,7 +129,7 @@ class DailyResult:
 
 
 @dataclass(frozen=True)
-class AnswerRecord:
+class AnswerRow:
     """One training answer with its session, as it is exported; ``extra`` as stored (JSON text)."""
 
     time: str

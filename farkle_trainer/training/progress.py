@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.store.rows import (
-    AnswerRecord,
+    AnswerRow,
     DailyResult,
     ProgressRows,
     SessionLoss,
@@ -312,7 +312,7 @@ def _extra(text: str | None) -> Any:
         return text
 
 
-def write_answers(records: list[AnswerRecord], path: Path) -> int:
+def write_answers(records: list[AnswerRow], path: Path) -> int:
     """Write ``records`` to ``path`` (CSV or JSON by its suffix); returns how many."""
     fmt = export_format(path)
     with path.open("w", newline="", encoding="utf-8") as f:
@@ -337,4 +337,4 @@ def write_answers(records: list[AnswerRecord], path: Path) -> int:
 def export_answers(store: Store, path: Path) -> int:
     """Write every training answer in ``store`` to ``path``; returns how many."""
     export_format(path)
-    return write_answers(store.answer_records(), path)
+    return write_answers(store.answer_rows(), path)
