@@ -103,3 +103,16 @@ def test_csv_for_a_spreadsheet() -> None:
     out = io.StringIO()
     assert questions_csv(report, out) == 2
     assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"
+
+
+def test_a_challenge_section_says_what_perfect_play_is_expected_to_score() -> None:
+    from farkle_trainer.engine.rules import PRESETS
+    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.ui.views.classroom import section_heading
+
+    expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
+    results = [("ben.json", result("Ben", [("q9", "right")], activity="challenge"))]
+    (section,) = build_report(results).sections
+    heading = section_heading(section)
+    assert heading.endswith(f"perfect play is expected to score {expected:,.2f} over 10 turns.")
+    assert "class's dice scores" not in heading

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
+from farkle_trainer.training.games.game import TURNS, expected_turn
 from farkle_trainer.training.progress import HistogramBucket, ProgressSummary, StatsSummary
 from farkle_trainer.ui.views.engine import ev, points
 
@@ -234,7 +235,8 @@ def _stats_lines(s: StatsSummary) -> list[str]:
         f"Official daily games played: {s.games_played:,}.",
         f"Today's game ({s.today.isoformat()} UTC): {today}.",
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
-        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))}.",
+        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))} "
+        f"(perfect play is expected to score {ev(TURNS * expected_turn())}).",
     ]
 
 
@@ -244,9 +246,8 @@ def _bar(count: int, most: int, mark: str = "#") -> str:
 
 
 def _recent_text(r: DailyResult) -> str:
-    perfect = "" if r.perfect_score is None else f"  (perfect play {points(round(r.perfect_score))})"
     marks = f"  {r.marks}" if r.marks else ""
-    return f"{r.date}  {points(r.score):>6}{perfect}{marks}"
+    return f"{r.date}  {points(r.score):>6}{marks}"
 
 
 def stats_text(s: StatsSummary) -> str:
@@ -282,10 +283,8 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     recent = Table(title="Recent days", title_justify="left")
     recent.add_column("date")
     recent.add_column("score", justify="right")
-    recent.add_column("perfect play", justify="right")
     recent.add_column("marks")
     for r in s.recent:
-        perfect = "-" if r.perfect_score is None else points(round(r.perfect_score))
-        recent.add_row(r.date, points(r.score), perfect, r.marks or "")
+        recent.add_row(r.date, points(r.score), r.marks or "")
     parts.append(recent)
     return Group(*parts)
