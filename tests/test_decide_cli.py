@@ -412,3 +412,32 @@ def test_a_rating_never_reads_as_another_rating() -> None:
     assert rating_for(0.9953) == "solver" and rating_figure(0.9953) == "0.995"
     assert rating_for(2.999) == "expert" and rating_figure(2.999) == "2.999"
     assert rating_figure(2.5) == "2.50"
+
+
+@pytest.mark.parametrize(("target", "seeds"), [(1000, (11, 13, 15)), (50, (3,))])
+def test_final_rounds_under_a_small_target(tmp_path: Path, target: int, seeds: tuple[int, ...]) -> None:
+    rules_file = tmp_path / "small.toml"
+    rules_file.write_text(f"[house]\ntarget = {target}\n")
+    rules = load_rules(rules_file)
+    for seed in (*seeds, *range(20)):
+        for p in Plan(rules, drill_stream(seed), 5, ("final-round",)):  # type: ignore[arg-type]
+            assert p.leader is not None and p.banked is not None
+            assert 0 <= p.banked < p.leader
+    for seed in seeds:
+        code, out, err = run(
+            [
+                "--kind",
+                "final-round",
+                "--seed",
+                str(seed),
+                "--count",
+                "3",
+                "--rules",
+                str(rules_file),
+                "--plain",
+            ],
+            "",
+        )
+        assert code == 0, err
+        assert "Traceback" not in out + err and "Error" not in err
+        assert "Decision 1 of 3: final round (small rules)" in out

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 RESULT_FORMAT = "farkle-trainer result"
 RESULT_VERSION = 1
 CHECKSUM_PREFIX = "sha256:"
-#: Totals are kept to two decimals; a sum of rounded losses may differ from the rounded sum by this.
+#: Totals are the exact sum rounded once to two decimals; files written before losses were kept
+#: exact hold losses rounded to two decimals, whose sum may differ from the total by this.
 _LOSS_SLACK = 0.011
 
 
