@@ -130,7 +130,7 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "Set aside: ",
         "  (pick at least one die: type faces like 1 5, or places like a c)",
         "Set aside: 1 1 4 4 4 4",
-        "  (the roll 4 1 4 3 1 4 has 3 of face 4, not 4)",
+        "  (the roll 4 1 4 3 1 4 has three 4s, not four)",
         "Set aside: a b c d e",
         "  (a single 3 scores nothing: 3s score only as three or more alike "
         "or in a straight; two 4s score nothing: 4s score only as three or more alike, in three pairs or "
@@ -370,7 +370,7 @@ def test_status(at) -> None:
     code, out, _ = run("--status", "--plain")
     assert out.splitlines() == [
         "Today's daily game (2026-11-30 UTC): not played yet. Play it with: farkle-train daily",
-        "Streak: 1 day (longest 1 day) (play today to keep it going).",
+        "Streak: 1 day (longest 1 day); play today to keep it going.",
         "The next game starts at 00:00 UTC, in 15 h 0 min.",
     ]
 

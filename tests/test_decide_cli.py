@@ -441,3 +441,13 @@ def test_final_rounds_under_a_small_target(tmp_path: Path, target: int, seeds: t
         assert code == 0, err
         assert "Traceback" not in out + err and "Error" not in err
         assert "Decision 1 of 3: final round (small rules)" in out
+
+
+def test_the_worst_decision_reads_without_stacked_brackets() -> None:
+    p = Position(CLASSIC, "bank-or-roll", 2000 - 1000, (1, 1, 1), kept=(1, 1, 1))
+    d = decision_for(p)
+    bank = d.choice((1, 1, 1), "bank")
+    g = grade(d, bank.keep, bank.action)
+    lines = view.summary_text(summarize([g]), planned=1)
+    assert ") (" not in lines
+    assert f"Best: roll all 6 again (hot dice), worth {d.best.value:,.2f}." in lines

@@ -96,6 +96,9 @@ def test_progress_plain() -> None:
     assert "Points lost per decision: 35.00 on average over 2 decisions" in out
     assert "50.00, 20.00 (improving)" in out
     assert "Practise next: farkle-train score --topic combos" in out
+    # A 0% topic with too few answers to rank is named, with why it is not among the weakest.
+    assert "Weakest topics: Scoring: combos (17% lately)." in out
+    assert "Too few answers to rank yet (under 3): Decisions: final-round (0 of 2 right)." in out
 
 
 def test_progress_json() -> None:

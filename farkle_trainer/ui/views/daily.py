@@ -216,7 +216,7 @@ def status_lines(s: DailyStatus) -> list[str]:
         out = [f"Today's daily game ({day} UTC): done, {points(a.score or 0)}."]
         if s.share:
             out.append(s.share)
-    keep = "" if s.played_today or not s.current_streak else " (play today to keep it going)"
+    keep = "" if s.played_today or not s.current_streak else "; play today to keep it going"
     out.append(
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}){keep}."
     )

@@ -227,8 +227,8 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
         out.append(f"Worst decision: number {number} ({spec_of(p.kind).name}).")
         out.append(f"  {question_line(p)}")
         out.append(
-            f"  You: {play_words(p, g.chosen)} ({value_text(p, g.chosen.value)}). "
-            f"Best: {play_words(p, g.best)} ({value_text(p, g.best.value)}). "
+            f"  You: {play_words(p, g.chosen)}, worth {value_text(p, g.chosen.value)}. "
+            f"Best: {play_words(p, g.best)}, worth {value_text(p, g.best.value)}. "
             f"{loss_text(p, g.lost).capitalize()} lost."
         )
     return out

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
 from farkle_trainer.training.games.game import TURNS, expected_turn
-from farkle_trainer.training.progress import HistogramBucket, ProgressSummary, StatsSummary
+from farkle_trainer.training.progress import (
+    MASTERED,
+    MIN_ANSWERS,
+    HistogramBucket,
+    ProgressSummary,
+    StatsSummary,
+)
 from farkle_trainer.ui.views.engine import ev, points
 
 if TYPE_CHECKING:
@@ -120,6 +126,10 @@ def _notes(s: ProgressSummary) -> list[str]:
     if s.weakest:
         weak = ", ".join(f"{topic_label(t)} ({share(t.recent_accuracy)} lately)" for t in s.weakest)
         out.append(f"Weakest topics: {weak}.")
+    early = [t for t in s.topics if t.answers < MIN_ANSWERS and t.recent_accuracy < MASTERED]
+    if early:
+        few = ", ".join(f"{topic_label(t)} ({t.correct} of {t.answers} right)" for t in early)
+        out.append(f"Too few answers to rank yet (under {MIN_ANSWERS}): {few}.")
     if s.due_for_review:
         out.append(f"Due for review: {plural(s.due_for_review, 'question')}.")
     return out
