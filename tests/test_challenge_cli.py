@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import farkle_trainer.cli.classroom as classroom_cli
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.store.db import Store, store_path
 from farkle_trainer.training.classroom.codes import code_stream
 from farkle_trainer.training.classroom.results import read_result
@@ -152,15 +153,20 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
     assert game.score == best
     decisions = len(game.decisions)
-    tail = out.splitlines()[-6:]
+    tail = out.splitlines()[-8:]
+    expected = 10 * solve(GAME_RULES, Objective.expected()).roll_value(0, 6)
     assert tail == [
         f"Game over: {points(best)} in 10 turns.",
-        f"Perfect play on the same dice: {points(best)} (the exact solver's best play at every roll).",
+        f"Perfect play is expected to score {expected:,.2f} over 10 turns (10 x {expected / 10:,.2f}, "
+        "the exact expected score of a turn).",
+        f"Your decisions gave up 0.00 expected points, so they were expected to score {expected:,.2f}.",
+        f"Luck of the dice: {best - expected:+,.2f} (your score minus the {expected:,.2f} your decisions "
+        "were expected to score; 0 on average).",
         f"Every one of your {decisions} decisions was the solver's best play.",
         "Practice: recorded as training progress, not in stats.",
         f"Farkle class MATH7B: {points(best)} in 10 turns | {' '.join(game.marks)}",
-        f"Result for class MATH7B: Ana, class challenge, {points(best)} points "
-        f"(perfect play {points(best)}), 0.00 expected points given up. Saved to {path} for your teacher.",
+        f"Result for class MATH7B: Ana, class challenge, {points(best)} points, "
+        f"0.00 expected points given up. Saved to {path} for your teacher.",
     ]
     r = read_result(path)
     assert r.complete and r.activity == "challenge" and r.rules == "classic" and r.code == "MATH7B"
@@ -194,7 +200,16 @@ def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:
     lost = [r for r in review(game) if r.lost > 0]
     assert lost, "the greedy player should give up points on these dice"
     assert f"Decisions that gave up expected points: {len(lost)} of {len(game.decisions)}" in out
-    assert out.count("    best: ") == len(lost)
+    assert out.count("    best: ") == min(3, len(lost))
+    worst = sorted(lost, key=lambda x: -x.grading.lost)
+    shown = [line for line in out.splitlines() if line.startswith("    you: ")]
+    assert [line.rsplit("gives up ", 1)[1] for line in shown] == [
+        f"{r.grading.lost:,.2f} points" for r in worst[:3]
+    ]
+    if len(lost) > 3:
+        rest = sum(r.grading.lost for r in worst[3:])
+        others = "1 decision" if len(lost) == 4 else f"{len(lost) - 3} decisions"
+        assert f"  The other {others} gave up {rest:,.2f} points in all." in out
     r = read_result(path)
     assert r.points_lost == pytest.approx(sum(x.lost for x in lost), abs=0.01)
     assert sum(not a.correct for a in r.answers) == sum(not x.right for x in lost)

@@ -103,3 +103,41 @@ def test_csv_for_a_spreadsheet() -> None:
     out = io.StringIO()
     assert questions_csv(report, out) == 2
     assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"
+
+
+def test_a_challenge_section_says_what_perfect_play_is_expected_to_score() -> None:
+    from farkle_trainer.engine.rules import PRESETS
+    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.ui.views.classroom import section_heading
+
+    expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
+    results = [("ben.json", result("Ben", [("q9", "right")], activity="challenge"))]
+    (section,) = build_report(results).sections
+    heading = section_heading(section)
+    assert heading.endswith(f"perfect play is expected to score {expected:,.2f} over 10 turns.")
+    assert "class's dice scores" not in heading
+
+
+def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from factories import answer
+
+    from farkle_trainer.training.classroom.results import read_result
+    from farkle_trainer.ui.views.classroom import result_line
+
+    losses = [0.3351, 0.3351, 0.3351, 2916.7009 - 3 * 0.3351]
+    made = tuple(answer(i, f"q{i}", "4", "right", lost) for i, lost in enumerate(losses, 1))
+    r = replace(result("Ana", [], activity="challenge"), answers=made, planned=len(made), score=4150)
+    path = tmp_path / "ana.json"
+    write_result(path, r)
+    back = read_result(path)
+    exact = sum(losses)
+    assert f"{exact:.2f}" == "2916.70"
+    # Rounded one by one the same losses would add up to 2,916.72.
+    assert f"{sum(round(x, 2) for x in losses):.2f}" == "2916.72"
+    assert back.points_lost == pytest.approx(2916.70)
+    assert "2,916.70 expected points given up" in result_line(back, saved_to=None)
+    (section,) = build_report([("ana.json", back)]).sections
+    assert section.students[0].points_lost == pytest.approx(2916.70)
+    assert "2,916.70" in report_text(build_report([("ana.json", back)]))

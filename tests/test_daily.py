@@ -389,9 +389,13 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     assert outcome.finished and outcome.state.score == perfect.score == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
-    assert lines[-5:-2] == [
+    assert lines[-7:-2] == [
         "Game over: 5,600 in 10 turns.",
-        "Perfect play on the same dice: 5,600 (the exact solver's best play at every roll).",
+        "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected "
+        "score of a turn).",
+        "Your decisions gave up 0.00 expected points, so they were expected to score 5,935.77.",
+        "Luck of the dice: -335.77 (your score minus the 5,935.77 your decisions were expected to "
+        "score; 0 on average).",
         f"Every one of your {len(perfect.decisions)} decisions was the solver's best play.",
     ]
 
@@ -437,3 +441,30 @@ def test_a_decision_and_its_saved_state_are_kept_together() -> None:
             together=Together,
         )
     assert events == ["save", "save", "save-grouped", "decided-grouped", "save"]
+
+
+def test_the_account_splits_a_score_into_play_and_dice() -> None:
+    """Luck is the sum, over every roll, of how far the roll moved the turn's expected score."""
+    from farkle_trainer.engine.plays import hint
+    from farkle_trainer.engine.solver import Objective, solve
+
+    solution = solve(game.GAME_RULES, Objective.expected())
+    source = daily.daily_source(DAY)
+    state = game.new_game()
+    while not state.over:  # keep every scoring die, roll on while 3 or more dice are left
+        state = game.roll(state, source)
+        while state.phase == "pick":
+            keep = max(hint(state.roll, state.points, game.GAME_RULES).plays, key=lambda p: len(p.keep)).keep
+            state = game.set_aside(state, keep)
+            state = game.roll_on(state, source) if state.dice >= 3 else game.bank(state)
+    reviews = game.review(state)
+    a = game.account(state, reviews)
+    luck = 0.0
+    for move in state.log:
+        before = solution.roll_value(move.points, len(move.roll))
+        best = hint(move.roll, move.points, game.GAME_RULES).best
+        luck += (0.0 if best is None else best.value.best) - before
+    assert a.luck == pytest.approx(luck, abs=1e-6)
+    assert a.perfect_expected == pytest.approx(10 * solution.roll_value(0, 6))
+    assert a.given_up == pytest.approx(sum(r.grading.lost for r in reviews)) and a.given_up > 0
+    assert a.score == pytest.approx(a.perfect_expected - a.given_up + a.luck)

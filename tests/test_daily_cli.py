@@ -130,7 +130,7 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "Set aside: ",
         "  (pick at least one die: type faces like 1 5, or places like a c)",
         "Set aside: 1 1 4 4 4 4",
-        "  (the roll 4 1 4 3 1 4 has 3 of face 4, not 4)",
+        "  (the roll 4 1 4 3 1 4 has three 4s, not four)",
         "Set aside: a b c d e",
         "  (a single 3 scores nothing: 3s score only as three or more alike "
         "or in a straight; two 4s score nothing: 4s score only as three or more alike, in three pairs or "
@@ -154,19 +154,30 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "Hot dice: all six have scored, so you may roll all 6 again.",
         "Bank 1,250 or roll all 6 dice? (b/r) b",
     ]
-    review = lines.index("Decisions that gave up expected points: 9 of 17, 879.64 in all.")
-    assert lines[review + 1 : review + 4] == [
-        "  Turn 2, roll 4 5 4 1 2 with 100 at stake:",
-        "    you: keep 1 5 and roll 3 dice, expected 295.86",
-        "    best: keep 1 and roll 4 dice, expected 346.54 (50.68 more)",
-    ]
-    assert lines[review + 10 : review + 13] == [
+    # Worst first, three in full, the rest in one line; 879.64 = 462.74 + 143.38 + 107.80 + 165.72.
+    review = lines.index("Decisions that gave up expected points: 9 of 17; the worst first:")
+    assert lines[review + 1 : review + 11] == [
         "  Turn 7, roll 1 1 1 with 250 at stake:",
-        "    you: keep 1 1 1 and bank, expected 1,250.00",
-        "    best: keep 1 1 1 and roll all 6 dice, expected 1,712.74 (462.74 more)",
+        "    you: keep 1 1 1 and bank, expected 1,250.00: gives up 462.74 points",
+        "    best: keep 1 1 1 and roll all 6 dice, expected 1,712.74",
+        "  Turn 10, roll 2 3 4 1 5 5 with 0 at stake:",
+        "    you: keep 1 5 5 and roll 3 dice, expected 260.27: gives up 143.38 points",
+        "    best: keep 1 and roll 5 dice, expected 403.65",
+        "  Turn 7, roll 1 4 5 1 2 6 with 0 at stake:",
+        "    you: keep 1 1 5 and roll 3 dice, expected 295.86: gives up 107.80 points",
+        "    best: keep 1 and roll 5 dice, expected 403.65",
+        "  The other 6 decisions gave up 165.72 points in all.",
     ]
     assert SCORE_LINE in lines
-    assert "Perfect play on the same dice: 5,600 (the exact solver's best play at every roll)." in lines
+    # 10 x 593.58 (strategy's classic turn); 4,550 - (5,935.77 - 879.64) = -506.13.
+    assert lines[lines.index(SCORE_LINE) + 1 : lines.index(SCORE_LINE) + 4] == [
+        "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected "
+        "score of a turn).",
+        "Your decisions gave up 879.64 expected points, so they were expected to score 5,056.13.",
+        "Luck of the dice: -506.13 (your score minus the 5,056.13 your decisions were expected to "
+        "score; 0 on average).",
+    ]
+    assert not any("perfect play" in line.lower() and "5,600" in line for line in lines)
     assert lines[-2:] == ["Recorded as the official result of 2026-11-29. Streak: 1 day.", SHARE]
     with store(farkle_home) as s:
         official = s.daily_attempt("2026-11-29", official=True)
@@ -250,7 +261,7 @@ def test_official_then_replay_then_a_past_day(at, farkle_home: Path) -> None:
     code, out, _ = run("--plain", input="")
     assert code == 0
     assert out.splitlines()[:2] == [
-        "Today's daily game (2026-11-29 UTC): done, 4,550 (perfect play 5,600).",
+        "Today's daily game (2026-11-29 UTC): done, 4,550.",
         SHARE,
     ]
     assert out.splitlines()[-1] == "Play it again for practice: farkle-train daily --replay"
@@ -350,7 +361,7 @@ def test_status(at) -> None:
     run("--plain", input=feed(SCRIPT))
     code, out, _ = run("--status", "--plain")
     assert out.splitlines() == [
-        "Today's daily game (2026-11-29 UTC): done, 4,550 (perfect play 5,600).",
+        "Today's daily game (2026-11-29 UTC): done, 4,550.",
         SHARE,
         "Streak: 1 day (longest 1 day).",
         "The next game starts at 00:00 UTC, in 2 h 45 min.",
@@ -359,7 +370,7 @@ def test_status(at) -> None:
     code, out, _ = run("--status", "--plain")
     assert out.splitlines() == [
         "Today's daily game (2026-11-30 UTC): not played yet. Play it with: farkle-train daily",
-        "Streak: 1 day (longest 1 day) (play today to keep it going).",
+        "Streak: 1 day (longest 1 day); play today to keep it going.",
         "The next game starts at 00:00 UTC, in 15 h 0 min.",
     ]
 

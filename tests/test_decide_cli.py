@@ -288,7 +288,11 @@ def test_interactive_keep_drill(pipe: PipeInput) -> None:
     assert "Best play: keep 1 and roll 5 dice, expected turn score 402.03." in text
     assert "Blunder: 92.38 points lost." in text
     assert "keep 1, roll 5 dice" in text and "your play" in text
-    assert "Strategy: with 5 dice to roll, roll while the turn is at most 3,050" in text
+    assert (
+        "Strategy for the best play, keep 1: with 5 dice to roll, roll while the turn is at most 3,050"
+        in text
+    )
+    assert "Strategy for your play, keep 1 5: with 4 dice to roll" in text
 
 
 def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
@@ -317,3 +321,133 @@ def test_rich_views_render() -> None:
     assert "keep 5, roll 3 dice" in text and "21.60%" in text
     assert "Stopped after 1 of 5 decisions" in text
     assert "Worst decision: number 1 (final round)." in text
+
+
+def test_a_keep_mistake_says_why_the_best_play_is_better() -> None:
+    from fractions import Fraction
+
+    from farkle_trainer.engine.decisions import strategy_notes
+    from farkle_trainer.engine.solver import Objective, solve
+
+    p = Position(CLASSIC, "keep", 0, (1, 5, 2, 2, 3, 6))
+    g = grade(decision_for(p), (1, 5), "roll")
+    solution = solve(CLASSIC, Objective.expected())
+    # Independent: rolling n dice Farkles with these exact chances; the values are the solver's.
+    farkle = {5: Fraction(25, 324), 4: Fraction(17, 108)}
+    best_roll, mine_roll = solution.roll_value(100, 5), solution.roll_value(150, 4)
+    lines = [
+        f"The best play, keep 1 for 100: 5 dice left, a {100 * float(farkle[5]):.2f}% chance that the "
+        f"next roll Farkles; rolling on is worth {best_roll:,.2f}, banking 100 is worth 100.00 "
+        "(expected turn score).",
+        f"Your play, keep 1 5 for 150: 4 dice left, a {100 * float(farkle[4]):.2f}% chance that the "
+        f"next roll Farkles; rolling on is worth {mine_roll:,.2f}, banking 150 is worth 150.00 "
+        "(expected turn score).",
+    ]
+    notes = strategy_notes(g)
+    text = view.grading_text(g, notes)
+    assert all(line in text.splitlines() for line in lines)
+    assert "Strategy for the best play, keep 1: with 5 dice to roll" in text
+    assert "Strategy for your play, keep 1 5: with 4 dice to roll" in text
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(view.grading_rich(g, notes))
+    rich = console.export_text()
+    assert all(line in rich for line in lines)
+    # Only the action was wrong: the values already say why.
+    g = grade(decision_for(p), (1,), "bank")
+    assert "The best play, keep" not in view.grading_text(g)
+
+
+def test_final_round_strategy_is_said_once(farkle_home: Path) -> None:
+    code, out, _ = run(
+        ["--count", "2", "--seed", "5", "--kind", "final-round", "--strategy", "--plain"],
+        "1\nr\n4 4 4 5\nb\n",
+    )
+    assert code == 0
+    assert (
+        out.count("Strategy: in the final round only passing counts: roll until the turn reaches 1,050") == 1
+    )
+    assert "Strategy: in the final round only passing counts: roll until the turn reaches 850" in out
+
+
+def test_gives_up_is_positive_with_its_unit_in_both_front_ends() -> None:
+    p = Position(CLASSIC, "final-round", 0, (4, 6, 6, 4, 4, 5), leader=10_050, banked=9_050)
+    d = decision_for(p)
+    g = grade(d, (4, 4, 4, 5), "bank")
+    second = d.choices[1]
+    up = 100 * (d.best.value - second.value)
+    text = view.grading_text(g)
+    assert f"gives up {up:5.2f} pp" in text and "-3.27" not in text
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(view.grading_rich(g))
+    assert f"{up:.2f} pp" in console.export_text()
+    rows = [line for line in text.splitlines() if "gives up" in line]
+    assert len({line.index("gives up") for line in rows}) == 1
+    assert len({line.index(" pp") for line in rows}) == 1
+
+
+@pytest.mark.parametrize(
+    ("lost", "unit", "shown", "graded"),
+    [
+        (0.4977, "chance", "0.498", "fine"),
+        (0.5, "chance", "0.50", "inaccuracy"),
+        (4.996, "points", "4.996", "fine"),
+        (19.99951, "points", "19.9995", "inaccuracy"),
+        (20.0, "points", "20.00", "mistake"),
+        (12.345, "points", "12.35", "inaccuracy"),
+    ],
+)
+def test_a_loss_never_reads_as_another_grade(lost: float, unit: str, shown: str, graded: str) -> None:
+    from farkle_trainer.engine.grading import Unit, grade_for, loss_figure
+
+    assert loss_figure(lost, Unit(unit)) == shown
+    assert grade_for(lost, Unit(unit)) == graded
+    bounds = (0.005, 0.5, 2.0, 6.0) if unit == "chance" else (0.005, 5.0, 20.0, 60.0)
+    # Read back, the number is on the same side of every grade bound as the loss itself.
+    assert all((float(shown) < b) == (lost < b) for b in bounds)
+
+
+def test_a_rating_never_reads_as_another_rating() -> None:
+    from farkle_trainer.engine.grading import rating_figure, rating_for
+
+    assert rating_for(0.9953) == "solver" and rating_figure(0.9953) == "0.995"
+    assert rating_for(2.999) == "expert" and rating_figure(2.999) == "2.999"
+    assert rating_figure(2.5) == "2.50"
+
+
+@pytest.mark.parametrize(("target", "seeds"), [(1000, (11, 13, 15)), (50, (3,))])
+def test_final_rounds_under_a_small_target(tmp_path: Path, target: int, seeds: tuple[int, ...]) -> None:
+    rules_file = tmp_path / "small.toml"
+    rules_file.write_text(f"[house]\ntarget = {target}\n")
+    rules = load_rules(rules_file)
+    for seed in (*seeds, *range(20)):
+        for p in Plan(rules, drill_stream(seed), 5, ("final-round",)):  # type: ignore[arg-type]
+            assert p.leader is not None and p.banked is not None
+            assert 0 <= p.banked < p.leader
+    for seed in seeds:
+        code, out, err = run(
+            [
+                "--kind",
+                "final-round",
+                "--seed",
+                str(seed),
+                "--count",
+                "3",
+                "--rules",
+                str(rules_file),
+                "--plain",
+            ],
+            "",
+        )
+        assert code == 0, err
+        assert "Traceback" not in out + err and "Error" not in err
+        assert "Decision 1 of 3: final round (small rules)" in out
+
+
+def test_the_worst_decision_reads_without_stacked_brackets() -> None:
+    p = Position(CLASSIC, "bank-or-roll", 2000 - 1000, (1, 1, 1), kept=(1, 1, 1))
+    d = decision_for(p)
+    bank = d.choice((1, 1, 1), "bank")
+    g = grade(d, bank.keep, bank.action)
+    lines = view.summary_text(summarize([g]), planned=1)
+    assert ") (" not in lines
+    assert f"Best: roll all 6 again (hot dice), worth {d.best.value:,.2f}." in lines

@@ -123,7 +123,12 @@ def test_hint_plain() -> None:
     assert lines[1].startswith("Best play: set aside 1 (100) and roll 5 dice; expected turn score ")
     assert len([line for line in lines if line.lstrip()[:2] in ("1.", "2.", "3.")]) == 3
     assert "-> roll, best" in lines[3]
-    assert "gives up" in lines[4]
+    h = hint([1, 5, 2, 2, 3, 6], 300, load_rules("classic"))
+    assert lines[4].endswith(f"-> roll, gives up {h.plays[0].value.best - h.plays[1].value.best:6.2f} points")
+    plays = lines[3:6]
+    # Columns line up: every value starts where the row above has it.
+    for word in ("keep", "left", "bank", "roll", "->"):
+        assert len({line.index(word) for line in plays}) == 1, word
 
 
 def test_hint_json_contract() -> None:

@@ -53,7 +53,7 @@ def test_selection_by_faces_or_places() -> None:
     [
         ("", "pick at least one die"),
         ("4", "has no 4"),
-        ("1 1", "has 1 of face 1, not 2"),
+        ("1 1", "has only one 1, not two"),
         ("g", "not a place in this roll"),
         ("a a", "picked twice"),
         ("7", "not a die face"),

@@ -122,6 +122,8 @@ def test_status_new_read_practised() -> None:
     lessons = all_lessons()
     status = lesson_status(lessons, {2, 3}, {("score", "combos")})
     assert status[1] == "new" and status[2] == "read" and status[3] == "practised"
+    # The drill practised without the lesson read: the lesson is still new.
+    assert lesson_status(lessons, set(), {("score", "combos")})[3] == "new"
     assert find_lesson("5").practice_topic == ("decide", "bank-or-roll")
 
 

@@ -17,6 +17,7 @@ from factories import HOUSE, q
 
 from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
 from farkle_trainer.engine.rules import Rules, load_rules
+from farkle_trainer.engine.scoring import score
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.progress import SCORE_TOPICS, topic_mastery
@@ -74,7 +75,9 @@ def test_four_ones_depend_on_the_table() -> None:
     assert grade(q("worth", "1111"), 1100).correct
     assert not grade(q("worth", "1111"), 1000).correct
     assert grade(q("worth", "1111", MULTIPLIER), 2000).correct
-    assert grade(q("worth", "1111", MULTIPLIER), 2000).notes == ()
+    assert grade(q("worth", "1111", MULTIPLIER), 2000).notes == (
+        "Four of a kind is 2 times the face's three of a kind: four 1s are 2 x 1,000 = 2,000.",
+    )
 
 
 def test_valid_says_which_die_breaks_it() -> None:
@@ -411,3 +414,64 @@ def test_summary_names_what_to_drill() -> None:
     assert perfect.suggestion is not None and "--level hard" in perfect.suggestion.command
     stopped = summarize(quiz, history[:1])
     assert stopped.stopped and stopped.suggestion is None
+
+
+def test_the_summary_lists_missed_questions_with_their_right_answers() -> None:
+    import io
+
+    from rich.console import Console
+
+    from farkle_trainer.training.quizzes.quiz import grade
+    from farkle_trainer.ui.views import quiz as quiz_view
+
+    quiz = make_quiz(CLASSIC, quiz_stream(7), count=3, topics=("worth",))
+    history = []
+    for asked, given in zip(fixed_questions(quiz), (100, None, 0), strict=False):
+        right = score(asked.dice, CLASSIC) or 0
+        history.append(Answered(asked, grade(asked, right if given is None else given)))
+    s = summarize(quiz, history)
+    wrong = [a for a in history if not a.grade.correct]
+    assert s.wrong == tuple(wrong) and wrong
+    expected = [
+        f"  {a.question.text} You said {a.grade.answer}; right: {score(a.question.dice, CLASSIC):,}."
+        for a in wrong
+    ]
+    text = quiz_view.summary_text(s).splitlines()
+    start = text.index("Missed questions, with the right answers:")
+    assert text[start + 1 : start + 1 + len(wrong)] == expected
+    console = Console(width=300, record=True, file=io.StringIO(), color_system=None)
+    console.print(quiz_view.summary_rich(s))
+    rich = console.export_text()
+    assert all(line.strip() in rich for line in expected)
+
+
+@pytest.mark.parametrize(
+    ("rules", "dice", "note"),
+    [
+        ("classic", "33333", "Five of a kind is 2,000 whatever the face."),
+        ("classic", "4444", "Four of a kind is 1,000 whatever the face."),
+        ("classic", "666666", "Six of a kind is 3,000 whatever the face."),
+        (
+            "multiplier",
+            "33333",
+            "Five of a kind is 3 times the face's three of a kind: five 3s are 3 x 300 = 900.",
+        ),
+        (
+            "doubling",
+            "666666",
+            "Six of a kind is 8 times the face's three of a kind: six 6s are 8 x 600 = 4,800.",
+        ),
+    ],
+)
+def test_a_wrong_answer_on_four_or_more_alike_gets_the_rule(rules: str, dice: str, note: str) -> None:
+    from farkle_trainer.training.quizzes.quiz import grade
+
+    table = load_rules(rules)
+    question = q("worth", dice, table)
+    faces = tuple(int(c) for c in dice)
+    # Independent: the table's value for that many alike (the quiz must agree with it).
+    value = table.of_a_kind_points(faces[0], len(faces))
+    assert score(faces, table) == value
+    g = grade(question, 1)
+    assert not g.correct and note in g.notes
+    assert note in g.notes and grade(question, value).correct

@@ -96,6 +96,8 @@ def test_the_readme_example() -> None:
         "The most is 1-5-5-5-5 for 1,100: four 5s 1,000 + single 1 100.",
         "Score: 2 of 3 right.",
         "Missed: best 1 of 1.",
+        "Missed questions, with the right answers:",
+        "  You rolled 5-6-1-5-5-5: set aside the most points. You said 1 5 5 5; right: 1 5 5 5 5.",
         "Next: farkle-train score --topic best (you missed 1 of 1 best question).",
         "Kept as training progress (see farkle-train progress); nothing counts in stats.",
     ]

@@ -218,7 +218,8 @@ def challenge(
 
     Everyone with the code plays the same dice, on the classic table with no house rules and no hints.
 
-    It ends with your score, perfect play on the same dice and the decisions that gave up points.
+    It ends with your score, what perfect play is expected to score, the points your decisions gave
+    up, the luck of the dice and the costliest decisions.
 
     Practice: recorded as training progress, never in stats.
 
@@ -248,10 +249,7 @@ def challenge(
         outcome = play_challenge(front, game_view, entry.code, decided=decided)
         if outcome.finished:
             session.finish()
-            assert outcome.perfect_score is not None
-            front.say(
-                view.challenge_summary(entry.code, outcome.state, outcome.perfect_score, outcome.reviews)
-            )
+            front.say(view.challenge_summary(entry.code, outcome.state, outcome.reviews))
         else:
             if outcome.exit_code and front.plain:
                 front.say()  # Ctrl-C left the cursor after the prompt

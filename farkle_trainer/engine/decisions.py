@@ -25,7 +25,7 @@ from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_for, in_points, loss
+from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_for, in_points, loss, loss_figure
 from farkle_trainer.engine.kinds import KINDS, Kind
 from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
 from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
@@ -341,24 +341,72 @@ class StrategyNote:
     action: Action
     opening: int
     need: int | None
+    #: Which play the threshold is for (``the best play``, ``your play``) and its set-aside
+    #: (empty in a bank-or-roll drill, where the set-aside is given).
+    whose: str = "the best play"
+    play: str = ""
 
 
 def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
-    """Thresholds for the dice the best play rolls, and for the player's if that differs."""
+    """Thresholds for the dice the best play rolls, and for the player's if that differs.
+
+    Each note names the play it is for. A final round has one rule whatever the dice (roll
+    until the turn passes the leader), so it gets one note.
+    """
     p = g.position
     solution = solve(p.rules, p.objective)
     notes: list[StrategyNote] = []
-    for choice in (g.best, g.chosen):
+    plays = (g.best,) if p.need is not None else (g.best, g.chosen)
+    for whose, choice in zip(("the best play", "your play"), plays, strict=False):
         n = choice.dice_to_roll
         if any(note.dice_to_roll == n for note in notes):
             continue
         best_here = g.decision.choices_for(choice.keep)[0]
         notes.append(
             StrategyNote(
-                n, solution.roll_while_at_most(n), choice.points_after, best_here.action, p.opening, p.need
+                n,
+                solution.roll_while_at_most(n),
+                choice.points_after,
+                best_here.action,
+                p.opening,
+                p.need,
+                whose,
+                f"keep {dice_text(choice.keep)}" if p.kept is None else "",
             )
         )
     return tuple(notes)
+
+
+def reason_lines(g: Grading) -> list[str]:
+    """Why the best set-aside beats the player's: for each, the dice it leaves, the chance
+    that their roll Farkles, and what rolling them and banking are worth.
+
+    Empty when the player set aside what the best play sets aside (then only the action
+    differs, and the values already say why).
+    """
+    p = g.position
+    if g.chosen.keep == g.best.keep:
+        return []
+    table = score_table(p.rules)
+    out = []
+    for whose, keep in (("The best play", g.best.keep), ("Your play", g.chosen.keep)):
+        options = {c.action: c for c in g.decision.choices_for(keep)}
+        roll = options["roll"]
+        n = roll.dice_to_roll
+        left = "hot dice, so all 6 roll again" if roll.hot_dice else f"{dice_count(n)} left"
+        chance = float(table.farkle_chance(n))
+        bank = options.get("bank")
+        banking = (
+            f"banking {points(roll.points_after)} is worth {value_text(p, bank.value)}"
+            if bank is not None
+            else f"banking {points(roll.points_after)} is not allowed"
+        )
+        out.append(
+            f"{whose}, keep {dice_text(keep)} for {points(roll.points_after)}: {left}, "
+            f"a {percent(chance)} chance that the next roll Farkles; rolling on is worth "
+            f"{value_text(p, roll.value)}, {banking} ({measure(p)})."
+        )
+    return out
 
 
 # -- decisions in words: what the screen shows, the records and result files keep
@@ -431,4 +479,5 @@ def measure(p: Position) -> str:
 
 
 def loss_text(p: Position, lost: float) -> str:
-    return f"{lost:.2f} percentage points" if p.unit == "chance" else f"{ev(lost)} points"
+    unit = "percentage points" if p.unit == "chance" else "points"
+    return f"{loss_figure(lost, p.unit)} {unit}"

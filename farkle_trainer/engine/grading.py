@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from farkle_trainer.engine.notation import figure
+
 
 class Grade(StrEnum):
     BEST = "best"
@@ -93,3 +95,18 @@ def rating_for(average_loss: float) -> str:
         if average_loss < bound:
             return name
     return RATINGS[-1][1]
+
+
+def loss_figure(lost: float, unit: Unit) -> str:
+    """A loss as a number that never disagrees with its grade (see :func:`figure`)."""
+    return figure(lost, POINT_GRADES if unit == Unit.POINTS else CHANCE_GRADES)
+
+
+def gives_up_text(lost: float, unit: Unit) -> str:
+    """``"42.07 points"``, ``"3.27 pp"``: a loss, always positive, with its unit."""
+    return f"{loss_figure(lost, unit)} {'points' if unit == Unit.POINTS else 'pp'}"
+
+
+def rating_figure(average_loss: float) -> str:
+    """An average loss as a number that never disagrees with its rating."""
+    return figure(average_loss, tuple(bound for bound, _ in RATINGS[:-1]))

@@ -57,6 +57,14 @@ def parse_action(text: str) -> Action:
     raise AnswerError("type b to bank or r to roll on")
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def _how_many(n: int, face: int) -> str:
+    """``one 1``, ``three 4s``: a count of one face in words."""
+    return f"{'only ' if n == 1 else ''}{_NUMBERS[n]} {face}{'' if n == 1 else 's'}"
+
+
 def place_label(index: int) -> str:
     """The letter that names the die at ``index`` in a roll: a, b, c, ..."""
     return PLACES[index]
@@ -105,7 +113,7 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
             shown = format_dice(roll, " ")
             if not have[face]:
                 raise AnswerError(f"the roll {shown} has no {face}")
-            raise AnswerError(f"the roll {shown} has {have[face]} of face {face}, not {n}")
+            raise AnswerError(f"the roll {shown} has {_how_many(have[face], face)}, not {_NUMBERS[n]}")
     return tuple(sorted(picked))
 
 
@@ -120,6 +128,16 @@ def points(value: int) -> str:
 def ev(value: float) -> str:
     """An expected score, to two decimals: ``"702.35"``."""
     return f"{value:,.2f}"
+
+
+def figure(value: float, bounds: tuple[float, ...] = ()) -> str:
+    """``value`` to two decimals, or to as many more (up to six) as it takes to stay on the same
+    side of every bound in ``bounds``: 0.4977 under a bound of 0.5 is ``"0.498"``, not ``"0.50"``."""
+    for digits in range(2, 7):
+        shown = round(value, digits)
+        if all((shown < b) == (value < b) for b in bounds):
+            return f"{value:,.{digits}f}"
+    return f"{value:,.6f}"
 
 
 def percent(value: float) -> str:

@@ -229,10 +229,11 @@ def all_lessons() -> tuple[Lesson, ...]:
 def lesson_status(
     lessons: tuple[Lesson, ...], read: set[int], practised: set[tuple[str, str]]
 ) -> dict[int, str]:
-    """Each lesson's status: ``new``, ``read``, or ``practised`` once its drill has answers."""
+    """Each lesson's status: ``new``, ``read``, or ``practised`` once it is read and its drill
+    has answers (answers from elsewhere do not make an unread lesson practised)."""
     status = {}
     for lesson in lessons:
-        if lesson.practice_topic in practised:
+        if lesson.number in read and lesson.practice_topic in practised:
             status[lesson.number] = "practised"
         else:
             status[lesson.number] = "read" if lesson.number in read else "new"

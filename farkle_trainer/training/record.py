@@ -132,7 +132,8 @@ class AnswerRecord:
         )
 
     def entry(self) -> dict[str, Any]:
-        """The answer as a result file keeps it (losses to the hundredth, as the file shows them)."""
+        """The answer as a result file keeps it: the loss exact, so a total over files is the sum of
+        exact losses, rounded once."""
         entry: dict[str, Any] = {
             "number": self.number,
             "topic": self.topic,
@@ -142,7 +143,7 @@ class AnswerRecord:
             "correct_answer": self.correct_answer,
             "correct": self.correct,
             "grade": self.grade,
-            "points_lost": None if self.points_lost is None else round(self.points_lost, 2),
+            "points_lost": self.points_lost,
             "unit": self.unit,
         }
         if self.keep is not None:

@@ -47,7 +47,8 @@ RESULT_VERSION = 2
 #: The versions this program reads: version 1 lacks the plays, so it is read but not verified.
 READABLE_VERSIONS = (1, 2)
 CHECKSUM_PREFIX = "sha256:"
-#: Totals are kept to two decimals; a sum of rounded losses may differ from the rounded sum by this.
+#: Totals are the exact sum rounded once to two decimals; files written before losses were kept
+#: exact hold losses rounded to two decimals, whose sum may differ from the total by this.
 _LOSS_SLACK = 0.011
 
 

@@ -67,7 +67,8 @@ def _opening(rules: Rules, stream: Stream) -> Setting:
 def _final_round(rules: Rules, stream: Stream) -> Setting:
     # The leader has reached the target (taken as at least 1,000 for tiny house targets).
     leader = max(rules.target, 1000) + STEP * stream.randint(0, 30)
-    deficit = STEP * stream.randint(6, 40)
+    # A player can be no further behind than 0 banked; the draw is kept so seeds stay the same.
+    deficit = min(STEP * stream.randint(6, 40), leader)
     return Setting(leader=leader, banked=leader - deficit)
 
 
@@ -133,13 +134,14 @@ def _teach_keep(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _teach_final_round(rules: Rules) -> list[dict[str, Any]]:
+    banked = max(0, rules.target - 1000)
     return [
         {
             "points": 500,
             "roll": (5, 2, 3, 4),
             "leader": rules.target,
-            "banked": rules.target - 1000,
-            "title": "1,000 behind in the final round",
+            "banked": banked,
+            "title": f"{rules.target - banked:,} behind in the final round",
         }
     ]
 

@@ -81,7 +81,6 @@ class GameView(Protocol):
     def summary(
         self,
         state: GameState,
-        perfect: int,
         reviews: tuple[Review, ...],
         *,
         share: str,
@@ -670,7 +669,5 @@ def _play(
     )
     streak = load_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.score, state.marks, official=attempt.official)
-    front.say(
-        view.summary(state, perfect, reviews, share=share, official=attempt.official, day=day, streak=streak)
-    )
+    front.say(view.summary(state, reviews, share=share, official=attempt.official, day=day, streak=streak))
     return Outcome(state, True, 0)

@@ -19,8 +19,11 @@ scores is a Farkle: the turn's points are lost and the turn ends. State in, stat
     state = set_aside(state, (1, 5))    # turn points grow; bank or roll on
     state = roll_on(state, source)      # or bank(state)
 
-:func:`perfect_play` replays the exact solver's max-expected-score policy on the same dice,
-and :func:`review` grades each decision of a game against :func:`farkle_trainer.engine.plays.hint`.
+:func:`review` grades each decision of a game against :func:`farkle_trainer.engine.plays.hint`,
+and :func:`account` splits a score into what perfect play is expected to score, the points the
+player's decisions gave up and the luck of the dice. :func:`perfect_play` is the solver's own
+game on the same dice source: one sample, not a ceiling, because its dice differ from the
+player's after its first different choice (it is kept in the store for old rows and files).
 """
 
 from __future__ import annotations
@@ -54,8 +57,6 @@ STATE_VERSION = 1
 FARKLE_MARK = "F"
 HOT_DICE_MARK = "H"
 PLAIN_MARK = "."
-
-# Expected values are sums of float products; closer than this they are the same value.
 
 
 class GameError(InputError):
@@ -425,6 +426,45 @@ def review_move(move: Move) -> Review:
 def review(state: GameState) -> tuple[Review, ...]:
     """Every decision of a game, graded, in the order they were made."""
     return tuple(review_move(m) for m in state.decisions)
+
+
+@dataclass(frozen=True)
+class Account:
+    """A finished game's score, split exactly into play and dice.
+
+    ``perfect_expected``: what perfect play is expected to score over the game, ``TURNS``
+    times the exact expected score of a turn from six dice and no points. ``given_up``: the
+    expected points the player's decisions gave up, the sum of their exact losses. Then
+    ``expected = perfect_expected - given_up`` is what the player's decisions were expected
+    to score, and ``luck = score - expected`` is what the dice gave beyond that: every roll
+    moves the expected final score of the turn by its luck, every decision lowers it by its
+    loss, so the score is exactly ``perfect_expected - given_up + luck``, and luck averages 0.
+    """
+
+    score: int
+    given_up: float
+    perfect_expected: float
+
+    @property
+    def expected(self) -> float:
+        return self.perfect_expected - self.given_up
+
+    @property
+    def luck(self) -> float:
+        return self.score - self.expected
+
+
+def expected_turn() -> float:
+    """The exact expected score of a turn under perfect play on the game's table."""
+    from farkle_trainer.engine.solver import Objective, solve
+
+    return solve(GAME_RULES, Objective.expected()).expected_turn_score
+
+
+def account(state: GameState, reviews: Iterable[Review]) -> Account:
+    """Split the score of ``state`` (a game played to its end) into play and dice."""
+    given_up = sum(r.grading.lost for r in reviews)
+    return Account(state.score, given_up, TURNS * expected_turn())
 
 
 def turn_summaries(state: GameState) -> list[dict[str, Any]]:

@@ -253,6 +253,31 @@ class Grade:
         return "Right." if self.correct else f"Wrong: {self.said or 'you said ' + self.answer}."
 
 
+_ALIKE = {4: "four", 5: "five", 6: "six"}
+
+
+def _of_a_kind_notes(counts: Counts, rules: Rules, used: frozenset[str]) -> list[str]:
+    """The table's rule for four, five or six alike, for each such group the split scores."""
+    notes = []
+    for index, count in enumerate(counts):
+        name = f"{_ALIKE.get(count, '')} of a kind"
+        if count < 4 or name not in used:
+            continue
+        face = index + 1
+        value = rules.of_a_kind_points(face, count)
+        assert value is not None
+        if rules.of_a_kind == "fixed":
+            notes.append(f"{name.capitalize()} is {points_text(value)} whatever the face.")
+        else:
+            triple = rules.triples[index]
+            times = value // triple
+            notes.append(
+                f"{name.capitalize()} is {times} times the face's three of a kind: "
+                f"{_ALIKE[count]} {face}s are {times} x {points_text(triple)} = {points_text(value)}."
+            )
+    return notes
+
+
 def trap_notes(counts: Counts, rules: Rules) -> tuple[str, ...]:
     """The rule behind the usual mistake with these dice, when they show a well-known trap."""
     notes: list[str] = []
@@ -290,6 +315,7 @@ def trap_notes(counts: Counts, rules: Rules) -> tuple[str, ...]:
             )
     if n == 6 and shape == [6]:
         notes.append("Six alike are six of a kind, not two triplets: two triplets need two different faces.")
+    notes += _of_a_kind_notes(counts, rules, used)
     faces = tuple(f for f in range(1, 7) if counts[f - 1])
     short = {(1, 2, 3, 4, 5): rules.partial_straight_low, (2, 3, 4, 5, 6): rules.partial_straight_high}
     if n >= 5 and len(faces) == 5 and short.get(faces) is None and (n == 6 or faces in short):

@@ -319,6 +319,8 @@ class Summary:
     seconds: float | None
     stopped: bool
     suggestion: Suggestion | None
+    #: Every answer that was wrong, in the order given, with the right answer in its grade.
+    wrong: tuple[Answered, ...] = ()
 
     @property
     def per_question(self) -> float | None:
@@ -371,4 +373,5 @@ def summarize(
         seconds=seconds,
         stopped=len(history) < quiz.count,
         suggestion=suggestion,
+        wrong=tuple(a for a in history if not a.grade.correct),
     )

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
 from farkle_trainer.training.classroom.report import ClassReport, Problem, QuestionRow, Section, StudentRow
 from farkle_trainer.training.classroom.results import Result
-from farkle_trainer.training.games.game import TURNS, GameState, Review
+from farkle_trainer.training.games.game import TURNS, GameState, Review, expected_turn
 from farkle_trainer.ui.views.daily import game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.safe import safe
@@ -56,8 +56,8 @@ def share_line(code: str, state: GameState) -> str:
     return f"Farkle class {code}: {points(state.score)} in {len(state.marks)} turns | {' '.join(state.marks)}"
 
 
-def challenge_summary(code: str, state: GameState, perfect: int, reviews: Sequence[Review]) -> str:
-    out = game_over_lines(state, perfect, reviews)
+def challenge_summary(code: str, state: GameState, reviews: Sequence[Review]) -> str:
+    out = game_over_lines(state, reviews)
     out.append("Practice: recorded as training progress, not in stats.")
     out.append(share_line(code, state))
     return "\n".join(out)
@@ -70,10 +70,7 @@ def challenge_stopped(code: str, state: GameState) -> str:
 
 def _result_words(r: Result) -> str:
     if r.activity == "challenge":
-        perfect = f" (perfect play {points(r.perfect_score)})" if r.perfect_score is not None else ""
-        what = (
-            f"{points(r.score)} points{perfect}" if r.complete else f"stopped with {points(r.score)} banked"
-        )
+        what = f"{points(r.score)} points" if r.complete else f"stopped with {points(r.score)} banked"
         lost = r.points_lost or 0.0
         return f"{what}, {ev(lost)} expected points given up"
     right = "best or fine" if r.activity == "decide" else "right"
@@ -163,9 +160,8 @@ def section_heading(section: Section) -> str:
     name = ACTIVITY_NAMES[section.activity]
     rules = safe(section.rules)
     head = f"{name[0].upper()}{name[1:]} ({rules} rules): {plural(len(section.students), 'student')}"
-    perfect = next((s.perfect_score for s in section.students if s.perfect_score is not None), None)
-    if section.activity == "challenge" and perfect is not None:
-        head += f"; perfect play on the class's dice scores {points(perfect)}"
+    if section.activity == "challenge":
+        head += f"; perfect play is expected to score {ev(TURNS * expected_turn())} over {TURNS} turns"
     return head + "."
 
 

@@ -18,7 +18,7 @@ from farkle_trainer.engine.notation import dice_text, labelled_roll, plural
 from farkle_trainer.engine.notation import move_words as play_words
 from farkle_trainer.engine.plays import Hint
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.training.games.game import GAME_RULES, TURNS, GameState, Move, Review
+from farkle_trainer.training.games.game import GAME_RULES, TURNS, Account, GameState, Move, Review, account
 from farkle_trainer.ui.views.engine import ev, hint_text, points
 
 if TYPE_CHECKING:
@@ -113,39 +113,59 @@ def hint_for_action(h: Hint, kept: tuple[int, ...]) -> str:
 # -- the review
 
 
+#: The review shows this many costly decisions in full, the worst first.
+REVIEW_IN_FULL = 3
+
+
 def review_lines(r: Review) -> list[str]:
     m = r.move
     played = play_words(m.keep, m.action, len(m.roll) - len(m.keep))
     better = play_words(r.best.keep, r.best_action, r.best.dice_left)
     return [
         f"  Turn {m.turn}, roll {dice_text(m.roll)} with {points(m.points)} at stake:",
-        f"    you: {played}, expected {ev(r.chosen)}",
-        f"    best: {better}, expected {ev(r.best_value)} ({ev(r.lost)} more)",
+        f"    you: {played}, expected {ev(r.chosen)}: gives up {ev(r.grading.lost)} points",
+        f"    best: {better}, expected {ev(r.best_value)}",
     ]
 
 
-def game_over_lines(state: GameState, perfect: int, reviews: Sequence[Review]) -> list[str]:
-    """The end of a ten-turn game: the score, perfect play on the same dice, the costly decisions."""
-    lost = [r for r in reviews if r.lost > 0]
-    out = [
-        f"Game over: {points(state.score)} in {TURNS} turns.",
-        f"Perfect play on the same dice: {points(perfect)} (the exact solver's best play at every roll).",
+def account_lines(a: Account) -> list[str]:
+    """What perfect play is expected to score, what the decisions gave up, and the dice's luck."""
+    return [
+        f"Perfect play is expected to score {ev(a.perfect_expected)} over {TURNS} turns "
+        f"({TURNS} x {ev(a.perfect_expected / TURNS)}, the exact expected score of a turn).",
+        f"Your decisions gave up {ev(a.given_up)} expected points, "
+        f"so they were expected to score {ev(a.expected)}.",
+        f"Luck of the dice: {a.luck:+,.2f} (your score minus the {ev(a.expected)} your decisions "
+        "were expected to score; 0 on average).",
     ]
-    if lost:
-        total = sum(r.lost for r in lost)
-        out.append(
-            f"Decisions that gave up expected points: {len(lost)} of {len(reviews)}, {ev(total)} in all."
-        )
-        for r in lost:
-            out += review_lines(r)
-    else:
+
+
+def game_over_lines(state: GameState, reviews: Sequence[Review]) -> list[str]:
+    """The end of a ten-turn game: the score split into play and dice, the costliest decisions."""
+    out = [f"Game over: {points(state.score)} in {TURNS} turns.", *account_lines(account(state, reviews))]
+    lost = sorted((r for r in reviews if r.lost > 0), key=lambda r: -r.grading.lost)
+    if not lost:
         out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
+        return out
+    shown = lost[:REVIEW_IN_FULL]
+    worst = "the worst" if len(lost) > 1 else "it"
+    out.append(
+        f"Decisions that gave up expected points: {len(lost)} of {len(reviews)}; "
+        f"{worst + ' first' if len(shown) > 1 else worst}:"
+    )
+    for r in shown:
+        out += review_lines(r)
+    rest = lost[REVIEW_IN_FULL:]
+    if rest:
+        out.append(
+            f"  The other {plural(len(rest), 'decision')} gave up "
+            f"{ev(sum(r.grading.lost for r in rest))} points in all."
+        )
     return out
 
 
 def summary(
     state: GameState,
-    perfect: int,
     reviews: tuple[Review, ...],
     *,
     share: str,
@@ -153,7 +173,7 @@ def summary(
     day: date,
     streak: int | None,
 ) -> str:
-    out = game_over_lines(state, perfect, reviews)
+    out = game_over_lines(state, reviews)
     if official:
         kept = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
         out.append(f"Recorded as the official result of {day.isoformat()}.{kept}")
@@ -193,11 +213,10 @@ def status_lines(s: DailyStatus) -> list[str]:
             )
         out = [f"Today's daily game ({day} UTC): in progress{where}.", "Carry on with: farkle-train daily"]
     else:
-        perfect = "" if a.perfect_score is None else f" (perfect play {points(round(a.perfect_score))})"
-        out = [f"Today's daily game ({day} UTC): done, {points(a.score or 0)}{perfect}."]
+        out = [f"Today's daily game ({day} UTC): done, {points(a.score or 0)}."]
         if s.share:
             out.append(s.share)
-    keep = "" if s.played_today or not s.current_streak else " (play today to keep it going)"
+    keep = "" if s.played_today or not s.current_streak else "; play today to keep it going"
     out.append(
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}){keep}."
     )

@@ -19,14 +19,26 @@ from farkle_trainer.engine.decisions import (
     play_short,
     play_words,
     question_line,
+    reason_lines,
     situation_lines,
     value_text,
 )
-from farkle_trainer.engine.grading import GRADES, POINTS_PER_PERCENTAGE_POINT, RATINGS, Grade
+from farkle_trainer.engine.grading import (
+    GRADES,
+    POINTS_PER_PERCENTAGE_POINT,
+    RATINGS,
+    TIE,
+    Grade,
+    Unit,
+    gives_up_text,
+    loss,
+    loss_figure,
+    rating_figure,
+)
 from farkle_trainer.engine.notation import dice_count
 from farkle_trainer.training.drills.drills import Summary
 from farkle_trainer.training.drills.kinds import spec_of
-from farkle_trainer.ui.views.engine import dice_text, ev, points
+from farkle_trainer.ui.views.engine import dice_text, points
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -104,10 +116,9 @@ def table_rows(g: Grading) -> list[tuple[int, Choice]]:
 
 
 def _gives_up(g: Grading, c: Choice) -> str:
-    diff = g.best.value - c.value
-    if g.position.unit == "chance":
-        diff *= 100
-    return "" if diff < 0.005 else f"-{diff:,.2f}"
+    unit = g.position.unit
+    lost = loss(g.best.value, c.value, unit)
+    return "" if lost < TIE else gives_up_text(lost, unit)
 
 
 def strategy_text(note: StrategyNote) -> str:
@@ -123,19 +134,22 @@ def strategy_text(note: StrategyNote) -> str:
         rule = f"with {dice} to roll, roll while the turn is at most {points(note.roll_while_at_most)}"
     if note.opening:
         rule += f" (below the {points(note.opening)} opening minimum you must roll)"
-    return f"Strategy: {rule}; at {points(note.points_after)}, {note.action}."
+    whose = f" for {note.whose}, {note.play}" if note.play else ""
+    return f"Strategy{whose}: {rule}; at {points(note.points_after)}, {note.action}."
 
 
 def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str:
     p = g.position
-    out = [*_comparison(g), verdict(g), f"Top plays ({measure(p)}):"]
+    out = [*_comparison(g), verdict(g), *reason_lines(g), f"Top plays ({measure(p)}):"]
     rows = table_rows(g)
     width = max(len(play_short(p, c)) for _, c in rows)
+    up_width = max(len(_gives_up(g, c)) for _, c in rows)
     for i, c in rows:
         mark = "  <- your play" if c == g.chosen else ""
-        out.append(
-            f"  {i:>2}. {play_short(p, c):<{width}}  {value_text(p, c.value):>9}  {_gives_up(g, c):>8}{mark}"
-        )
+        up = _gives_up(g, c)
+        up = f"gives up {up:>{up_width}}" if up else " " * (up_width + len("gives up "))
+        play = play_short(p, c)
+        out.append(f"  {i:>2}. {play:<{width}}  {value_text(p, c.value):>9}  {up}{mark}")
     out += [strategy_text(n) for n in notes]
     return "\n".join(line.rstrip() for line in out)
 
@@ -148,6 +162,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
     p = g.position
     parts: list[RenderableType] = [Text(line) for line in _comparison(g)]
     parts.append(Text(verdict(g), style=GRADE_STYLES[g.grade]))
+    parts += [Text(line) for line in reason_lines(g)]
     table = Table(title=f"Top plays ({measure(p)})", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("play")
@@ -192,15 +207,19 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     by_chance, by_points = s.chance_decisions, s.point_decisions
     if s.average_points_lost is not None:
         where = f" over {_count(by_points, 'expected-score decision')}" if by_chance else ""
-        out.append(f"Average loss{where}: {ev(s.average_points_lost)} points of expected turn score.")
+        out.append(
+            f"Average loss{where}: {loss_figure(s.average_points_lost, Unit.POINTS)} points "
+            "of expected turn score."
+        )
     if s.average_chance_lost is not None:
         where = f" over {_count(by_chance, 'final-round decision')}" if by_points else ""
         out.append(
-            f"Average loss{where}: {s.average_chance_lost:.2f} percentage points of the chance to pass."
+            f"Average loss{where}: {loss_figure(s.average_chance_lost, Unit.CHANCE)} percentage points "
+            "of the chance to pass."
         )
     assert s.average_loss is not None and s.rating is not None
     counted = f" (a percentage point counts as {POINTS_PER_PERCENTAGE_POINT:g} points)" if by_chance else ""
-    out.append(f"Rating: {s.rating}, from {ev(s.average_loss)} points lost per decision{counted}.")
+    out.append(f"Rating: {s.rating}, from {rating_figure(s.average_loss)} points lost per decision{counted}.")
     out.append(f"  Scale (points lost per decision): {rating_scale()}.")
     if s.worst is not None:
         number, g = s.worst
@@ -208,8 +227,8 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
         out.append(f"Worst decision: number {number} ({spec_of(p.kind).name}).")
         out.append(f"  {question_line(p)}")
         out.append(
-            f"  You: {play_words(p, g.chosen)} ({value_text(p, g.chosen.value)}). "
-            f"Best: {play_words(p, g.best)} ({value_text(p, g.best.value)}). "
+            f"  You: {play_words(p, g.chosen)}, worth {value_text(p, g.chosen.value)}. "
+            f"Best: {play_words(p, g.best)}, worth {value_text(p, g.best.value)}. "
             f"{loss_text(p, g.lost).capitalize()} lost."
         )
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from farkle_trainer.engine.grading import Unit, gives_up_text
 from farkle_trainer.engine.notation import dice_text, ev, percent, points
 
 if TYPE_CHECKING:
@@ -175,20 +176,56 @@ def _hint_summary(h: Hint) -> str:
     return f"Best play: {_play_words(best)}; {measure} {_value_text(h, best.value.best)}."
 
 
+def _gives_up(h: Hint, p: Play) -> str:
+    """``"42.07 points"``, ``"3.27 pp"``: what a play gives up against the best, with its unit."""
+    lost = h.gives_up(p)
+    if h.objective.kind == "reach":
+        return gives_up_text(100 * lost, Unit.CHANCE)
+    return gives_up_text(lost, Unit.POINTS)
+
+
+def _hint_rows(h: Hint) -> list[list[str]]:
+    rows = []
+    for i, p in enumerate(h.plays, 1):
+        v = p.value
+        rows.append(
+            [
+                f"{i}.",
+                f"keep {dice_text(p.keep)}",
+                f"+{points(p.score)}",
+                "hot dice" if p.dice_left == 0 else f"{p.dice_left} left",
+                f"bank {_value_text(h, v.bank).rjust(len('not allowed'))}",
+                f"roll {_value_text(h, v.roll)}",
+                f"-> {v.action}, {'best' if i == 1 else 'gives up'}",
+                "" if i == 1 else _gives_up(h, p),
+            ]
+        )
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    # Bank values are padded as if "not allowed" were among them; trim back to the widest shown.
+    bank_width = max(len(_value_text(h, p.value.bank)) for p in h.plays)
+    for r in rows:
+        r[4] = "bank " + r[4][len("bank ") :].strip().rjust(bank_width)
+        r[5] = "roll " + r[5][len("roll ") :].rjust(widths[5] - len("roll "))
+    return rows
+
+
+#: Plain hint columns: which are right-aligned (numbers), the rest left-aligned.
+_RIGHT = (True, False, True, False, False, False, False, True)
+
+
 def hint_text(h: Hint) -> str:
     out = _hint_heading(h)
     out.append(_hint_summary(h))
     if h.plays:
         out.append("Plays, best first (bank / roll on / gives up):")
-        keep_width = max(len(dice_text(p.keep)) for p in h.plays)
-        for i, p in enumerate(h.plays, 1):
-            v = p.value
-            left = "hot dice" if p.dice_left == 0 else f"{p.dice_left} left"
-            loss = "best" if i == 1 else f"gives up {_value_text(h, h.gives_up(p))}"
-            out.append(
-                f"  {i:>2}. keep {dice_text(p.keep):<{keep_width}}  +{points(p.score):<5}  {left:<8}  "
-                f"bank {_value_text(h, v.bank)}  roll {_value_text(h, v.roll)}  -> {v.action}, {loss}"
-            )
+        rows = _hint_rows(h)
+        widths = [max(len(r[c]) for r in rows) for c in range(len(_RIGHT))]
+        for r in rows:
+            cells = [
+                cell.rjust(w) if right else cell.ljust(w)
+                for cell, w, right in zip(r, widths, _RIGHT, strict=True)
+            ]
+            out.append(("  " + "  ".join(cells)).rstrip())
     return "\n".join(out)
 
 
@@ -224,7 +261,7 @@ def hint_rich(h: Hint) -> RenderableType:
                 _value_text(h, v.bank),
                 _value_text(h, v.roll),
                 v.action,
-                "-" if i == 1 else _value_text(h, h.gives_up(p)),
+                "-" if i == 1 else _gives_up(h, p),
                 style=style,
             )
         parts.append(table)

@@ -95,6 +95,10 @@ def summary_lines(s: Summary) -> list[str]:
     if s.missed:
         missed = ", ".join(f"{t.topic} {t.asked - t.right} of {t.asked}" for t in s.missed)
         lines.append(f"Missed: {missed}.")
+    if s.wrong:
+        lines.append("Missed questions, with the right answers:")
+        for a in s.wrong:
+            lines.append(f"  {a.question.text} You said {a.grade.answer}; right: {a.grade.correct_answer}.")
     if s.suggestion is not None:
         lines.append(f"Next: {s.suggestion.command} ({s.suggestion.reason}).")
     lines.append("Kept as training progress (see farkle-train progress); nothing counts in stats.")

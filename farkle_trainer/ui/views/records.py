@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
-from farkle_trainer.training.progress import HistogramBucket, ProgressSummary, StatsSummary
+from farkle_trainer.training.games.game import TURNS, expected_turn
+from farkle_trainer.training.progress import (
+    MASTERED,
+    MIN_ANSWERS,
+    HistogramBucket,
+    ProgressSummary,
+    StatsSummary,
+)
 from farkle_trainer.ui.views.engine import ev, points
 
 if TYPE_CHECKING:
@@ -119,6 +126,10 @@ def _notes(s: ProgressSummary) -> list[str]:
     if s.weakest:
         weak = ", ".join(f"{topic_label(t)} ({share(t.recent_accuracy)} lately)" for t in s.weakest)
         out.append(f"Weakest topics: {weak}.")
+    early = [t for t in s.topics if t.answers < MIN_ANSWERS and t.recent_accuracy < MASTERED]
+    if early:
+        few = ", ".join(f"{topic_label(t)} ({t.correct} of {t.answers} right)" for t in early)
+        out.append(f"Too few answers to rank yet (under {MIN_ANSWERS}): {few}.")
     if s.due_for_review:
         out.append(f"Due for review: {plural(s.due_for_review, 'question')}.")
     return out
@@ -234,7 +245,8 @@ def _stats_lines(s: StatsSummary) -> list[str]:
         f"Official daily games played: {s.games_played:,}.",
         f"Today's game ({s.today.isoformat()} UTC): {today}.",
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
-        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))}.",
+        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))} "
+        f"(perfect play is expected to score {ev(TURNS * expected_turn())}).",
     ]
 
 
@@ -244,9 +256,8 @@ def _bar(count: int, most: int, mark: str = "#") -> str:
 
 
 def _recent_text(r: DailyResult) -> str:
-    perfect = "" if r.perfect_score is None else f"  (perfect play {points(round(r.perfect_score))})"
     marks = f"  {r.marks}" if r.marks else ""
-    return f"{r.date}  {points(r.score):>6}{perfect}{marks}"
+    return f"{r.date}  {points(r.score):>6}{marks}"
 
 
 def stats_text(s: StatsSummary) -> str:
@@ -282,10 +293,8 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     recent = Table(title="Recent days", title_justify="left")
     recent.add_column("date")
     recent.add_column("score", justify="right")
-    recent.add_column("perfect play", justify="right")
     recent.add_column("marks")
     for r in s.recent:
-        perfect = "-" if r.perfect_score is None else points(round(r.perfect_score))
-        recent.add_row(r.date, points(r.score), perfect, r.marks or "")
+        recent.add_row(r.date, points(r.score), r.marks or "")
     parts.append(recent)
     return Group(*parts)
