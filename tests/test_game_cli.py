@@ -321,7 +321,7 @@ def test_the_hint_table_fits_or_falls_back_to_plain_lines(table: gs.GameTable) -
     for width in (60, 20):
         narrow = rich_text(render.game_hint_rich(h), width)
         assert "┃" not in narrow and "…" not in narrow
-        assert "45.98%" in narrow.replace("\n", " ") or "bank" in narrow
+        assert "52.49%" in narrow and "0.50 pp" in narrow
 
 
 def rich_text(renderable: object, width: int) -> str:
@@ -375,7 +375,9 @@ def test_strategy_game_plain_text(table: gs.GameTable) -> None:
         f"At 0-0 the first player wins {100 * w[0, 0]:.2f}%: an edge of {edge:.2f} pp over an even game."
         in lines
     )
-    assert "  dice      at 0-0  600 behind (800 v 1,400)  600 ahead (1,400 v 800)" in lines
+    assert "  behind: 600 behind (800 v 1,400); ahead: 600 ahead (1,400 v 800)." in lines
+    assert "  dice      at 0-0      behind       ahead" in lines
+    assert max(len(line) for line in lines[2:7]) <= 60
 
 
 def test_strategy_game_heat_map_and_narrow_screens() -> None:
@@ -387,6 +389,7 @@ def test_strategy_game_heat_map_and_narrow_screens() -> None:
         narrow = rich_text(render.game_strategy_rich(s), width)
         assert "…" not in narrow
         assert f"{100 * s.first_player_chance:.1f}" in narrow
+        assert max(len(line.rstrip()) for line in narrow.splitlines()) <= width or width == 20
     assert render.heat(0.0) == "black on rgb(255,0,96)"
     assert render.heat(1.0) == "black on rgb(0,255,96)"
 

@@ -6,6 +6,7 @@ would not fit the screen is replaced by the plain lines, so no number is ever cu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.notation import dice_text, points
@@ -34,7 +35,7 @@ class Fitted:
     layout keeps every number whole and lets long lines wrap between words instead.
     """
 
-    def __init__(self, renderable: RenderableType, fallback: str) -> None:
+    def __init__(self, renderable: RenderableType, fallback: str | Callable[[int], str]) -> None:
         self.renderable = renderable
         self.fallback = fallback
 
@@ -46,7 +47,8 @@ class Fitted:
         if needed <= options.max_width:
             yield self.renderable
         else:
-            yield Text(self.fallback)
+            fallback = self.fallback
+            yield Text(fallback if isinstance(fallback, str) else fallback(options.max_width))
 
 
 # -- the hint
@@ -270,28 +272,45 @@ def _cell(value: float) -> str:
     return f"{100 * value:.1f}"
 
 
-def game_strategy_text(s: GameStrategy) -> str:
-    out = [
-        f"Game strategy for {s.rules.name} rules: two players to {points(s.target)}",
-    ]
-    if s.opening:
-        out.append(f"Opening minimum {points(s.opening)}.")
-    out.append(_grid_intro())
+def _grid_lines(s: GameStrategy, width: int | None = None) -> list[str]:
+    """The grid as aligned text; given a ``width``, in blocks of columns that fit it."""
     labels = [points(x) for x in s.grid.scores]
-    width = max(6, max(len(x) for x in labels)) + 1
-    out.append(" " * width + "".join(f"{x:>{width}}" for x in labels))
-    for label, row in zip(labels, s.grid.chances, strict=True):
-        out.append(f"{label:>{width}}" + "".join(f"{_cell(v):>{width}}" for v in row))
-    out += ["", *_strategy_notes(s), "", _threshold_intro()]
-    heads = _threshold_headers(s)
-    cols = [max(len(heads[i]), 10) for i in range(3)]
-    out.append("  dice  " + "  ".join(f"{h:>{c}}" for h, c in zip(heads, cols, strict=True)))
+    cell = max(6, max(len(x) for x in labels) + 1)
+    per_block = len(labels) if width is None else max(1, (width - cell) // cell)
+    out: list[str] = []
+    for first in range(0, len(labels), per_block):
+        cols = slice(first, first + per_block)
+        if first:
+            out.append("")
+        out.append(" " * cell + "".join(f"{x:>{cell}}" for x in labels[cols]))
+        for label, row in zip(labels, s.grid.chances, strict=True):
+            out.append(f"{label:>{cell}}" + "".join(f"{_cell(v):>{cell}}" for v in row[cols]))
+    return out
+
+
+def _threshold_lines(s: GameStrategy) -> list[str]:
+    _, behind, ahead = _threshold_headers(s)
+    out = [
+        _threshold_intro(),
+        f"  behind: {behind}; ahead: {ahead}.",
+        "  dice      at 0-0      behind       ahead",
+    ]
     for n in range(6, 0, -1):
         values = [t.roll_while_at_most[n] for t in (s.level, s.behind, s.ahead)]
-        out.append(
-            f"  {n:>4}  " + "  ".join(f"{_threshold(v):>{c}}" for v, c in zip(values, cols, strict=True))
-        )
-    return "\n".join(out)
+        out.append(f"  {n:>4}" + "".join(f"  {_threshold(v):>10}" for v in values))
+    return out
+
+
+def _strategy_heading(s: GameStrategy) -> list[str]:
+    out = [f"Game strategy for {s.rules.name} rules: two players to {points(s.target)}"]
+    if s.opening:
+        out.append(f"Opening minimum {points(s.opening)}.")
+    return out
+
+
+def game_strategy_text(s: GameStrategy) -> str:
+    out = [*_strategy_heading(s), _grid_intro(), *_grid_lines(s), "", *_strategy_notes(s), ""]
+    return "\n".join(out + _threshold_lines(s))
 
 
 def heat(value: float) -> str:
@@ -307,9 +326,6 @@ def game_strategy_rich(s: GameStrategy) -> RenderableType:
     from rich.table import Table
     from rich.text import Text
 
-    plain = game_strategy_text(s).splitlines()
-    head = 2 if s.opening else 1
-    grid_lines = plain[head : head + 2 + len(s.grid.scores)]
     grid = Table(title=_grid_intro(), title_justify="left", show_edge=False, padding=(0, 1))
     grid.add_column("", justify="right", style="bold", no_wrap=True)
     for x in s.grid.scores:
@@ -325,12 +341,11 @@ def game_strategy_rich(s: GameStrategy) -> RenderableType:
         thresholds.add_row(
             str(n), *(_threshold(t.roll_while_at_most[n]) for t in (s.level, s.behind, s.ahead))
         )
-    threshold_lines = plain[-8:]
 
-    parts: list[RenderableType] = [Text(line, style="bold") for line in plain[:head]]
-    parts.append(Fitted(grid, "\n".join(grid_lines)))
+    parts: list[RenderableType] = [Text(line, style="bold") for line in _strategy_heading(s)]
+    parts.append(Fitted(grid, lambda width: "\n".join([_grid_intro(), *_grid_lines(s, width)])))
     parts += [Text(line) for line in _strategy_notes(s)]
-    parts.append(Fitted(thresholds, "\n".join(threshold_lines)))
+    parts.append(Fitted(thresholds, "\n".join(_threshold_lines(s))))
     return Group(*parts)
 
 
