@@ -18,6 +18,8 @@ from farkle_trainer.cli.common import (
     opening_for,
     parse_points,
 )
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.game import GameOpt, LastTurnOpt, OpponentOpt, ScoreOpt, StepOpt, TargetOpt
 from farkle_trainer.ui.terminal import open_terminal
 
 
@@ -59,6 +61,10 @@ def hint(
             help="Rank plays by the exact chance of ending the turn with at least this many points.",
         ),
     ] = None,
+    score: ScoreOpt = None,
+    opponent: OpponentOpt = None,
+    target: TargetOpt = None,
+    last_turn: LastTurnOpt = False,
     opening: OpeningOpt = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
@@ -66,7 +72,8 @@ def hint(
 ) -> None:
     """Every way to play a roll, with the exact expected turn score of each.
 
-    Example: farkle-train hint 1 5 2 2 3 6 --points 300
+    With --score and --opponent, ranked by the exact chance of winning a two-player game.
+    Example: farkle-train hint 1 5 2 2 3 6 --points 300 --score 8200 --opponent 9100
     """
     from farkle_trainer.engine.plays import hint as make_hint
     from farkle_trainer.ui.views import engine as render
@@ -74,6 +81,27 @@ def hint(
     table = load(rules)
     roll = dice_from(dice)
     at_stake = parse_points(points, "--points")
+    if score is not None or opponent is not None:
+        if need is not None:
+            fail("--need is for a single turn; with --score and --opponent the game decides what is needed")
+        from farkle_trainer.cli import game
+
+        term = open_terminal(plain)
+        game.game_hint(
+            term,
+            roll,
+            at_stake,
+            table,
+            score=score,
+            opponent=opponent,
+            target=target,
+            opening=opening,
+            last_turn=last_turn,
+            json=json,
+        )
+        return
+    if target is not None or last_turn:
+        fail("--target and --last-turn describe a game: give --score and --opponent too")
     needed = parse_points(need, "--need", positive=True) if need is not None else None
     result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
     out = open_terminal(plain)
@@ -85,6 +113,9 @@ def hint(
 
 @app.command()
 def strategy(
+    game: GameOpt = False,
+    target: TargetOpt = None,
+    step: StepOpt = None,
     opening: OpeningOpt = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
@@ -92,12 +123,20 @@ def strategy(
 ) -> None:
     """The solver's summary: expected turn score, Farkle odds, bank thresholds.
 
+    With --game: two-player win chances by score and the bank thresholds by score.
     Example: farkle-train strategy --rules multiplier
     """
     from farkle_trainer.engine.strategy import strategy as summarize
     from farkle_trainer.ui.views import engine as render
 
     table = load(rules)
+    if game:
+        from farkle_trainer.cli.game import game_strategy
+
+        game_strategy(open_terminal(plain), table, target=target, opening=opening, step=step, json=json)
+        return
+    if target is not None or step is not None:
+        fail("--target and --step are for the game picture: add --game")
     result = summarize(table, opening=opening_for(table, opening))
     out = open_terminal(plain)
     if json:

@@ -1,0 +1,86 @@
+"""Time the game commands end to end, as a user runs them, once the game table is cached.
+
+Run with ``python benchmarks/bench_game_cli.py`` (after installing the project). The table
+for ``classic`` to 10,000 is solved first in a fresh data directory (that cold solve is
+``bench_game.py``'s to judge); each command then runs in a new process, so start-up, the load
+from disk and the rendering are all counted. Target: ``hint ... --score ... --opponent ...``
+under 0.5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RUNS = 5
+COMMANDS: list[tuple[str, list[str], float | None]] = [
+    (
+        "hint 1 5 2 2 3 6 --points 300 --score 8200 --opponent 9100",
+        ["hint", "1", "5", "2", "2", "3", "6", "--points", "300", "--score", "8200", "--opponent", "9100"],
+        0.5,
+    ),
+    (
+        "hint ... --json",
+        [
+            "hint",
+            "1",
+            "5",
+            "2",
+            "2",
+            "3",
+            "6",
+            "--points",
+            "300",
+            "--score",
+            "8200",
+            "--opponent",
+            "9100",
+            "--json",
+        ],
+        0.5,
+    ),
+    ("strategy --game", ["strategy", "--game"], None),
+    (
+        "hint 1 5 2 2 3 6 --points 300 (expected points, for scale)",
+        ["hint", "1", "5", "2", "2", "3", "6", "--points", "300"],
+        None,
+    ),
+]
+
+
+def timed(args: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "farkle_trainer", *args], env=env, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    home = tempfile.mkdtemp(prefix="farkle-bench-game-cli-")
+    env = dict(os.environ, FARKLE_TRAIN_HOME=home)
+    env.pop("FARKLE_TRAIN_CACHE", None)
+    start = time.perf_counter()
+    timed(["strategy", "--game", "--json"], env)
+    print(f"first solve of classic to 10,000 (cold, once): {time.perf_counter() - start:.1f} s")
+    width = max(len(c[0]) for c in COMMANDS)
+    slow = 0
+    try:
+        for what, args, target in COMMANDS:
+            times = [timed(args, env) for _ in range(RUNS)]
+            median = statistics.median(times)
+            mark = "" if target is None else "ok" if median < target else "SLOW"
+            slow += mark == "SLOW"
+            limit = "-" if target is None else f"{target:g}"
+            spread = f"median {median:5.2f} s  best {min(times):5.2f} s"
+            print(f"{what:<{width}}  {spread}  target {limit:>4}  {mark}")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

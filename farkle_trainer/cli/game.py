@@ -1,0 +1,151 @@
+"""The game forms of ``hint`` and ``strategy``: win chances from the game solver.
+
+The commands themselves live in :mod:`farkle_trainer.cli.engine`; these are their game
+branches, with the options only they take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from farkle_trainer.cli.common import fail, parse_points
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.ui.terminal import Terminal
+
+ScoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--score",
+        metavar="POINTS",
+        help="Your banked score in a two-player game: rank plays by the exact chance of winning "
+        "(needs --opponent).",
+        show_default=False,
+    ),
+]
+OpponentOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--opponent", metavar="POINTS", help="The opponent's banked score (with --score).", show_default=False
+    ),
+]
+TargetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        metavar="POINTS",
+        help="The game's target, 1,000 to 20,000 (default: the rule set's own, 10,000 for the presets).",
+        show_default=False,
+    ),
+]
+LastTurnOpt = Annotated[
+    bool,
+    typer.Option(
+        "--last-turn",
+        help="The opponent has reached the target and this is your final turn: rank plays by the "
+        "chance of passing them (a tie counts one half).",
+    ),
+]
+GameOpt = Annotated[
+    bool,
+    typer.Option(
+        "--game",
+        help="Two-player win chances by score, the first player's edge, the fair head start and "
+        "how the bank thresholds move with the score.",
+    ),
+]
+StepOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--step",
+        metavar="POINTS",
+        help="With --game: the grid's spacing, e.g. 500 or 1000 (default 1000).",
+        show_default=False,
+    ),
+]
+
+
+@contextmanager
+def _progress(term: Terminal, json: bool) -> Iterator[Callable[[float], None] | None]:
+    # A bar belongs on a screen: never in JSON or in a pipe, where it would only be noise.
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+
+    if json or not isinstance(term, InteractiveFrontend):
+        yield None
+        return
+    from farkle_trainer.ui.progress import solve_progress
+
+    with solve_progress(term.console, "Solving the game") as bar:
+        yield bar
+
+
+def _target(target: str | None) -> int | None:
+    return None if target is None else parse_points(target, "--target", positive=True)
+
+
+def _opening(opening: str | None) -> int | None:
+    return None if opening is None else parse_points(opening, "--opening")
+
+
+def game_hint(
+    term: Terminal,
+    roll: tuple[int, ...],
+    at_stake: int,
+    rules: Rules,
+    *,
+    score: str | None,
+    opponent: str | None,
+    target: str | None,
+    opening: str | None,
+    last_turn: bool,
+    json: bool,
+) -> None:
+    from farkle_trainer.engine.gamehint import game_hint as make_hint
+    from farkle_trainer.ui.views import game as render
+
+    if score is None or opponent is None:
+        fail("--score and --opponent go together: give both banked scores")
+    mine = parse_points(score, "--score")
+    theirs = parse_points(opponent, "--opponent")
+    with _progress(term, json) as progress:
+        result = make_hint(
+            roll,
+            at_stake,
+            rules,
+            mine,
+            theirs,
+            target=_target(target),
+            opening=_opening(opening),
+            last_turn=last_turn,
+            progress=progress,
+        )
+    if json:
+        term.json(render.game_hint_data(result))
+    else:
+        term.show(render.game_hint_text(result), lambda: render.game_hint_rich(result))
+
+
+def game_strategy(
+    term: Terminal,
+    rules: Rules,
+    *,
+    target: str | None,
+    opening: str | None,
+    step: str | None,
+    json: bool,
+) -> None:
+    from farkle_trainer.engine.gamehint import game_strategy as summarize
+    from farkle_trainer.ui.views import game as render
+
+    spacing = 1000 if step is None else parse_points(step, "--step", positive=True)
+    with _progress(term, json) as progress:
+        result = summarize(rules, _target(target), _opening(opening), step=spacing, progress=progress)
+    if json:
+        term.json(render.game_strategy_data(result))
+    else:
+        term.show(render.game_strategy_text(result), lambda: render.game_strategy_rich(result))

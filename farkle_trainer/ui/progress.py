@@ -1,0 +1,73 @@
+"""A progress bar for a long solve, shown only once it has taken a second.
+
+A cached table answers at once, and a bar that flashes for a moment is noise; a cold
+solve of a large game takes tens of seconds, and then an estimate helps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+#: A solve shorter than this shows no bar.
+DELAY = 1.0
+
+
+class SolveBar:
+    """The callback a solver reports its fraction done to; draws a bar after ``DELAY``."""
+
+    def __init__(self, console: Console, description: str, clock: Callable[[], float] = time.monotonic):
+        self.console = console
+        self.description = description
+        self.clock = clock
+        self.started = clock()
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __call__(self, fraction: float) -> None:
+        if self.bar is None:
+            if fraction >= 1.0 or self.clock() - self.started < DELAY:
+                return
+            self._open()
+        assert self.bar is not None and self.task is not None
+        self.bar.update(self.task, completed=fraction)
+
+    def _open(self) -> None:
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TextColumn("about"),
+            TimeRemainingColumn(),
+            TextColumn("left"),
+            console=self.console,
+            transient=True,
+        )
+        self.bar.start()
+        self.task = self.bar.add_task(self.description, total=1.0)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+@contextmanager
+def solve_progress(console: Console | None, description: str) -> Iterator[Callable[[float], None] | None]:
+    """The progress callback for a solve, or None when there is no terminal to draw on."""
+    if console is None:
+        yield None
+        return
+    bar = SolveBar(console, description)
+    try:
+        yield bar
+    finally:
+        bar.close()

@@ -1,0 +1,374 @@
+"""How the game solver's answers look: the win-chance hint and ``strategy --game``.
+
+Plain text, rich renderables and JSON are built from the same data. A rich table that
+would not fit the screen is replaced by the plain lines, so no number is ever cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from farkle_trainer.engine.notation import dice_text, points
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+
+    from farkle_trainer.engine.gamehint import GameHint, GameStrategy, Thresholds
+    from farkle_trainer.engine.gamesolver import GamePlay
+
+
+def chance(value: float | None) -> str:
+    """A chance of winning: ``"51.35%"``; ``"not allowed"`` where the move is not."""
+    return "not allowed" if value is None else f"{100 * value:.2f}%"
+
+
+def pp(value: float) -> str:
+    """A difference of chances, in percentage points: ``"1.12 pp"``."""
+    return f"{100 * value:.2f} pp"
+
+
+class Fitted:
+    """A rich renderable shown as it is when it fits the width, else the plain text lines.
+
+    Rich squeezes a table that is too wide by wrapping or cutting its cells; the plain
+    layout keeps every number whole and lets long lines wrap between words instead.
+    """
+
+    def __init__(self, renderable: RenderableType, fallback: str | Callable[[int], str]) -> None:
+        self.renderable = renderable
+        self.fallback = fallback
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.measure import Measurement
+        from rich.text import Text
+
+        needed = Measurement.get(console, options.update(width=10_000), self.renderable).maximum
+        if needed <= options.max_width:
+            yield self.renderable
+        else:
+            fallback = self.fallback
+            yield Text(fallback if isinstance(fallback, str) else fallback(options.max_width))
+
+
+# -- the hint
+
+
+def _action_words(play: GamePlay | None, action: str) -> str:
+    if play is None:
+        return ""
+    return f"keep {dice_text(play.keep)} and {action}"
+
+
+def _game_heading(h: GameHint) -> list[str]:
+    g = h.game
+    out = [f"Roll: {dice_text(g.roll)}, {points(g.points)} points at stake ({h.rules.name} rules)"]
+    if g.last_turn:
+        assert g.leader is not None
+        out.append(
+            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}; "
+            "values are chances of passing them (a tie counts one half)."
+        )
+    else:
+        out.append(
+            f"Game to {points(h.target)}: you have {points(g.my_score)}, the opponent "
+            f"{points(g.opponent_score)}; values are chances of winning the game."
+        )
+    if h.opening and g.my_score == 0:
+        out.append(f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked.")
+    return out
+
+
+def _play_words(p: GamePlay) -> str:
+    kept = f"set aside {dice_text(p.keep)} ({points(p.score)})"
+    if p.action == "bank":
+        return f"{kept} and bank {points(p.points_after)}"
+    if p.dice_left == 0:
+        return f"{kept}: hot dice, roll all 6 again"
+    return f"{kept} and roll {p.dice_left} {'die' if p.dice_left == 1 else 'dice'}"
+
+
+def _game_summary(h: GameHint) -> list[str]:
+    best = h.best
+    if best is None:
+        g = h.game
+        lost = f"the {points(g.points)} points at stake are lost" if g.points else "the turn scores nothing"
+        return [f"Farkle: nothing in this roll scores, so {lost} and the turn ends."]
+    measure = "chance of passing them" if h.game.last_turn else "chance of winning"
+    out = [f"Best play: {_play_words(best)}; {measure} {chance(best.best)}."]
+    if h.objectives_differ:
+        out.append(f"For points: {_points_words(h)}; to win: {_action_words(best, best.action)}.")
+    return out
+
+
+def _points_words(h: GameHint) -> str:
+    points_best = h.points_best
+    assert points_best is not None
+    return f"keep {dice_text(points_best.keep)} and {points_best.value.action}"
+
+
+def _rows(h: GameHint) -> list[tuple[str, str, str, str, str, str, str]]:
+    rows: list[tuple[str, str, str, str, str, str, str]] = []
+    for i, p in enumerate(h.plays):
+        rows.append(
+            (
+                dice_text(p.keep),
+                f"+{points(p.score)}",
+                "hot dice" if p.dice_left == 0 else f"{p.dice_left} left",
+                chance(p.bank),
+                chance(p.roll),
+                p.action,
+                "best" if i == 0 else f"gives up {pp(h.game.gives_up(p))}",
+            )
+        )
+    return rows
+
+
+def game_hint_text(h: GameHint) -> str:
+    out = _game_heading(h) + _game_summary(h)
+    if h.plays:
+        out.append("Plays, best first (bank / roll on / gives up, in percentage points):")
+        rows = _rows(h)
+        keep_width = max(len(r[0]) for r in rows)
+        for i, (keep, score, left, bank, roll, action, loss) in enumerate(rows, 1):
+            out.append(
+                f"  {i:>2}. keep {keep:<{keep_width}}  {score:<6}  {left:<8}  "
+                f"bank {bank}  roll {roll}  -> {action}, {loss}"
+            )
+    return "\n".join(out)
+
+
+def game_hint_rich(h: GameHint) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    heading = _game_heading(h)
+    summary = _game_summary(h)
+    parts: list[RenderableType] = [Text(heading[0], style="bold")]
+    parts += [Text(line, style="dim") for line in heading[1:]]
+    if h.plays:
+        table = Table()
+        for name, justify in [
+            ("#", "right"),
+            ("keep", "left"),
+            ("points", "right"),
+            ("dice left", "right"),
+            ("bank", "right"),
+            ("roll on", "right"),
+            ("play", "left"),
+            ("gives up", "right"),
+        ]:
+            table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        for i, p in enumerate(h.plays, 1):
+            table.add_row(
+                str(i),
+                dice_text(p.keep),
+                points(p.score),
+                "hot dice" if p.dice_left == 0 else str(p.dice_left),
+                chance(p.bank),
+                chance(p.roll),
+                p.action,
+                "-" if i == 1 else pp(h.game.gives_up(p)),
+                style="bold green" if i == 1 else "",
+            )
+        plain = game_hint_text(h).splitlines()[len(heading) + len(summary) :]
+        parts.append(Fitted(table, "\n".join(plain)))
+    parts.append(Text(summary[0], style="bold" if h.plays else "bold yellow"))
+    parts += [Text(line, style="yellow") for line in summary[1:]]
+    return Group(*parts)
+
+
+def game_hint_data(h: GameHint) -> dict[str, Any]:
+    g = h.game
+    best, points_best = h.best, h.points_best
+    options = []
+    for p in g.plays:
+        by_points = h.by_points(p)
+        gives_up = g.gives_up(p)
+        options.append(
+            {
+                "keep": list(p.keep),
+                "score": p.score,
+                "groups": [
+                    {"name": x.name, "dice": list(x.dice), "points": x.points} for x in p.split.groups
+                ],
+                "points_after": p.points_after,
+                "dice_left": p.dice_left,
+                "bank_ev": by_points.expected.bank,
+                "roll_ev": by_points.expected.roll,
+                "ev": by_points.expected.best,
+                "points_action": by_points.expected.action,
+                "win_chance": {"bank": p.bank, "roll": p.roll, "best": p.best},
+                "best_action": p.action,
+                "gives_up": gives_up,
+                "gives_up_pp": 100 * gives_up,
+            }
+        )
+    return {
+        "roll": list(g.roll),
+        "points": g.points,
+        "rules": h.rules.name,
+        "objective": "last_turn" if g.last_turn else "win",
+        "need": None,
+        "opening": h.opening,
+        "target": h.target,
+        "score": g.my_score,
+        "opponent": g.opponent_score,
+        "last_turn": g.last_turn,
+        "farkle": g.farkle,
+        "best_action": best.action if best else None,
+        "points_best": list(points_best.keep) if points_best else None,
+        "points_action": points_best.value.action if points_best else None,
+        "objectives_differ": h.objectives_differ,
+        "options": options,
+    }
+
+
+# -- strategy --game
+
+
+def _threshold(t: int | None) -> str:
+    return "never roll" if t is None else points(t)
+
+
+def _score_pair(t: Thresholds) -> str:
+    return f"{points(t.my_score)} v {points(t.opponent_score)}"
+
+
+def _threshold_headers(s: GameStrategy) -> tuple[str, str, str]:
+    gap = points(s.gap)
+    return (
+        "at 0-0",
+        f"{gap} behind ({_score_pair(s.behind)})",
+        f"{gap} ahead ({_score_pair(s.ahead)})",
+    )
+
+
+def _strategy_notes(s: GameStrategy) -> list[str]:
+    w = s.first_player_chance
+    out = [
+        f"At 0-0 the first player wins {chance(w)}: an edge of {pp(w - 0.5)} over an even game.",
+    ]
+    if s.fair_head_start is None:
+        out.append("No head start below the target makes the game even for the second player.")
+    else:
+        out.append(
+            f"Fair head start for the second player: {points(s.fair_head_start)} "
+            "(the smallest that leaves the first player at most 50%)."
+        )
+    return out
+
+
+def _grid_intro() -> str:
+    return "Chance (%) that the player about to roll wins: own score down, opponent's across."
+
+
+def _threshold_intro() -> str:
+    return "Roll on while the turn is at most (by dice to roll; bank above it):"
+
+
+def _cell(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def _grid_lines(s: GameStrategy, width: int | None = None) -> list[str]:
+    """The grid as aligned text; given a ``width``, in blocks of columns that fit it."""
+    labels = [points(x) for x in s.grid.scores]
+    cell = max(6, max(len(x) for x in labels) + 1)
+    per_block = len(labels) if width is None else max(1, (width - cell) // cell)
+    out: list[str] = []
+    for first in range(0, len(labels), per_block):
+        cols = slice(first, first + per_block)
+        if first:
+            out.append("")
+        out.append(" " * cell + "".join(f"{x:>{cell}}" for x in labels[cols]))
+        for label, row in zip(labels, s.grid.chances, strict=True):
+            out.append(f"{label:>{cell}}" + "".join(f"{_cell(v):>{cell}}" for v in row[cols]))
+    return out
+
+
+def _threshold_lines(s: GameStrategy) -> list[str]:
+    _, behind, ahead = _threshold_headers(s)
+    out = [
+        _threshold_intro(),
+        f"  behind: {behind}; ahead: {ahead}.",
+        "  dice      at 0-0      behind       ahead",
+    ]
+    for n in range(6, 0, -1):
+        values = [t.roll_while_at_most[n] for t in (s.level, s.behind, s.ahead)]
+        out.append(f"  {n:>4}" + "".join(f"  {_threshold(v):>10}" for v in values))
+    return out
+
+
+def _strategy_heading(s: GameStrategy) -> list[str]:
+    out = [f"Game strategy for {s.rules.name} rules: two players to {points(s.target)}"]
+    if s.opening:
+        out.append(f"Opening minimum {points(s.opening)}.")
+    return out
+
+
+def game_strategy_text(s: GameStrategy) -> str:
+    out = [*_strategy_heading(s), _grid_intro(), *_grid_lines(s), "", *_strategy_notes(s), ""]
+    return "\n".join(out + _threshold_lines(s))
+
+
+def heat(value: float) -> str:
+    """A background from red (the player to roll all but loses) through yellow to green."""
+    v = min(max(value, 0.0), 1.0)
+    red = 255 if v <= 0.5 else round(255 * 2 * (1 - v))
+    green = 255 if v >= 0.5 else round(255 * 2 * v)
+    return f"black on rgb({red},{green},96)"
+
+
+def game_strategy_rich(s: GameStrategy) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table(title=_grid_intro(), title_justify="left", show_edge=False, padding=(0, 1))
+    grid.add_column("", justify="right", style="bold", no_wrap=True)
+    for x in s.grid.scores:
+        grid.add_column(points(x), justify="right", no_wrap=True)
+    for x, row in zip(s.grid.scores, s.grid.chances, strict=True):
+        grid.add_row(points(x), *(Text(_cell(v), style=heat(v)) for v in row))
+
+    thresholds = Table(title=_threshold_intro(), title_justify="left")
+    thresholds.add_column("dice", justify="right", no_wrap=True)
+    for h in _threshold_headers(s):
+        thresholds.add_column(h, justify="right", no_wrap=True)
+    for n in range(6, 0, -1):
+        thresholds.add_row(
+            str(n), *(_threshold(t.roll_while_at_most[n]) for t in (s.level, s.behind, s.ahead))
+        )
+
+    parts: list[RenderableType] = [Text(line, style="bold") for line in _strategy_heading(s)]
+    parts.append(Fitted(grid, lambda width: "\n".join([_grid_intro(), *_grid_lines(s, width)])))
+    parts += [Text(line) for line in _strategy_notes(s)]
+    parts.append(Fitted(thresholds, "\n".join(_threshold_lines(s))))
+    return Group(*parts)
+
+
+def game_strategy_data(s: GameStrategy) -> dict[str, Any]:
+    def thresholds(t: Thresholds) -> dict[str, Any]:
+        return {
+            "score": t.my_score,
+            "opponent": t.opponent_score,
+            "roll_while_at_most": {str(n): v for n, v in t.roll_while_at_most.items()},
+        }
+
+    return {
+        "rules": s.rules.name,
+        "target": s.target,
+        "opening": s.opening,
+        "scores": list(s.grid.scores),
+        "win_chance": [list(row) for row in s.grid.chances],
+        "first_player_chance": s.first_player_chance,
+        "first_player_edge_pp": 100 * (s.first_player_chance - 0.5),
+        "fair_head_start": s.fair_head_start,
+        "thresholds": {
+            "level": thresholds(s.level),
+            "behind": thresholds(s.behind),
+            "ahead": thresholds(s.ahead),
+        },
+    }
