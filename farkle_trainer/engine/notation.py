@@ -40,7 +40,7 @@ def is_stop(text: str) -> bool:
 
 def printable(text: str) -> str:
     """An answer as it may be quoted back: control characters and undecodable bytes shown escaped."""
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return "".join("?" if ch == "\ufffd" else ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def parse_number(text: str) -> int:

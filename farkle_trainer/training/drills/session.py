@@ -23,7 +23,7 @@ from farkle_trainer.engine.decisions import (
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.notation import Action, dice_count, dice_text, labelled_roll, parse_action, points
 from farkle_trainer.engine.scoring import explain
-from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
 from farkle_trainer.training.frontend import STOP_NOTE, Rounds
 from farkle_trainer.training.progress import topic_mastery
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 KIND: Final = "decide"
 MAX_COUNT = 100
-MAX_SEED = 2**63 - 1
 #: Due items read from the store; those of other rules or kinds are skipped.
 DUE_LOOKAHEAD = 200
 
