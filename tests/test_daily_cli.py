@@ -19,6 +19,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games.daily import next_attempt
 from farkle_trainer.training.progress import load_progress, load_stats
+from farkle_trainer.ui.views.daily import HOW_TO_PLAY
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -123,7 +124,7 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
     assert lines[:3] == [
         "Farkle daily 2026-11-29 (UTC), the official game: ten turns, the same dice for everyone.",
         "Your first play of the day is the one that counts. Hints are off in the official game.",
-        "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on; q stops.",
+        HOW_TO_PLAY + " q stops, and the game is saved.",
     ]
     assert lines[3:15] == [
         ROLLS[0],
@@ -138,7 +139,7 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "Set aside: b e a c f",
         "Set aside 1 1 4 4 4 for 600 (three 4s 400 + single 1 100 + single 1 100): 600 at stake, 1 die left.",
         "Bank 600 or roll 1 die? (b/r) maybe",
-        "  (type b to bank or r to roll on)",
+        "  (type b to bank or r to roll on, u to take back the set-aside, or set aside other dice)",
         "Bank 600 or roll 1 die? (b/r) b",
     ]
     assert [line for line in lines if line.startswith("Turn ")] == ROLLS

@@ -276,11 +276,13 @@ def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
 def test_interactive_keep_drill(pipe: PipeInput) -> None:
     front, out = interactive(pipe)
     p = Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6))
-    # Pick a (the 1) and c (a 2): refused, a 2 scores nothing; drop c, pick b (the 5), enter.
-    pipe.send_text(" \x1b[B\x1b[B \r \x1b[A \r")
-    pipe.send_text("\x1b[B\r")  # the second choice: roll 4 dice
+    # Places a (the 1) and c (a 2): refused, a 2 scores nothing; then a and b (the 5).
+    pipe.send_text("a c\r")
+    pipe.send_text("a b\r")
+    pipe.send_text("r")  # the letter picks roll 4 dice
     g = play_drill(front, view, p, 1, 3, strategy=True)
     assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
+    assert "(cannot set aside 1 2: " in out.getvalue()
     assert g.grade == "blunder"
     text = out.getvalue()
     assert "Decision 1 of 3: keep (multiplier rules)" in text

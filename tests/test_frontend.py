@@ -128,8 +128,10 @@ def test_interactive_choice_and_dice(pipe: PipeInput) -> None:
     front, _ = interactive(pipe)
     pipe.send_text("\x1b[B\r")  # arrow down, enter
     assert front.choose("Bank or roll?", [("bank", "bank"), ("roll", "roll")], parse_action) == "roll"
-    pipe.send_text(" \x1b[B\x1b[B \r")  # pick a, move to c, pick c, enter
+    pipe.send_text("a c\r")  # places, typed as in the daily game
     assert front.pick_dice("Set aside", (1, 2, 5), lambda faces: None) == (1, 5)
+    pipe.send_text("5\r")  # or faces
+    assert front.pick_dice("Set aside", (1, 2, 5), lambda faces: None) == (5,)
 
 
 def test_interactive_eof_and_ctrl_c(pipe: PipeInput) -> None:

@@ -17,6 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.store.db import Store
+from farkle_trainer.training.frontend import STOP_NOTE
 from farkle_trainer.training.progress import export_answers, load_progress, load_stats
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade, make_quiz, summarize
@@ -85,6 +86,7 @@ def test_the_readme_example() -> None:
     assert code == 0
     assert out.splitlines() == [
         "Scoring quiz: 3 questions on classic rules (seed 7, medium level).",
+        STOP_NOTE,
         "1/3 Is 6-3-4-2 a Farkle? (y/n) y",
         "  Right. Yes, a Farkle: nothing in 6-3-4-2 scores (no 1 or 5, no three alike).",
         "2/3 Can you set aside 3-5-5-5? (y/n) no",
@@ -110,8 +112,9 @@ def test_every_kind_graded_right_and_wrong_in_plain(topic: str) -> None:
     code, out, _ = run(["--plain", "--seed", "5", "--count", "2", "--topic", topic], stdin)
     assert code == 0, out
     lines = out.splitlines()
-    assert lines[1].startswith("1/2 ") and lines[1].endswith(typed(right_answer(first)))
-    assert lines[2].startswith("  Right. ")
+    assert lines[1] == STOP_NOTE
+    assert lines[2].startswith("1/2 ") and lines[2].endswith(typed(right_answer(first)))
+    assert lines[3].startswith("  Right. ")
     wrong = next(line for line in lines if line.startswith("  Wrong: "))
     assert grade(second, wrong_answer(second)).explanation[0] in wrong
     assert "Score: 1 of 2 right." in lines
@@ -266,19 +269,12 @@ def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Pip
 
 
 def keys(q: Question, answer: int | bool | tuple[int, ...]) -> str:
-    """What a learner presses to give ``answer``: a number and Enter, an arrow, or space on dice."""
+    """What a learner presses to give ``answer``: y or n, a number and Enter, or the faces typed."""
     if isinstance(answer, bool):
-        return "\r" if answer else "\x1b[B\r"
+        return "y" if answer else "n"
     if isinstance(answer, int):
         return f"{answer}\r"
-    left = list(answer)
-    presses = []
-    for face in q.dice:
-        if face in left:
-            left.remove(face)
-            presses.append(" ")
-        presses.append("\x1b[B")
-    return "".join(presses) + "\r"
+    return " ".join(str(face) for face in answer) + "\r"
 
 
 @pytest.mark.parametrize("topic", ["worth", "valid", "farkle", "best", "combos"])

@@ -488,10 +488,10 @@ def class_report(
 
 
 @class_app.command("code")
-def class_code() -> None:
+def class_code(plain: PlainOpt = False) -> None:
     """A fresh class code to share: no vowels, and none of 0, O, 1, I or L, so it reads aloud safely.
 
-    The code alone goes to standard output, how to use it to standard error.
+    The code alone goes to standard output, how to use it to standard error (always plain text).
     """
     from farkle_trainer.training.classroom.codes import new_code
 

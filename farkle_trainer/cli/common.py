@@ -23,8 +23,28 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from farkle_trainer import __version__
+
+        print(f"farkle-train {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Learn Farkle scoring and bank-or-roll strategy against an exact solver."""
+
 
 RulesOpt = Annotated[
     str,
@@ -59,12 +79,19 @@ def one_of(names: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+#: The most points --points, --need and --opening take: far above any real turn, and a solve
+#: up there still takes a few seconds (the solver works up from the points given).
+MAX_POINTS = 100_000
+
+
 def parse_points(text: str, option: str, *, positive: bool = False) -> int:
-    """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50."""
+    """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50, up to MAX_POINTS."""
     cleaned = re.sub(r"[,_\s]", "", text)
-    if not re.fullmatch(r"-?\d+", cleaned):
-        fail(f"{option} takes a whole number of points, like 350, not {text!r}")
+    if not re.fullmatch(r"-?\d{1,20}", cleaned):
+        fail(f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {text!r}")
     value = int(cleaned)
+    if value > MAX_POINTS:
+        fail(f"{option} must be at most {MAX_POINTS:,}, not {value:,}")
     if value < 0 or (positive and value == 0):
         fail(f"{option} must be {'above' if positive else 'at least'} 0, not {value:,}")
     if value % 50 and option != "--need":

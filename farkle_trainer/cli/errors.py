@@ -7,10 +7,12 @@ the app, so the boundary holds for every command, run from the shell or from tes
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer._click import exceptions as parser_errors
+from typer.core import TyperArgument, TyperGroup
 
 from farkle_trainer.engine.errors import BAD_INPUT, FarkleError, InputError
 
@@ -33,8 +35,74 @@ def report(error: BaseException, stream: IO[str] | None = None) -> None:
     print(f"Error: {error}", file=stream or sys.stderr)
 
 
+def usage_error_lines(error: parser_errors.ClickException) -> list[str]:
+    """A command-line mistake found by the parser: one ``Error:`` line, then how to use the command."""
+    lines = [f"Error: {error.format_message()}"]
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        pieces = " ".join(ctx.command.collect_usage_pieces(ctx))
+        lines.append(f"Usage: {ctx.command_path} {pieces} (more: {ctx.command_path} --help)")
+    return lines
+
+
+class PlainArgument(TyperArgument):
+    """An argument shown in help as its metavar alone: ``DICE...``, ``[LESSON]``, never a Python type."""
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        if not self.required and not name.startswith("["):
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def _rich_display_name(self) -> str:
+        return self._usage_display_name()
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+def plain_arguments(command: Any) -> None:
+    """Show every argument of ``command`` and its subcommands as :class:`PlainArgument`."""
+    for param in getattr(command, "params", ()):
+        if type(param) is TyperArgument:
+            param.__class__ = PlainArgument
+    for sub in getattr(command, "commands", {}).values():
+        plain_arguments(sub)
+
+
 class BoundaryGroup(TyperGroup):
     """Typer's group, with the project's errors turned into one line in one place."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_arguments(self)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        # Typer draws the parser's own errors (a missing argument, --count abc) in a box; the
+        # boundary makes them the same one line as every other error, for every command.
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            outcome = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except parser_errors.NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except parser_errors.ClickException as exc:
+            for line in usage_error_lines(exc):
+                print(line, file=sys.stderr)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            print("Aborted.", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(outcome if isinstance(outcome, int) else 0)
 
     # Typer types the context with its own vendored click; any context it hands us will do.
     def invoke(self, ctx: Any) -> Any:

@@ -16,7 +16,7 @@ from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 def learn(
     lesson: Annotated[
         str | None,
-        typer.Argument(metavar="[LESSON]", help="A lesson's number or name; none lists them all."),
+        typer.Argument(metavar="LESSON", help="A lesson's number or name; none lists them all."),
     ] = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,

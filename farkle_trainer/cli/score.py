@@ -10,6 +10,7 @@ import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, one_of, open_store_or_explain
+from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
 
@@ -44,6 +45,7 @@ SeedOpt = Annotated[
         "--seed",
         metavar="SEED",
         min=0,
+        max=MAX_SEED,
         help="A whole number: the same seed gives the same questions on any machine, whatever your "
         "progress, so a class can take one quiz.",
         show_default=False,

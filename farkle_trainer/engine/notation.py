@@ -24,6 +24,23 @@ class AnswerError(InputError):
 
 
 _GROUPED = re.compile(r"\d+|\d{1,3}(?:[ ,_']\d{3})+")
+#: A unit people add after a number of points ("500 points", "500 pts").
+_UNIT = re.compile(r"\s*(?:points?|pts?)\.?\s*$", re.I)
+#: Answers that stop any activity, at any prompt (Ctrl-D does the same).
+STOP_WORDS = ("q", "quit", "exit", "stop")
+#: Answers that mean bank or roll on; at a set-aside prompt they are refused, never read as places.
+_ACTION_WORDS = ("b", "r", "bank", "roll", "roll on", "banks", "rolls")
+SET_ASIDE_FIRST = "set dice aside first: type faces like 1 5 or places like a e"
+
+
+def is_stop(text: str) -> bool:
+    """Whether an answer asks to stop the activity (``q``, ``quit``, ...)."""
+    return text.strip().lower() in STOP_WORDS
+
+
+def printable(text: str) -> str:
+    """An answer as it may be quoted back: control characters and undecodable bytes shown escaped."""
+    return "".join("?" if ch == "\ufffd" else ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def parse_number(text: str) -> int:
@@ -32,7 +49,7 @@ def parse_number(text: str) -> int:
     Separators must group thousands, so dice typed by mistake (``"1 5 5"``) are asked
     again rather than read as 155.
     """
-    cleaned = text.strip()
+    cleaned = _UNIT.sub("", text.strip())
     if not _GROUPED.fullmatch(cleaned):
         raise AnswerError("type a whole number of points, like 1100 or 1,100")
     return int(re.sub(r"[ ,_']", "", cleaned))
@@ -82,6 +99,8 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
     die is not in the roll (or more of a face are picked than were rolled). Whether
     the pick scores is for the caller to judge.
     """
+    if " ".join(text.strip().lower().split()) in _ACTION_WORDS:
+        raise AnswerError(SET_ASIDE_FIRST)
     words = re.split(r"[\s,;/\-+]+", text.strip().lower())
     words = [w for w in words if w]
     if not words:
@@ -99,13 +118,15 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
                 index = PLACES.find(ch)
                 if index < 0 or index >= len(roll):
                     last = place_label(len(roll) - 1)
-                    raise AnswerError(f"{ch!r} is not a place in this roll: places are a to {last}")
+                    raise AnswerError(
+                        f"{printable(ch)!r} is not a place in this roll: places are a to {last}"
+                    )
                 if index in places:
                     raise AnswerError(f"place {ch} is picked twice")
                 places.add(index)
                 picked.append(roll[index])
         else:
-            raise AnswerError(f"{word!r} is neither faces (like 1 5) nor places (like a c)")
+            raise AnswerError(f"{printable(word)!r} is neither faces (like 1 5) nor places (like a c)")
     have = Counter(roll)
     want = Counter(picked)
     for face, n in sorted(want.items()):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -188,17 +189,15 @@ def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
     if path.suffix.lower() != ".toml" and not path.exists():
         names = ", ".join(PRESETS)
         raise RulesError(f"unknown rules {text!r}: use a preset ({names}) or a .toml file")
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise RulesError("no such rule file", source=str(path)) from None
-    except OSError as exc:
-        raise RulesError(f"cannot read the rule file ({exc.strerror})", source=str(path)) from None
+    raw = _read_rule_file(path)
     try:
         data = tomllib.loads(raw.decode("utf-8"))
+        return rules_from_mapping(data, default_name=path.stem, source=str(path))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulesError(f"not valid TOML ({exc})", source=str(path)) from None
-    return rules_from_mapping(data, default_name=path.stem, source=str(path))
+    except RecursionError:
+        # Nested arrays or inline tables thousands deep: no rule file looks like that.
+        raise RulesError("not a rule file: arrays or tables nested too deeply", source=str(path)) from None
 
 
 # The TOML layout: section -> key -> Rules field.  Face names in [three_of_a_kind]
@@ -236,8 +235,34 @@ _OPTIONAL = {
     "partial_straight_low",
     "partial_straight_high",
 }
+#: Rule files are a few lines; anything larger is not one.
+MAX_RULE_FILE = 64 * 1024
+#: The most any value of a rule file may be worth. The solver's work grows with the points a
+#: turn can reach: with every value at these maxima a strategy still takes about 2 s of CPU.
+MAX_RULE_POINTS = 10_000
+MAX_FACTOR = 10
 _HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
 _TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
+
+
+def _read_rule_file(path: Path) -> bytes:
+    """The bytes of a rule file: a regular file of at most MAX_RULE_FILE bytes.
+
+    A FIFO would wait forever and a device like /dev/zero never ends, so only regular files
+    are opened, and only their first bytes read.
+    """
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise RulesError("not a regular file", source=str(path))
+        with path.open("rb") as file:
+            raw = file.read(MAX_RULE_FILE + 1)
+    except FileNotFoundError:
+        raise RulesError("no such rule file", source=str(path)) from None
+    except OSError as exc:
+        raise RulesError(f"cannot read the rule file ({exc.strerror})", source=str(path)) from None
+    if len(raw) > MAX_RULE_FILE:
+        raise RulesError(f"too large for a rule file (over {MAX_RULE_FILE:,} bytes)", source=str(path))
+    return raw
 
 
 def rules_from_mapping(
@@ -322,9 +347,10 @@ def _validate(rules: Rules, source: str | None) -> None:
         if value is None:
             continue
         if rules.of_a_kind == "multiply":
-            if not _is_int(value) or not 1 <= value <= 100:
+            if not _is_int(value) or not 1 <= value <= MAX_FACTOR:
                 raise RulesError(
-                    'with mode = "multiply" this is a whole factor of the triple, 1 to 100 (or false)',
+                    f'with mode = "multiply" this is a whole factor of the triple, '
+                    f"1 to {MAX_FACTOR} (or false)",
                     key=toml_key[attr],
                     source=source,
                 )
@@ -342,8 +368,10 @@ def _check_points(key: str, value: object, *, zero_ok: bool = False, source: str
         raise RulesError(f"must be a whole number of points, not {value!r}", key=key, source=source)
     assert isinstance(value, int)
     low = 0 if zero_ok else 50
-    if value < low or value > 1_000_000:
-        raise RulesError(f"must be between {low:,} and 1,000,000, not {value:,}", key=key, source=source)
+    if value < low or value > MAX_RULE_POINTS:
+        raise RulesError(
+            f"must be between {low:,} and {MAX_RULE_POINTS:,}, not {value:,}", key=key, source=source
+        )
     if value % 50:
         raise RulesError(f"must be a multiple of 50, not {value:,}", key=key, source=source)
     return value

@@ -13,6 +13,9 @@ import hashlib
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+#: The largest seed: a session's seed is kept in the store, and SQLite integers stop here.
+MAX_SEED = 2**63 - 1
+
 T = TypeVar("T")
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
+
+from farkle_trainer.engine.notation import parse_selection
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -22,6 +24,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 INTERRUPTED = 130
+#: Said before an activity's first question: how to stop, and that stopping loses nothing.
+STOP_NOTE: Final = "Type q (or press Ctrl-D) at any question to stop; every answer so far is kept."
 
 
 class EndOfInput(Exception):
@@ -51,8 +55,18 @@ class Frontend:
     def pick_dice(
         self, prompt: str, roll: tuple[int, ...], check: Callable[[tuple[int, ...]], None]
     ) -> tuple[int, ...]:
-        """Dice picked from ``roll`` (faces ascending); ``check`` raises ValueError to refuse a pick."""
-        raise NotImplementedError
+        """Dice picked from ``roll`` (faces ascending); ``check`` raises ValueError to refuse a pick.
+
+        Typed as faces or places in every front end and every activity, the one form that a
+        screen reader follows; ``prompt`` should show the roll with its places.
+        """
+
+        def parse(text: str) -> tuple[int, ...]:
+            picked = parse_selection(text, roll)
+            check(picked)
+            return picked
+
+        return self.ask(prompt, parse)
 
 
 @dataclass

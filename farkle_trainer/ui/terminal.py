@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from farkle_trainer.engine.notation import labelled_roll, parse_selection, place_label
+from farkle_trainer.engine.notation import is_stop
 from farkle_trainer.training.frontend import EndOfInput, Frontend
 
 T = TypeVar("T")
@@ -56,18 +57,28 @@ class PlainFrontend(Terminal):
     """Line-based text: one question per line, one answer per line from ``stdin``.
 
     When the answers come from a pipe they are echoed after the prompt, so the
-    transcript reads as question, answer, grading.
+    transcript reads as question, answer, grading. ``prompts`` is where questions and
+    the hints about a refused answer go (``stdout`` unless told otherwise).
     """
 
     stdin: IO[str]
     stdout: IO[str]
     echo: bool = False
+    prompts: IO[str] | None = None
 
     plain = True
 
     @classmethod
     def standard(cls) -> PlainFrontend:
-        return cls(sys.stdin, sys.stdout, echo=not is_terminal(sys.stdin))
+        readable_input(sys.stdin)
+        # Output sent to a file while someone types at the terminal: the questions must
+        # still reach that person, so they go to stderr and the file gets the output only.
+        prompts = sys.stderr if is_terminal(sys.stdin) and not is_terminal(sys.stdout) else None
+        return cls(sys.stdin, sys.stdout, echo=not is_terminal(sys.stdin), prompts=prompts)
+
+    @property
+    def _prompts(self) -> IO[str]:
+        return self.prompts or self.stdout
 
     def say(self, text: str = "", *, style: str | None = None) -> None:
         print(text, file=self.stdout, flush=True)
@@ -76,23 +87,29 @@ class PlainFrontend(Terminal):
         self.say(text[:-1] if text.endswith("\n") else text)
 
     def _read(self, prompt: str) -> str:
-        print(f"{prompt} ", end="", file=self.stdout, flush=True)
-        line = self.stdin.readline()
+        print(f"{prompt} ", end="", file=self._prompts, flush=True)
+        try:
+            line = self.stdin.readline()
+        except UnicodeDecodeError:
+            # Bytes that are not text: an answer nobody can parse, so it is asked again.
+            line = "\ufffd\n"
         if not line:
-            print(file=self.stdout, flush=True)
+            print(file=self._prompts, flush=True)
             raise EndOfInput
         answer = line.rstrip("\r\n")
         if self.echo:
-            print(answer, file=self.stdout, flush=True)
+            print(answer, file=self._prompts, flush=True)
         return answer
 
     def ask(self, prompt: str, parse: Callable[[str], T]) -> T:
         while True:
             answer = self._read(prompt)
+            if is_stop(answer):
+                raise EndOfInput
             try:
                 return parse(answer)
             except ValueError as exc:
-                self.say(f"  ({exc})")
+                print(f"  ({exc})", file=self._prompts, flush=True)
 
     def choose(self, prompt: str, choices: Sequence[tuple[str, T]], parse: Callable[[str], T]) -> T:
         return self.ask(prompt, parse)
@@ -111,15 +128,28 @@ class PlainFrontend(Terminal):
             return None
         return line.strip().lower() in ("y", "yes")
 
-    def pick_dice(
-        self, prompt: str, roll: tuple[int, ...], check: Callable[[tuple[int, ...]], None]
-    ) -> tuple[int, ...]:
-        def parse(text: str) -> tuple[int, ...]:
-            picked = parse_selection(text, roll)
-            check(picked)
-            return picked
 
-        return self.ask(prompt, parse)
+def readable_input(stream: IO[str] | None) -> None:
+    """Let ``stream`` read bytes that are not valid text as U+FFFD instead of raising.
+
+    A strict UTF-8 locale would otherwise end any prompt with a UnicodeDecodeError.
+    """
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None:
+        return
+    with suppress(ValueError, OSError, TypeError):
+        reconfigure(errors="replace")
+
+
+#: What prompt_toolkit raises when a key arrives as its application is already ending (a paste
+#: still being read after Ctrl-C): the user had already asked to stop.
+_ENDING = ("Application is not running.", "Return value already set.")
+
+
+def choice_keys(labels: Sequence[str]) -> list[str | None]:
+    """The key that picks each choice: its label's first letter, when no other label shares it."""
+    firsts = [label[:1].lower() for label in labels]
+    return [f if f.isalpha() and firsts.count(f) == 1 and f != "q" else None for f in firsts]
 
 
 @dataclass
@@ -179,11 +209,11 @@ class InteractiveFrontend(Terminal):
             self.console.print(renderable())
 
     @staticmethod
-    def _run(question: Any) -> Any:
+    def _run(question: Any, keys: Any = None) -> Any:
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
-        # Text prompts end on Ctrl-D by themselves; lists and checkboxes ignore it,
-        # so give every prompt the same way out.
+        # Text prompts end on Ctrl-D by themselves; lists ignore it, so give every prompt the
+        # same way out.
         eof = KeyBindings()
 
         @eof.add("c-d", eager=True)
@@ -191,66 +221,68 @@ class InteractiveFrontend(Terminal):
             event.app.exit(exception=EOFError())
 
         app = question.application
-        app.key_bindings = merge_key_bindings([app.key_bindings, eof]) if app.key_bindings else eof
+        # Bindings merged later win, so a letter picks its choice whatever questionary binds.
+        ours = [eof] if keys is None else [eof, keys]
+        app.key_bindings = merge_key_bindings([app.key_bindings, *ours] if app.key_bindings else ours)
         try:
             return question.unsafe_ask()
         except EOFError:
             raise EndOfInput from None
+        except Exception as exc:
+            if str(exc).startswith(_ENDING):
+                raise KeyboardInterrupt from None
+            raise
 
     def ask(self, prompt: str, parse: Callable[[str], T]) -> T:
         import questionary
 
-        def validate(text: str) -> bool | str:
+        while True:
+            answer = self._run(questionary.text(prompt, **self._io()))
+            if answer is None:
+                raise EndOfInput
+            if is_stop(answer):
+                raise EndOfInput
             try:
-                parse(text)
+                return parse(answer)
             except ValueError as exc:
-                return str(exc)
-            return True
-
-        answer = self._run(questionary.text(prompt, validate=validate, **self._io()))
-        return parse(answer)
+                # Said under the answer, where the eye is, not on the screen's bottom line.
+                self.say(f"  ({exc})")
 
     def choose(self, prompt: str, choices: Sequence[tuple[str, T]], parse: Callable[[str], T]) -> T:
         import questionary
+        from prompt_toolkit.key_binding import KeyBindings
+
+        keys = choice_keys([label for label, _ in choices])
+        bindings = KeyBindings()
+        for index, key in enumerate(keys):
+            if key is not None:
+                bindings.add(key, eager=True)(_exit_with(index))
+
+        @bindings.add("q", eager=True)
+        def _(event: Any) -> None:
+            event.app.exit(exception=EOFError())
 
         options = [questionary.Choice(title=label, value=i) for i, (label, _) in enumerate(choices)]
-        index = self._run(questionary.select(prompt, choices=options, **self._io()))
+        letters = "/".join(k for k in keys if k is not None)
+        instruction = (
+            f"({letters}, or arrows and enter; q stops)" if letters else "(arrows and enter; q stops)"
+        )
+        index = self._run(
+            questionary.select(
+                prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
+            ),
+            bindings,
+        )
         if index is None:
             raise EndOfInput
         return choices[index][1]
 
-    def pick_dice(
-        self, prompt: str, roll: tuple[int, ...], check: Callable[[tuple[int, ...]], None]
-    ) -> tuple[int, ...]:
-        import questionary
 
-        def faces(indexes: Iterable[int]) -> tuple[int, ...]:
-            return tuple(sorted(roll[i] for i in indexes))
+def _exit_with(index: int) -> Callable[[Any], None]:
+    def pick(event: Any) -> None:
+        event.app.exit(result=index)
 
-        def validate(indexes: list[Any]) -> bool | str:
-            if not indexes:
-                return "pick at least one die (space to pick, enter to confirm)"
-            try:
-                check(faces(indexes))
-            except ValueError as exc:
-                return str(exc)
-            return True
-
-        options = [
-            questionary.Choice(title=f"{place_label(i)}: {face}", value=i) for i, face in enumerate(roll)
-        ]
-        picked = self._run(
-            questionary.checkbox(
-                f"{prompt} ({labelled_roll(roll)})",
-                choices=options,
-                validate=validate,
-                instruction="(space picks a die, enter confirms)",
-                **self._io(),
-            )
-        )
-        if picked is None:
-            raise EndOfInput
-        return faces(picked)
+    return pick
 
 
 def open_terminal(plain: bool) -> Terminal:

@@ -23,9 +23,9 @@ from farkle_trainer.engine.decisions import (
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.notation import Action, dice_count, dice_text, labelled_roll, parse_action, points
 from farkle_trainer.engine.scoring import explain
-from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
-from farkle_trainer.training.frontend import Rounds
+from farkle_trainer.training.frontend import STOP_NOTE, Rounds
 from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.record import AnswerRecord
 
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 KIND: Final = "decide"
 MAX_COUNT = 100
-MAX_SEED = 2**63 - 1
 #: Due items read from the store; those of other rules or kinds are skipped.
 DUE_LOOKAHEAD = 200
 
@@ -129,6 +128,7 @@ def play_drills(
         plan.answered(g)
         return g
 
+    front.say(STOP_NOTE)
     return session.run(enumerate(plan, 1), play)
 
 
@@ -156,9 +156,7 @@ def ask_keep(front: Frontend, d: Decision) -> tuple[int, ...]:
         what = f"Only {dice_text(only)} {'scores' if len(only) == 1 else 'score'}"
         front.say(f"{what}: you set {'it' if len(only) == 1 else 'them'} aside.")
         return only
-    prompt = "Set aside which dice?"
-    if front.plain:
-        prompt = f"Set aside which dice? (faces like 1 5, or places: {labelled_roll(p.roll)})"
+    prompt = f"Set aside which dice? (faces like 1 5, or places: {labelled_roll(p.roll)})"
     return front.pick_dice(prompt, p.roll, _refuse_non_scoring(p))
 
 

@@ -347,18 +347,20 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
 
 
 class Command(Enum):
-    """Answers that are not moves: a hint, or stopping (the game is saved)."""
+    """Answers that are not moves: a hint, or taking back a set-aside. ``q`` (stopping, the game
+    saved) is the front end's, the same at every prompt of every activity."""
 
     HINT = "hint"
-    QUIT = "quit"
+    UNDO = "undo"
+
+
+UNDO_WORDS = ("u", "undo", "back")
 
 
 def _command(text: str, *, no_hints: str | None) -> Command | None:
-    """``q`` stops, ``h`` asks for a hint (refused with ``no_hints`` unless that is None); None for
+    """``h`` asks for a hint (refused with ``no_hints`` unless that is None); None for
     anything else (a move, or a mistake)."""
     word = text.strip().lower()
-    if word in ("q", "quit", "exit", "stop"):
-        return Command.QUIT
     if word in ("h", "hint", "?"):
         if no_hints is not None:
             raise AnswerError(no_hints)
@@ -367,28 +369,19 @@ def _command(text: str, *, no_hints: str | None) -> Command | None:
 
 
 def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, no_hints: str | None) -> T | Command:
-    """Ask until the answer is a move or a command. A parser must only raise ValueError:
-    the interactive front end runs it on every key press to check the answer."""
+    """Ask until the answer is a move or a command. A parser must only raise ValueError."""
 
     def read(text: str) -> T | Command:
         return _command(text, no_hints=no_hints) or parse(text)
 
-    answer = front.ask(prompt, read)
-    if answer is Command.QUIT:
-        raise EndOfInput
-    return answer
+    return front.ask(prompt, read)
 
 
 def _ask_set_aside(
     front: Frontend, view: GameView, state: GameState, *, no_hints: str | None
 ) -> tuple[int, ...]:
     def parse(text: str) -> tuple[int, ...]:
-        try:
-            return game.check_set_aside(state.roll, parse_selection(text, state.roll))
-        except ValueError as exc:
-            if text.strip().lower() in ("b", "r", "bank", "roll"):
-                raise AnswerError(f"{exc}; set aside scoring dice first, then bank or roll on") from None
-            raise
+        return game.check_set_aside(state.roll, parse_selection(text, state.roll))
 
     while True:
         answer = _ask(front, view.SET_ASIDE_PROMPT, parse, no_hints=no_hints)
@@ -399,12 +392,32 @@ def _ask_set_aside(
         front.say(view.hint_for_roll(hint(state.roll, state.points, game.GAME_RULES)))
 
 
-def _ask_action(
-    front: Frontend, view: GameView, state: GameState, *, no_hints: str | None
-) -> Literal["bank", "roll"]:
+#: At the bank-or-roll prompt: an action, ``u`` to take back the set-aside, or other dice to set aside.
+Decision = Literal["bank", "roll"] | Command | tuple[int, ...]
+
+
+def _read_decision(state: GameState, text: str) -> Decision:
+    """``b``/``r``, ``u`` (take back the set-aside) or a new set-aside from the same roll."""
+    if text.strip().lower() in UNDO_WORDS:
+        return Command.UNDO
+    try:
+        return parse_action(text)
+    except AnswerError as not_action:
+        try:
+            picked = parse_selection(text, state.roll)
+        except AnswerError:
+            raise AnswerError(
+                f"{not_action}, u to take back the set-aside, or set aside other dice"
+            ) from None
+        return game.check_set_aside(state.roll, picked)
+
+
+def _ask_action(front: Frontend, view: GameView, state: GameState, *, no_hints: str | None) -> Decision:
     while True:
-        answer = _ask(front, view.action_prompt(state), parse_action, no_hints=no_hints)
-        if not isinstance(answer, Command):
+        answer = _ask(
+            front, view.action_prompt(state), lambda text: _read_decision(state, text), no_hints=no_hints
+        )
+        if answer is not Command.HINT:
             return answer
         from farkle_trainer.engine.plays import hint
 
@@ -464,6 +477,17 @@ def play_game(
             _show_kept(front, view, state)
         else:
             action = _ask_action(front, view, state, no_hints=refusal)
+            if action is Command.UNDO or isinstance(action, tuple):
+                # A set-aside may change until the next roll is shown: no new dice are seen.
+                state = game.undo_set_aside(state)
+                if isinstance(action, tuple):
+                    state = game.set_aside(state, action)
+                save(state)
+                if isinstance(action, tuple):
+                    _show_kept(front, view, state)
+                else:
+                    front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
+                continue
             state = game.bank(state) if action == "bank" else game.roll_on(state, source)
             with together():
                 save(state)

@@ -315,6 +315,18 @@ def set_aside(state: GameState, faces: Iterable[int]) -> GameState:
     )
 
 
+def undo_set_aside(state: GameState) -> GameState:
+    """Take back the set-aside of the dice showing, before the next roll is shown.
+
+    Nothing new has been seen, so the dice may be picked again; the turn is as it was
+    right after the roll.
+    """
+    _need(state, "choose", "take back the set-aside")
+    # Hot dice earlier in this turn stay; only this set-aside's own are taken back.
+    hot = any(m.turn == state.turn and m.action == "roll" and len(m.keep) == len(m.roll) for m in state.log)
+    return replace(state, kept=(), points=state.stake, dice=len(state.roll), hot=hot)
+
+
 def _decide(state: GameState, action: Action) -> GameState:
     move = Move(state.turn, state.rolls, state.roll, state.stake, state.kept, action)
     return replace(state, log=(*state.log, move))

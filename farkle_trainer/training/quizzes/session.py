@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, Protocol
 
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.training.frontend import Rounds
+from farkle_trainer.training.frontend import STOP_NOTE, Rounds
 from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.quizzes.questions import Grade, Level, Question
 from farkle_trainer.training.quizzes.quiz import (
@@ -103,6 +103,7 @@ def play_quiz(front: Frontend, view: QuizView, quiz: Quiz, session: Session) -> 
         front.show(view.feedback_text(done.grade), lambda: view.feedback_rich(done.grade))
         return done
 
+    front.say(STOP_NOTE)
     rounds = session.run(questions(), play)
     if rounds.interrupted and front.plain:
         front.say()  # Ctrl-C left the cursor after the unanswered question

@@ -17,7 +17,7 @@ from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
 from farkle_trainer.training.classroom.report import ClassReport, Problem, QuestionRow, Section, StudentRow
 from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.games.game import TURNS, GameState, Review, expected_turn
-from farkle_trainer.ui.views.daily import game_over_lines, plural
+from farkle_trainer.ui.views.daily import HOW_TO_PLAY, game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.safe import safe
 
@@ -46,7 +46,7 @@ def challenge_intro(code: str) -> str:
         [
             f"Farkle class challenge {code}: ten turns on the class's dice, the same for everyone.",
             "Practice: recorded as training progress, never in stats. No hints: everyone plays on their own.",
-            "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on; q stops.",
+            f"{HOW_TO_PLAY} q stops.",
         ]
     )
 

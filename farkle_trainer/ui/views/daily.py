@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from farkle_trainer.training.games.daily import DailyStatus
 
 SET_ASIDE_PROMPT = "Set aside:"
+HOW_TO_PLAY = (
+    "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
+    "(u or other dice change the set-aside until then);"
+)
 HOT_DICE = "Hot dice: all six have scored, so you may roll all 6 again."
 
 
@@ -45,7 +49,7 @@ def intro(day: date, *, official: bool) -> str:
             f"Farkle daily {day.isoformat()}, practice: ten turns on the day's dice.",
             "Recorded as training progress, never in stats. Hints are on: type h at a prompt.",
         ]
-    lines.append("Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on; q stops.")
+    lines.append(HOW_TO_PLAY + " q stops, and the game is saved.")
     return "\n".join(lines)
 
 

@@ -35,9 +35,7 @@ def prompt(q: Question, number: int, count: int, *, plain: bool, returning: str 
     """The question as asked: numbered, on one line; plain mode says how to answer."""
     head = f"{number}/{count} {RETURNING.get(returning or '', '')}"
     if q.form == "dice":
-        if plain:
-            return f"{head}You rolled {labelled_roll(q.dice)}. Set aside the most points:"
-        return f"{head}Set aside the most points"
+        return f"{head}You rolled {labelled_roll(q.dice)}. Set aside the most points:"
     if q.form == "yes-no" and plain:
         return f"{head}{q.text} (y/n)"
     return f"{head}{q.text}"

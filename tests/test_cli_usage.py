@@ -1,0 +1,122 @@
+"""The command line itself: help, usage errors, the version and the bounds of every number."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from farkle_trainer import __version__
+from farkle_trainer.cli import app
+
+runner = CliRunner()
+
+
+def command_paths() -> list[list[str]]:
+    found: list[list[str]] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        subcommands = getattr(command, "commands", None)
+        if subcommands is None:
+            found.append(path)
+            return
+        for name, sub in subcommands.items():
+            walk(sub, [*path, name])
+
+    walk(get_command(app), [])
+    return found
+
+
+COMMANDS = command_paths()
+
+
+def one_error_line(stderr: str) -> None:
+    lines = stderr.splitlines()
+    assert lines[0].startswith("Error: "), stderr
+    assert all(not line.startswith("Error") for line in lines[1:]), stderr
+    assert "Traceback" not in stderr and "╭" not in stderr and "│" not in stderr
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_every_command_has_one_line_usage_errors(path: list[str]) -> None:
+    result = runner.invoke(app, [*path, "--no-such-option"])
+    assert result.exit_code == 2
+    one_error_line(result.stderr)
+    assert result.stderr.splitlines()[1].startswith(f"Usage: farkle-train {' '.join(path)} ")
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_every_help_shows_clean_metavars(path: list[str]) -> None:
+    result = runner.invoke(app, [*path, "--help"])
+    assert result.exit_code == 0
+    for internal in ("<bool>", "<str>", "<int>", "<list", "[[", "{", "╭"):
+        assert internal not in result.stdout, (internal, result.stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["explain"], "Error: Missing argument 'DICE'."),
+        (["score", "--seed", "-1"], "Error: Invalid value for '--seed'"),
+        (["score", "--count", "abc"], "Error: Invalid value for '--count'"),
+        (["nope"], "Error: No such command 'nope'."),
+    ],
+)
+def test_parser_errors_are_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    one_error_line(result.stderr)
+    assert result.stderr.startswith(message)
+
+
+def test_version_and_class_code_plain() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"farkle-train {__version__}\n"
+    result = runner.invoke(app, ["class", "code", "--plain"])
+    assert result.exit_code == 0 and len(result.stdout.strip()) >= 4
+
+
+def test_the_readme_says_which_commands_take_rules() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    without = []
+    for path in COMMANDS:
+        help_text = runner.invoke(app, [*path, "--help"]).stdout
+        if "--rules" not in help_text:
+            without.append(f"`{' '.join(path)}`")
+    assert sorted(without) == ["`class code`", "`class report`", "`reset`"]
+    assert "Every command except `reset`, `class code` and `class report` takes `--rules" in readme
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "--plain", "--seed", "9223372036854775808", "--count", "1"],
+        ["decide", "--plain", "--seed", "9223372036854775808", "--count", "1"],
+        ["hint", "1", "5", "2", "2", "3", "6", "--points", "1e30"],
+        ["hint", "1", "5", "2", "2", "3", "6", "--points", "9223372036854775800"],
+        ["hint", "1", "5", "2", "2", "3", "6", "--need", "1e30"],
+        ["hint", "1", "5", "2", "2", "3", "6", "--opening", "100050"],
+        ["strategy", "--opening", "10000000000"],
+        ["strategy", "--opening", "99999950"],
+        ["strategy", "--opening", "1" * 5000],
+    ],
+)
+def test_every_number_is_bounded(args: list[str]) -> None:
+    result = runner.invoke(app, args, input="")
+    assert result.exit_code == 2, result.output
+    one_error_line(result.stderr)
+
+
+def test_invalid_utf8_on_stdin_is_refused_politely() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    command = [sys.executable, "-m", "farkle_trainer", "decide", "--plain", "--seed", "1", "--count", "1"]
+    done = subprocess.run(command, input=b"\xff\n", capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"(type b to bank or r to roll on)" in done.stdout
