@@ -480,6 +480,7 @@ def _check_consistent(state: MatchState) -> None:
         state.turn != sum(state.turns) + 1,
         state.rolls < len(state.log),
         bool(state.kept) and not is_subset(counts_of(state.kept), counts_of(state.roll)),
+        bool(state.kept) and score_table(state.rules).split(counts_of(state.kept)) is None,
         any(not 0 <= m.seat < size or len(m.scores) != size for m in state.log),
     ]
     if any(problems):
