@@ -20,6 +20,7 @@ LIMIT_MS = 50.0
 def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
+    from farkle_trainer.engine.plays import hint
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
 
@@ -28,6 +29,8 @@ def main() -> int:
     start = time.perf_counter()
     computers.table_for(setup)
     print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
+    # Medium's turn table is solved once per rule set too; time decisions, not that solve.
+    hint((1, 5, 2, 2, 3, 6), 0, setup.rules)
 
     times: dict[str, list[float]] = {level.value: [] for level in m.Level}
     line_ups = ((hard, m.Player("Med", m.Level.MEDIUM)), (m.Player("Eve", m.Level.EASY), hard))
@@ -49,9 +52,10 @@ def main() -> int:
         worst = max(values)
         mark = "ok" if worst < LIMIT_MS else "SLOW"
         slow += worst >= LIMIT_MS
+        p99 = statistics.quantiles(values, n=100, method="inclusive")[98]
         print(
             f"{level:<7} {len(values):5d} decisions  median {statistics.median(values):6.2f} ms  "
-            f"p99 {statistics.quantiles(values, n=100)[98]:6.2f} ms  max {worst:6.2f} ms  {mark}"
+            f"p99 {p99:6.2f} ms  max {worst:6.2f} ms  {mark}"
         )
     return 1 if slow else 0
 
