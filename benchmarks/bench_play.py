@@ -1,0 +1,64 @@
+"""Time computer decisions in whole games once the game table is cached.
+
+Run with ``python benchmarks/bench_play.py [TARGET]`` (after installing the project; the
+default target is 10,000, whose table takes a while to solve the first time). Plays Hard
+against Medium and Easy on several seeds and times every decision of each level (the
+state in, the choice out). Target: each decision under 50 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+LIMIT_MS = 50.0
+
+
+def main() -> int:
+    target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
+    from farkle_trainer.engine.plays import hint
+    from farkle_trainer.training.games import computers
+    from farkle_trainer.training.games import match as m
+
+    hard = m.Player("Hal", m.Level.HARD)
+    setup = m.new_setup((hard, m.Player("Med", m.Level.MEDIUM)), target=target)
+    start = time.perf_counter()
+    computers.table_for(setup)
+    print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
+    # Medium's turn table is solved once per rule set too; time decisions, not that solve.
+    hint((1, 5, 2, 2, 3, 6), 0, setup.rules)
+
+    times: dict[str, list[float]] = {level.value: [] for level in m.Level}
+    line_ups = ((hard, m.Player("Med", m.Level.MEDIUM)), (m.Player("Eve", m.Level.EASY), hard))
+    line_ups += ((hard, m.Player("Med", m.Level.MEDIUM), m.Player("Eve", m.Level.EASY)),)
+    for seed in range(6):
+        for players in line_ups:
+            state = m.new_match(m.new_setup(players, target=target, seed=f"bench-{seed}"))
+            source = state.setup.source()
+            while not state.over:
+                if state.phase == "pick":
+                    level = state.player.level
+                    assert level is not None
+                    start = time.perf_counter()
+                    computers.choose(state)
+                    times[level.value].append(1000 * (time.perf_counter() - start))
+                state = computers.step(state, source)
+    slow = 0
+    for level, values in times.items():
+        worst = max(values)
+        mark = "ok" if worst < LIMIT_MS else "SLOW"
+        slow += worst >= LIMIT_MS
+        p99 = statistics.quantiles(values, n=100, method="inclusive")[98]
+        print(
+            f"{level:<7} {len(values):5d} decisions  median {statistics.median(values):6.2f} ms  "
+            f"p99 {p99:6.2f} ms  max {worst:6.2f} ms  {mark}"
+        )
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

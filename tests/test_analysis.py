@@ -1,0 +1,202 @@
+"""Analysis of a finished game: grades on the right scale, luck that adds up exactly, the chart."""
+
+from __future__ import annotations
+
+import pytest
+from matches import person, play_out
+
+from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_for
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.training.games import analysis as a
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.match import Form, Level, MatchError, Player
+
+ANN, BOB = Player("Ann"), Player("Bob")
+
+
+def played(players, seed: str, **kw) -> m.MatchState:
+    kw.setdefault("target", 2_000)
+    s = m.new_setup(players, seed=seed, **kw)
+    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+
+
+@pytest.mark.parametrize(
+    ("lost", "unit", "grade"),
+    [
+        (0.0049, Unit.GAME, Grade.BEST),
+        (0.005, Unit.GAME, Grade.FINE),
+        (0.25, Unit.GAME, Grade.INACCURACY),
+        (0.99, Unit.GAME, Grade.INACCURACY),
+        (1.0, Unit.GAME, Grade.MISTAKE),
+        (3.0, Unit.GAME, Grade.BLUNDER),
+        (0.0004, Unit.TURNS, Grade.BEST),
+        (0.0199, Unit.TURNS, Grade.FINE),
+        (0.02, Unit.TURNS, Grade.INACCURACY),
+        (0.1, Unit.TURNS, Grade.MISTAKE),
+        (0.3, Unit.TURNS, Grade.BLUNDER),
+    ],
+)
+def test_game_and_turn_grade_scales(lost: float, unit: Unit, grade: Grade) -> None:
+    assert grade_for(lost, unit) == grade
+
+
+def test_game_units() -> None:
+    hal = Player("Hal", Level.MEDIUM)
+    assert a.game_unit(m.new_setup((ANN, hal))) == Unit.GAME
+    assert a.game_unit(m.new_setup((ANN, hal), penalty=500)) == Unit.POINTS
+    assert a.game_unit(m.new_setup((ANN, BOB, hal))) == Unit.POINTS
+    assert a.game_unit(m.new_setup((ANN,), form=Form.FEWEST_TURNS)) == Unit.TURNS
+    assert a.game_unit(m.new_setup((ANN,), form=Form.TEN_TURNS)) == Unit.POINTS
+
+
+@pytest.mark.parametrize("seed", ["g1", "g2", "g3"])
+def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
+    state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350)
+    table = solve_game(state.setup.rules, 2_000, 350)
+    an = a.analyse(state)
+    assert an.unit == Unit.GAME and an.chart_seat == 0
+    me, them = an.accounts
+    # 100 x result = 100 x W(0, 0) + own luck - own losses - the opponent's luck + their losses.
+    assert me.expected == pytest.approx(100 * table.win_chance(0, 0), abs=1e-12)
+    for x, y in ((me, them), (them, me)):
+        assert x.result == pytest.approx(x.expected + x.luck - x.given_up - y.luck + y.given_up, abs=1e-7)
+    assert me.result + them.result == 100
+    assert them.given_up == pytest.approx(0, abs=1e-9)  # Hard is the exact policy
+
+    # Each review against game_plays directly.
+    for r in an.reviews:
+        x = r.move
+        plays = game_plays(counts_of(x.roll), x.points, x.score, x.leader, table, last_turn=x.last_turn)
+        chosen = next(p for p in plays.plays if p.keep == x.keep)
+        value = chosen.bank if x.action == "bank" else chosen.roll
+        assert value is not None and plays.best is not None
+        assert r.lost == pytest.approx(100 * (plays.best.best - value), abs=1e-9)
+        assert r.grade == grade_for(r.lost, Unit.GAME)
+    assert [r.points_lost for r in an.reviews] == sorted((r.points_lost for r in an.reviews), reverse=True)
+
+    # The chart: the chance at each turn start, from the table, on scores replayed from the banks.
+    scores = [0, 0]
+    expected = []
+    for x in state.log:
+        if x.points == 0 and len(x.roll) == 6 and (not expected or expected[-1][0] != x.turn):
+            assert tuple(scores) == x.scores
+            mover, other = scores[x.seat], scores[1 - x.seat]
+            if x.last_turn:
+                chance = table.final_turn_chance(other - mover, opened=mover > 0)
+            else:
+                chance = table.win_chance(mover, other)
+            expected.append((x.turn, chance if x.seat == 0 else 1 - chance))
+        if x.action == "bank":
+            scores[x.seat] += x.points + _points(state, x.keep)
+    expected.append((state.turn, state.result(0)))
+    assert scores == list(state.scores)
+    assert [t for t, _ in an.chances] == [t for t, _ in expected] == list(range(1, state.turn + 1))
+    assert [c for _, c in an.chances] == pytest.approx([c for _, c in expected], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", ["p1", "p2"])
+def test_points_analysis_adds_up_to_every_score(seed: str) -> None:
+    players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
+    state = played(players, seed, opening=350, penalty=500)
+    an = a.analyse(state)
+    assert an.unit == Unit.POINTS and an.chances == ()
+    for acc in an.accounts:
+        assert acc.result == state.scores[acc.seat]
+        assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
+    # The luck of each roll, independently: best play's value after minus rolling's value before.
+    luck = 0.0
+    for x in state.log:
+        if x.seat != 1:
+            continue
+        opening = 350 if x.score == 0 else 0
+        farkle_value = -min(500, x.score) if x.farkles == 2 else 0
+        sol = solve(state.rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+        before = sol.roll_value(x.points, len(x.roll))
+        splits = score_table(state.rules).selections(counts_of(x.roll))
+        after = (
+            max(sol.value_after(x.points + s.points, (len(x.roll) - len(s.dice)) or 6) for s in splits)
+            if splits
+            else farkle_value
+        )
+        luck += after - before
+    assert an.accounts[1].luck == pytest.approx(luck, abs=1e-9)
+
+
+def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing() -> None:
+    for seed in ("l1", "l2", "l3", "l4"):
+        state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)
+        last = [r for r in a.analyse(state).reviews if r.move.last_turn]
+        for r in last:
+            x = r.move
+            h = hint(x.roll, x.points, state.rules, need=x.leader - x.score + 50)
+            assert r.unit == Unit.CHANCE and h.best is not None
+            chosen = next(p for p in h.plays if p.keep == x.keep)
+            assert chosen.chance is not None
+            value = chosen.chance.bank if x.action == "bank" else chosen.chance.roll
+            assert value is not None
+            assert r.lost == pytest.approx(100 * (h.best.value.best - value), abs=1e-9)
+        if last:
+            return
+    pytest.fail("no game reached a person's last turn")
+
+
+def test_fewest_turns_analysis_adds_up_to_the_turns_taken() -> None:
+    for seed in ("t1", "t2"):
+        state = played((ANN,), seed, form=Form.FEWEST_TURNS, opening=500)
+        solo = solve_solo(state.setup.rules, 2_000, 500)
+        an = a.analyse(state)
+        (acc,) = an.accounts
+        assert an.unit == Unit.TURNS and acc.expected == solo.expected_turns(0)
+        assert acc.result == state.turns[0]
+        assert acc.result == pytest.approx(acc.expected - acc.luck + acc.given_up, abs=1e-7)
+        assert acc.given_up == pytest.approx(sum(r.lost for r in an.reviews), abs=1e-9)
+        for r in an.reviews:
+            x = r.move
+            bank = solo.bank_value(x.score, x.points + _points(state, x.keep))
+            roll = solo.roll_value(
+                x.score, x.points + _points(state, x.keep), (len(x.roll) - len(x.keep)) or 6
+            )
+            assert r.chosen == (bank if x.action == "bank" else roll)
+
+
+def _points(state: m.MatchState, keep: tuple[int, ...]) -> int:
+    split = score_table(state.rules).split(counts_of(keep))
+    assert split is not None
+    return split.points
+
+
+def test_ten_turns_analysis_and_the_summary() -> None:
+    state = played((ANN,), "ten", form=Form.TEN_TURNS)
+    an = a.analyse(state)
+    (acc,) = an.accounts
+    assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
+    assert acc.expected == pytest.approx(
+        10 * solve(state.rules, Objective.expected()).roll_value(0, 6), abs=1e-9
+    )
+    (summary,) = an.summaries
+    reviews = an.reviews
+    assert summary.decisions == len(reviews) == len(state.decisions)
+    assert summary.errors == sum(1 for r in reviews if r.grade not in (Grade.BEST, Grade.FINE))
+    assert summary.error_rate == summary.errors / summary.decisions
+    average = sum(in_points(r.lost, r.unit) for r in reviews) / len(reviews)
+    assert summary.average_loss == pytest.approx(average)
+    assert summary.rating == rating_for(average)
+    assert sum(summary.grades.values()) == summary.decisions
+
+
+def test_only_people_are_reviewed_and_only_finished_games_analysed() -> None:
+    s = m.new_setup((Player("Hal", Level.HARD), ANN), target=1_500, seed="who")
+    with pytest.raises(MatchError, match="over"):
+        a.analyse(m.new_match(s))
+    state = played((Player("Hal", Level.HARD), ANN), "who", target=1_500)
+    an = a.analyse(state)
+    assert an.chart_seat == 1 and all(r.move.seat == 1 for r in an.reviews)
+    assert an.chances[-1] == (state.turn, state.result(1))
+    assert [s.seat for s in an.summaries] == [1]
+    with pytest.raises(MatchError, match="Farkle"):
+        a.review_move(state.setup, next(x for x in state.log if x.action == "farkle"))

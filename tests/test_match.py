@@ -1,0 +1,279 @@
+"""Whole games: setup, transitions, house rules, the final round, solo forms, saved state, dice."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from matches import person, play_out, rolls
+
+from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.match import Form, GameKind, Level, MatchError, Player
+
+ANN, BOB, CAT = Player("Ann"), Player("Bob"), Player("Cat")
+FARKLE6 = [2, 2, 3, 3, 4, 6]
+
+
+def setup(*players: Player, **kw) -> m.Setup:
+    kw.setdefault("target", 2_000)
+    return m.new_setup(players or (ANN, BOB), **kw)
+
+
+def test_a_turn_banked_passes_the_dice() -> None:
+    state = m.new_match(setup())
+    source = rolls([1, 5, 2, 3, 4, 6], [1, 1, 1, 2], [2, 2, 3, 4, 4, 6])
+    state = m.roll(state, source)
+    assert state.phase == "pick" and state.roll == (1, 5, 2, 3, 4, 6) and state.seat == 0
+    state = m.set_aside(state, (5, 1))
+    assert state.phase == "choose" and state.points == 150 and state.dice == 4 and state.stake == 0
+    state = m.roll_on(state, source)
+    state = m.set_aside(state, (1, 1, 1))
+    assert state.points == 1_150 and state.stake == 150 and state.dice == 1
+    state = m.bank(state)
+    assert state.scores == (1_150, 0) and state.seat == 1 and state.turn == 2 and state.turns == (1, 0)
+    assert [(x.action, x.points, x.keep, x.scores) for x in state.log] == [
+        ("roll", 0, (1, 5), (0, 0)),
+        ("bank", 150, (1, 1, 1), (0, 0)),
+    ]
+    state = m.roll(state, source)  # Bob's Farkle: back to Ann
+    assert state.seat == 0 and state.scores == (1_150, 0) and state.log[-1].action == "farkle"
+    assert state.farkles == (0, 1)
+
+
+def test_hot_dice_roll_six_again() -> None:
+    state = m.roll(m.new_match(setup()), rolls([1, 1, 1, 5, 5, 5]))
+    state = m.set_aside(state, (1, 1, 1, 5, 5, 5))
+    assert state.dice == 6 and state.points == 2_500  # two triplets
+
+
+def test_moves_out_of_turn_and_bad_picks_are_refused() -> None:
+    state = m.new_match(setup())
+    for move in (lambda s: m.bank(s), lambda s: m.set_aside(s, (1,)), lambda s: m.roll_on(s, rolls())):
+        with pytest.raises(MatchError, match="waits to roll"):
+            move(state)
+    state = m.roll(state, rolls([1, 5, 2, 3, 4, 6]))
+    with pytest.raises(MatchError, match="not all in the roll"):
+        m.set_aside(state, (1, 1))
+    with pytest.raises(MatchError, match="2"):
+        m.set_aside(state, (1, 2))
+    with pytest.raises(MatchError, match="at least one"):
+        m.set_aside(state, ())
+
+
+def test_opening_minimum() -> None:
+    source = rolls([1, 5, 2, 3, 4, 6], [1, 2, 3, 4], [5, 5, 5, 2, 3, 4], [1, 2, 3, 4, 6, 6])
+    state = m.new_match(setup(opening=500))
+    state = m.set_aside(m.roll(state, source), (1, 5))
+    assert not state.can_bank
+    with pytest.raises(MatchError, match="opening minimum of 500"):
+        m.bank(state)
+    state = m.set_aside(m.roll_on(state, source), (1,))
+    assert state.points == 250 and not state.can_bank
+    state = m.bank(replace(state, points=500))
+    assert state.scores == (500, 0)
+    # Once opened, any total may be banked.
+    state = m.set_aside(m.roll(state, source), (5, 5, 5))
+    state = m.bank(m.set_aside(m.roll(replace(state, seat=0, points=0, kept=(), roll=()), source), (1,)))
+    assert state.scores[0] == 600
+
+
+def test_three_farkles_in_a_row_cost_the_penalty_never_below_zero() -> None:
+    source = rolls(*[FARKLE6] * 20)
+    state = m.new_match(setup(penalty=500))
+    state = replace(state, scores=(700, 300))
+    for _ in range(2):
+        state = m.roll(m.roll(state, source), source)
+    assert state.scores == (700, 300) and state.farkles == (2, 2)
+    state = m.roll(state, source)
+    assert state.scores == (200, 300) and state.farkles == (0, 2)
+    state = m.roll(state, source)
+    assert state.scores == (200, 0) and state.farkles == (0, 0)  # 300 - 500 stops at 0
+    assert [x.farkles for x in state.log] == [0, 0, 1, 1, 2, 2]
+
+
+def test_banking_ends_a_run_of_farkles() -> None:
+    source = rolls(FARKLE6, FARKLE6, [1, 2, 3, 4, 6, 6], FARKLE6, FARKLE6)
+    state = m.new_match(setup(penalty=1_000))
+    state = m.roll(m.roll(state, source), source)
+    state = m.bank(m.set_aside(m.roll(state, source), (1,)))
+    assert state.farkles == (0, 1)
+    state = m.roll(m.roll(state, source), source)
+    assert state.farkles == (1, 2)
+
+
+def test_without_the_penalty_a_third_farkle_costs_nothing() -> None:
+    state = replace(m.new_match(setup()), scores=(700, 300))
+    for _ in range(6):
+        state = m.roll(state, rolls(*[FARKLE6] * 20))
+        state = replace(state, rolls=0)
+    assert state.scores == (700, 300)
+
+
+def _bank_turn(state: m.MatchState, points: int) -> m.MatchState:
+    """The player to act keeps a 1 and banks ``points`` (a stand-in for a whole turn)."""
+    state = m.set_aside(m.roll(state, lambda r, p: (1, 2, 3, 4, 6, 6)[p - 1]), (1,))
+    return m.bank(replace(state, points=points))
+
+
+def _farkle_turn(state: m.MatchState) -> m.MatchState:
+    return m.roll(state, lambda r, p: FARKLE6[p - 1])
+
+
+def test_final_round_every_other_player_gets_exactly_one_last_turn() -> None:
+    state = m.new_match(setup(ANN, BOB, CAT))
+    state = _bank_turn(state, 500)  # Ann
+    state = _bank_turn(state, 2_100)  # Bob reaches the target: the final round starts
+    assert state.closer == 1 and state.seat == 2 and state.last_turn and not state.over
+    state = _bank_turn(state, 2_200)  # Cat passes Bob in her last turn
+    assert not state.over and state.seat == 0 and state.closer == 1
+    state = _farkle_turn(state)  # Ann's last turn; Bob does not play again
+    assert state.over and state.scores == (500, 2_100, 2_200) and state.turns == (2, 1, 1)
+    assert state.winners() == (2,) and state.result(2) == 1.0 and state.result(1) == 0.0
+    assert [x.last_turn for x in state.log] == [False, False, True, True]
+    with pytest.raises(MatchError, match="over"):
+        m.roll(state, rolls(FARKLE6))
+
+
+def test_equal_top_scores_share_the_win() -> None:
+    state = _bank_turn(m.new_match(setup()), 2_000)
+    assert state.seat == 1 and state.last_turn
+    state = _bank_turn(state, 2_000)
+    assert state.over and state.winners() == (0, 1) and state.result(0) == state.result(1) == 0.5
+
+
+def test_the_second_player_can_close_the_game() -> None:
+    state = _bank_turn(m.new_match(setup()), 300)
+    state = _bank_turn(state, 2_500)
+    assert state.seat == 0 and state.last_turn and not state.over
+    state = _bank_turn(state, 2_150)
+    assert state.over and state.scores == (2_450, 2_500) and state.winners() == (1,)
+
+
+def test_solo_ten_turns() -> None:
+    state = m.new_match(m.new_setup((ANN,), form=Form.TEN_TURNS))
+    for turn in range(1, 11):
+        assert not state.over and state.seat == 0
+        state = _farkle_turn(state) if turn % 2 else _bank_turn(state, 5_000)
+    assert state.over and state.scores == (25_000,) and state.turns == (10,) and state.winners() == (0,)
+
+
+def test_solo_fewest_turns_counts_farkles() -> None:
+    state = m.new_match(m.new_setup((ANN,), form=Form.FEWEST_TURNS, target=1_000))
+    state = _farkle_turn(state)
+    state = _bank_turn(state, 600)
+    assert not state.over
+    state = _bank_turn(state, 400)
+    assert state.over and state.turns == (3,) and state.scores == (1_000,)
+
+
+@pytest.mark.parametrize(
+    ("players", "kw", "message"),
+    [
+        ((ANN,), {}, "2 to 4 players"),
+        ((ANN, BOB, CAT, Player("Dan"), Player("Eve")), {}, "2 to 4 players"),
+        ((ANN, BOB), {"form": Form.TEN_TURNS}, "exactly one player"),
+        ((Player("Hal", Level.EASY),), {"form": Form.FEWEST_TURNS}, "a person"),
+        ((ANN, Player("ann")), {}, "share a name"),
+        ((ANN, Player(" Bob")), {}, "name"),
+        ((ANN, BOB), {"target": 950}, "target"),
+        ((ANN, BOB), {"target": 20_050}, "target"),
+        ((ANN, BOB), {"target": 2_020}, "target"),
+        ((ANN, BOB), {"opening": 2_050}, "opening"),
+        ((ANN, BOB), {"opening": 75}, "opening"),
+        ((ANN, BOB), {"penalty": 250}, "penalty"),
+        ((ANN, Player("Hal", Level.HARD)), {"penalty": 500}, "Hard"),
+    ],
+)
+def test_setups_that_are_refused(players, kw, message) -> None:
+    kw.setdefault("target", 2_000)
+    with pytest.raises(MatchError, match=message):
+        m.new_setup(players, **kw)
+
+
+def test_house_rules_in_the_setup() -> None:
+    s = m.new_setup((ANN, BOB), PRESETS["multiplier"], target=5_000, opening=350, penalty=1_000)
+    assert (s.target, s.opening, s.penalty, s.rules.name) == (5_000, 350, 1_000, "multiplier")
+    assert m.new_setup((ANN, BOB)).target == 10_000
+
+
+@pytest.mark.parametrize(
+    ("players", "form", "kind"),
+    [
+        ((ANN,), Form.TEN_TURNS, GameKind.SOLO),
+        ((ANN,), Form.FEWEST_TURNS, GameKind.SOLO),
+        ((ANN, Player("Hal", Level.HARD)), Form.MATCH, GameKind.COMPUTER),
+        ((Player("Hal", Level.EASY), ANN, Player("Med", Level.MEDIUM)), Form.MATCH, GameKind.COMPUTER),
+        ((ANN, BOB), Form.MATCH, GameKind.PASS_AND_PLAY),
+        ((ANN, BOB, Player("Hal", Level.EASY)), Form.MATCH, GameKind.PASS_AND_PLAY),
+        ((Player("Hal", Level.EASY), Player("Med", Level.MEDIUM)), Form.MATCH, GameKind.COMPUTERS),
+    ],
+)
+def test_rated_only_against_the_computer_without_coach_or_hint(players, form, kind) -> None:
+    for coached in (False, True):
+        s = m.new_setup(players, form=form, coached=coached)
+        assert s.kind == kind
+        for hinted in (False, True):
+            expected = kind == GameKind.COMPUTER and not coached and not hinted
+            assert m.is_rated(s, hinted=hinted) is expected
+
+
+def test_asking_for_a_hint_makes_the_game_training() -> None:
+    s = m.new_setup((ANN, Player("Hal", Level.MEDIUM)))
+    state = m.new_match(s)
+    assert state.rated
+    state = m.ask_hint(state)
+    assert not state.rated and state.hints == 1
+    assert not m.MatchState.from_dict(state.to_dict()).rated
+    with pytest.raises(MatchError, match="hints"):
+        m.ask_hint(replace(state, seat=1))
+
+
+def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads() -> None:
+    players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
+    s = m.new_setup(players, target=2_000, opening=350, penalty=500, seed="abc")
+    saved: list[m.MatchState] = []
+    one = play_out(m.new_match(s), s.source(), person(Stream("p")), saved=saved)
+    two = play_out(m.new_match(s), s.source(), person(Stream("p")))
+    assert one == two and one.over and len(saved) > 10
+    other = m.new_setup(players, target=2_000, opening=350, penalty=500, seed="abd")
+    three = play_out(m.new_match(other), other.source(), person(Stream("p")))
+    assert [x.roll for x in three.log] != [x.roll for x in one.log]
+    # Any saved state resumes to the same end.
+    middle = m.MatchState.from_dict(json.loads(json.dumps(saved[len(saved) // 2].to_dict())))
+    assert play_out(middle, s.source(), person(Stream("q"))).over
+
+
+def test_the_dice_follow_the_roll_number_not_the_player() -> None:
+    s = setup(seed="x")
+    source = s.source()
+    state = m.roll(m.new_match(s), source)
+    assert state.roll == tuple(source(1, place) for place in range(1, 7))
+
+
+def test_saved_games_that_cannot_be_read() -> None:
+    s = m.new_setup((ANN, Player("Hal", Level.HARD)), target=2_000, opening=500, seed="z")
+    state = m.set_aside(m.roll(m.new_match(s), rolls([1, 5, 2, 3, 4, 6])), (1,))
+    data = state.to_dict()
+    assert m.MatchState.from_dict(json.loads(json.dumps(data))) == state
+    assert m.MatchState.from_dict(data).setup.players[1].level == Level.HARD
+    broken = [
+        {**data, "version": 2},
+        {k: v for k, v in data.items() if k != "scores"},
+        {**data, "scores": [0]},
+        {**data, "seat": 5},
+        {**data, "turn": 4},
+        {**data, "finished": "no"},
+        {**data, "roll": [1, 7]},
+        {**data, "kept": [6]},
+        {**data, "setup": {**data["setup"], "form": "chess"}},
+        {**data, "setup": {**data["setup"], "rules": {"name": "classic"}}},
+        {**data, "setup": {**data["setup"], "players": [{"name": "Ann", "level": "god"}]}},
+        {**data, "setup": {**data["setup"], "coached": "yes"}},
+        {**data, "log": [{"action": "dance"}]},
+    ]
+    for bad in broken:
+        with pytest.raises(MatchError, match="saved game cannot be read"):
+            m.MatchState.from_dict(bad)
