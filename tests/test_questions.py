@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 from factories import HOUSE, q
 
-from farkle_trainer.engine.dice import multisets
+from farkle_trainer.engine.dice import counts_of, multisets
 from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.quizzes.questions import (
     LEVELS,
     allowed_rules,
-    rule_of,
     rules_in,
     table_rules,
 )
@@ -59,11 +58,16 @@ def test_levels_use_their_rules() -> None:
     assert "three pairs" not in table_rules(HOUSE)
 
 
-def test_group_names_map_to_table_rules() -> None:
-    assert rule_of("four 2s") == "four of a kind"
-    assert rule_of("six 6s") == "six of a kind"
-    assert rule_of("four 2s and a pair of 3s") == "four of a kind and a pair"
-    assert rule_of("three 4s") == "three 4s"
+def test_groups_know_their_table_rule() -> None:
+    def rule(*dice: int) -> set[str]:
+        split = score_table(FIXED).split(counts_of(dice))
+        assert split is not None
+        return {g.rule for g in split.groups}
+
+    assert rule(2, 2, 2, 2) == {"four of a kind"}
+    assert rule(6, 6, 6, 6, 6, 6) == {"six of a kind"}
+    assert rule(2, 2, 2, 2, 3, 3) == {"four of a kind and a pair"}
+    assert rule(4, 4, 4) == {"three 4s"}
     # Every group any table can score is one of that table's rules.
     for rules in ALL_TABLES:
         table = score_table(rules)

@@ -12,7 +12,7 @@ Rulings (DESIGN.md, Rules):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
@@ -35,11 +35,16 @@ _COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six
 
 @dataclass(frozen=True)
 class Group:
-    """One scoring combination inside a split, e.g. ``three 1s`` = 1,000."""
+    """One scoring combination inside a split, e.g. ``three 1s`` = 1,000.
+
+    ``rule`` is the row of the scoring table it comes under, as :meth:`Rules.table` names it
+    (``four 2s`` comes under ``four of a kind``), so nothing reads it back out of the name.
+    """
 
     name: str
     dice: tuple[int, ...]
     points: int
+    rule: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -87,10 +92,10 @@ def _candidate_groups(counts: Counts, rules: Rules) -> list[tuple[Counts, Group]
     """Every scoring combination contained in ``counts``."""
     groups: list[tuple[Counts, Group]] = []
 
-    def add(part: list[int], name: str, points: int | None) -> None:
+    def add(part: list[int], name: str, points: int | None, rule: str | None = None) -> None:
         c: Counts = (part[0], part[1], part[2], part[3], part[4], part[5])
         if points is not None and is_subset(c, counts):
-            groups.append((c, Group(name, faces_of(c), points)))
+            groups.append((c, Group(name, faces_of(c), points, rule or name)))
 
     def only(face: int, k: int) -> list[int]:
         part = [0] * 6
@@ -101,7 +106,8 @@ def _candidate_groups(counts: Counts, rules: Rules) -> list[tuple[Counts, Group]
     add(only(5, 1), "single 5", rules.single_five)
     for face in FACES:
         for k in range(3, counts[face - 1] + 1):
-            add(only(face, k), f"{_COUNT_WORDS[k]} {face}s", rules.of_a_kind_points(face, k))
+            rule = f"three {face}s" if k == 3 else f"{_COUNT_WORDS[k]} of a kind"
+            add(only(face, k), f"{_COUNT_WORDS[k]} {face}s", rules.of_a_kind_points(face, k), rule)
     add([1, 1, 1, 1, 1, 0], "straight 1-5", rules.partial_straight_low)
     add([0, 1, 1, 1, 1, 1], "straight 2-6", rules.partial_straight_high)
     if size(counts) == 6:
@@ -115,6 +121,7 @@ def _candidate_groups(counts: Counts, rules: Rules) -> list[tuple[Counts, Group]
                 list(counts),
                 f"four {fours[0]}s and a pair of {pairs[0]}s",
                 rules.four_of_a_kind_and_pair,
+                "four of a kind and a pair",
             )
         triples = [f for f in FACES if counts[f - 1] == 3]
         if len(triples) == 2:

@@ -46,22 +46,9 @@ def table_rules(rules: Rules) -> tuple[str, ...]:
     return tuple(name for name, value in rules.table() if value != "-")
 
 
-_OF_A_KIND = re.compile(r"(four|five|six) [1-6]s")
-
-
-def rule_of(group_name: str) -> str:
-    """The table rule a scoring group comes under: ``"four 2s"`` -> ``"four of a kind"``."""
-    if " and a pair of " in group_name:
-        return "four of a kind and a pair"
-    m = _OF_A_KIND.fullmatch(group_name)
-    if m:
-        return f"{m[1]} of a kind"
-    return group_name
-
-
 def rules_in(split: Split | None) -> frozenset[str]:
     """The table rules a split uses."""
-    return frozenset() if split is None else frozenset(rule_of(g.name) for g in split.groups)
+    return frozenset() if split is None else frozenset(g.rule for g in split.groups)
 
 
 _HARD_RULES = {"six of a kind", "straight 1-6", "three pairs", "four of a kind and a pair", "two triplets"}
