@@ -1,22 +1,27 @@
 """One grade scale for every decision the trainer grades: drills, daily practice, challenges.
 
 A play is graded by what it gives up against the best play: points of expected turn
-score, or percentage points of a chance (the final round). The same loss gets the same
-grade, and the same right or wrong, wherever it was made.
+score, percentage points of the chance of passing the leader (the final round), percentage
+points of the chance of winning the game (game drills), or expected turns (solo drills,
+the target in as few turns as possible). The same loss gets the same grade, and the same
+right or wrong, wherever it was made.
 
-===========  ==========================  =========================================
-grade        expected score given up     chance given up (percentage points)
-===========  ==========================  =========================================
-best         under 0.005 points          under 0.005 percentage points
-fine         under 5 points              under 0.5 percentage points
-inaccuracy   under 20 points             under 2 percentage points
-mistake      under 60 points             under 6 percentage points
-blunder      60 points or more           6 percentage points or more
-===========  ==========================  =========================================
+===========  ===============  ====================  =====================  ================
+grade        expected score   chance to pass (pp)   chance to win (pp)     expected turns
+===========  ===============  ====================  =====================  ================
+best         under 0.005      under 0.005           under 0.005            under 0.0005
+fine         under 5          under 0.5             under 0.25             under 0.02
+inaccuracy   under 20         under 2               under 1                under 0.08
+mistake      under 60         under 6               under 3                under 0.24
+blunder      60 or more       6 or more             3 or more              0.24 or more
+===========  ===============  ====================  =====================  ================
 
-A best or fine play counts as right. Session ratings compare losses in one unit, where a
-percentage point of a chance counts as :data:`POINTS_PER_PERCENTAGE_POINT` points, the
-ratio the two scales share (:data:`RATINGS`).
+The chance of winning has a finer scale than the final round's: a game is decided over
+many turns, so a single decision moves it less, and a percentage point of it is worth
+more. A best or fine play counts as right. Session ratings compare losses in one unit,
+points, at the ratio each scale shares with the points scale (:func:`in_points`): a
+percentage point to pass counts as :data:`POINTS_PER_PERCENTAGE_POINT` points, one to win
+as :data:`POINTS_PER_WIN_PERCENTAGE_POINT`, and a turn as :data:`POINTS_PER_TURN`.
 """
 
 from __future__ import annotations
@@ -38,10 +43,17 @@ class Grade(StrEnum):
 
 
 class Unit(StrEnum):
-    """What a value is in: expected points, or a chance."""
+    """What a value is in: expected points, a chance (to pass, or to win), or expected turns."""
 
     POINTS = "points"
     CHANCE = "chance"
+    WIN = "win"
+    TURNS = "turns"
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Expected turns still needed: fewer is better; every other value: more is better."""
+        return self == Unit.TURNS
 
 
 GRADES: tuple[Grade, ...] = tuple(Grade)
@@ -50,7 +62,26 @@ GRADES: tuple[Grade, ...] = tuple(Grade)
 POINT_GRADES: tuple[float, float, float, float] = (0.005, 5.0, 20.0, 60.0)
 #: The same in percentage points of a chance.
 CHANCE_GRADES: tuple[float, float, float, float] = (0.005, 0.5, 2.0, 6.0)
+#: The same in percentage points of the chance of winning a game.
+WIN_GRADES: tuple[float, float, float, float] = (0.005, 0.25, 1.0, 3.0)
+#: The same in expected turns, for solo play to a target in as few turns as possible.
+TURN_GRADES: tuple[float, float, float, float] = (0.0005, 0.02, 0.08, 0.24)
 POINTS_PER_PERCENTAGE_POINT = 10.0
+POINTS_PER_WIN_PERCENTAGE_POINT = 20.0
+POINTS_PER_TURN = 250.0
+
+_BOUNDS: dict[Unit, tuple[float, float, float, float]] = {
+    Unit.POINTS: POINT_GRADES,
+    Unit.CHANCE: CHANCE_GRADES,
+    Unit.WIN: WIN_GRADES,
+    Unit.TURNS: TURN_GRADES,
+}
+_IN_POINTS: dict[Unit, float] = {
+    Unit.POINTS: 1.0,
+    Unit.CHANCE: POINTS_PER_PERCENTAGE_POINT,
+    Unit.WIN: POINTS_PER_WIN_PERCENTAGE_POINT,
+    Unit.TURNS: POINTS_PER_TURN,
+}
 
 #: Two plays closer than this (points, or percentage points) are a tie: neither loses.
 TIE = POINT_GRADES[0]
@@ -68,14 +99,21 @@ RATINGS: tuple[tuple[float, str], ...] = (
 
 
 def loss(best: float, chosen: float, unit: Unit) -> float:
-    """What a play worth ``chosen`` gives up against ``best``: points, or percentage points."""
-    diff = max(0.0, best - chosen)
-    return diff if unit == Unit.POINTS else 100 * diff
+    """What a play worth ``chosen`` gives up against ``best``: points, percentage points of a
+    chance, or turns (where the best value is the lowest)."""
+    unit = Unit(unit)
+    diff = max(0.0, chosen - best) if unit.lower_is_better else max(0.0, best - chosen)
+    return 100 * diff if unit in (Unit.CHANCE, Unit.WIN) else diff
+
+
+def grade_scale(unit: Unit) -> tuple[float, float, float, float]:
+    """The upper bounds (exclusive) of best, fine, inaccuracy and mistake in ``unit``."""
+    return _BOUNDS[Unit(unit)]
 
 
 def grade_for(lost: float, unit: Unit) -> Grade:
-    """The grade of a play that gives up ``lost`` (points, or percentage points for a chance)."""
-    bounds = POINT_GRADES if unit == Unit.POINTS else CHANCE_GRADES
+    """The grade of a play that gives up ``lost`` (in the unit's loss: see :func:`loss`)."""
+    bounds = grade_scale(unit)
     for bound, grade in zip(bounds, GRADES, strict=False):
         if lost < bound:
             return grade
@@ -83,8 +121,8 @@ def grade_for(lost: float, unit: Unit) -> Grade:
 
 
 def in_points(lost: float, unit: Unit) -> float:
-    """A loss in points: a percentage point counts as :data:`POINTS_PER_PERCENTAGE_POINT`."""
-    return lost if unit == Unit.POINTS else lost * POINTS_PER_PERCENTAGE_POINT
+    """A loss in points, at the ratio the unit's grade scale shares with the points scale."""
+    return lost * _IN_POINTS[Unit(unit)]
 
 
 def rating_for(average_loss: float) -> str:
