@@ -381,6 +381,7 @@ def test_a_worksheet_of_game_drills_gives_the_same_positions_and_command() -> No
     sheet = decide_sheet("MATH7B", SHORT, count=2, kinds=(Kind.GAME,), target_option=True)
     assert list(sheet.items) == list(class_drills("MATH7B", SHORT, count=2, kinds=(Kind.GAME,), level=None))
     assert sheet.command == "farkle-train decide --code MATH7B --count 2 --kind game --target 2000"
+    assert sheet.description == "2 bank-or-roll decisions in games to 2,000 on classic rules"
     first = sheet.entries[0]
     d = decision_for(sheet.items[0])  # type: ignore[arg-type]
     assert first.answer == play_words(d.position, d.best)
@@ -403,3 +404,18 @@ def test_a_missed_game_position_comes_back_at_its_own_target_only(farkle_home: P
         other_kind = make_plan(store, SHORT, (Kind.KEEP,), None, 3, seed=1, adaptive=True)
     assert list(again.review) == [missed]
     assert list(other_target.review) == [] and list(other_kind.review) == []
+
+
+def test_a_first_solve_is_announced_once() -> None:
+    from farkle_trainer.training.drills.session import prepare
+
+    said: list[str] = []
+    rules = CLASSIC.with_house_rules(target=1050)  # a target no other test solves
+    prepare(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO), said.append)
+    assert said == [
+        "Working out every chance of winning a game to 1,050 under classic rules: "
+        "the first time can take a minute or more, then it is kept for next time."
+    ]
+    prepare(rules, (Kind.GAME,), said.append)
+    prepare(CLASSIC, (Kind.KEEP,), said.append)  # nothing to solve for a turn's drills
+    assert len(said) == 1

@@ -184,6 +184,8 @@ def decide_sheet(
     if target_option and any(spec_of(k).needs_target for k in chosen):
         words += ["--target", str(rules.target)]
     many = f"{count} bank-or-roll decision{'s' if count != 1 else ''}"
+    if target_option or any(spec_of(k).needs_target for k in chosen):
+        many += f" in games to {rules.target:,}"
     return Worksheet(
         kind="decide",
         code=code,
