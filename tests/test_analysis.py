@@ -28,17 +28,17 @@ def played(players, seed: str, **kw) -> m.MatchState:
 @pytest.mark.parametrize(
     ("lost", "unit", "grade"),
     [
-        (0.0049, Unit.GAME, Grade.BEST),
-        (0.005, Unit.GAME, Grade.FINE),
-        (0.25, Unit.GAME, Grade.INACCURACY),
-        (0.99, Unit.GAME, Grade.INACCURACY),
-        (1.0, Unit.GAME, Grade.MISTAKE),
-        (3.0, Unit.GAME, Grade.BLUNDER),
+        (0.0049, Unit.WIN, Grade.BEST),
+        (0.005, Unit.WIN, Grade.FINE),
+        (0.25, Unit.WIN, Grade.INACCURACY),
+        (0.99, Unit.WIN, Grade.INACCURACY),
+        (1.0, Unit.WIN, Grade.MISTAKE),
+        (3.0, Unit.WIN, Grade.BLUNDER),
         (0.0004, Unit.TURNS, Grade.BEST),
         (0.0199, Unit.TURNS, Grade.FINE),
         (0.02, Unit.TURNS, Grade.INACCURACY),
-        (0.1, Unit.TURNS, Grade.MISTAKE),
-        (0.3, Unit.TURNS, Grade.BLUNDER),
+        (0.08, Unit.TURNS, Grade.MISTAKE),
+        (0.24, Unit.TURNS, Grade.BLUNDER),
     ],
 )
 def test_game_and_turn_grade_scales(lost: float, unit: Unit, grade: Grade) -> None:
@@ -47,7 +47,7 @@ def test_game_and_turn_grade_scales(lost: float, unit: Unit, grade: Grade) -> No
 
 def test_game_units() -> None:
     hal = Player("Hal", Level.MEDIUM)
-    assert a.game_unit(m.new_setup((ANN, hal))) == Unit.GAME
+    assert a.game_unit(m.new_setup((ANN, hal))) == Unit.WIN
     assert a.game_unit(m.new_setup((ANN, hal), penalty=500)) == Unit.POINTS
     assert a.game_unit(m.new_setup((ANN, BOB, hal))) == Unit.POINTS
     assert a.game_unit(m.new_setup((ANN,), form=Form.FEWEST_TURNS)) == Unit.TURNS
@@ -59,7 +59,7 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
     state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350)
     table = solve_game(state.setup.rules, 2_000, 350)
     an = a.analyse(state)
-    assert an.unit == Unit.GAME and an.chart_seat == 0
+    assert an.unit == Unit.WIN and an.chart_seat == 0
     me, them = an.accounts
     # 100 x result = 100 x W(0, 0) + own luck - own losses - the opponent's luck + their losses.
     assert me.expected == pytest.approx(100 * table.win_chance(0, 0), abs=1e-12)
@@ -76,7 +76,7 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
         value = chosen.bank if x.action == "bank" else chosen.roll
         assert value is not None and plays.best is not None
         assert r.lost == pytest.approx(100 * (plays.best.best - value), abs=1e-9)
-        assert r.grade == grade_for(r.lost, Unit.GAME)
+        assert r.grade == grade_for(r.lost, Unit.WIN)
     assert [r.points_lost for r in an.reviews] == sorted((r.points_lost for r in an.reviews), reverse=True)
 
     # The chart: the chance at each turn start, from the table, on scores replayed from the banks.

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from farkle_trainer import load_rules
-from farkle_trainer.engine.decisions import KINDS
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.classroom.codes import (
     CODE_ALPHABET,
@@ -86,7 +86,7 @@ def quiz_texts(code: str, count: int = 10) -> list[str]:
 
 
 def drill_lines(code: str, count: int = 5) -> list[str]:
-    return [question_line(p) for p in class_drills(code, CLASSIC, count=count, kinds=KINDS, level=None)]
+    return [question_line(p) for p in class_drills(code, CLASSIC, count=count, kinds=TURN_KINDS, level=None)]
 
 
 def challenge_rolls(code: str) -> list[list[int]]:
@@ -143,13 +143,13 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
         "from farkle_trainer.training.classroom.codes import class_quiz, class_drills, code_stream; "
         "from farkle_trainer.training.quizzes.topics import TOPICS; "
         "from farkle_trainer.training.quizzes.quiz import fixed_questions; "
-        "from farkle_trainer.training.drills.drills import KINDS; "
+        "from farkle_trainer.engine.kinds import TURN_KINDS; "
         "from farkle_trainer.ui.views.drills import question_line; "
         "from farkle_trainer.training.games.game import seeded_source; "
         "r = load_rules('classic'); "
         "quiz = class_quiz('MATH7B', r, count=10, topics=TOPICS, level=None); "
         "q = [x.text for x in fixed_questions(quiz)]; "
-        "d = [question_line(p) for p in class_drills('MATH7B', r, count=5, kinds=KINDS, level=None)]; "
+        "d = [question_line(p) for p in class_drills('MATH7B', r, count=5, kinds=TURN_KINDS, level=None)]; "
         "s = seeded_source(code_stream('MATH7B', 'challenge')); "
         "c = [[s(n, p) for p in range(1, 7)] for n in range(1, 4)]; "
         "print(json.dumps([q, d, c]))"

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.engine.decisions import KINDS, Grading, Position, decision_for, grade
+from farkle_trainer.engine.decisions import Grading, Position, decision_for, grade
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.scoring import score
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills import session as drill_session
@@ -30,7 +31,7 @@ MULTIPLIER = load_rules("multiplier")
 
 
 def planned(
-    seed: int, count: int, kinds: tuple[str, ...] = KINDS, level: str | None = None
+    seed: int, count: int, kinds: tuple[str, ...] = TURN_KINDS, level: str | None = None
 ) -> list[Position]:
     """The drills a seeded session asks (a seeded session does not adapt, so this is all of it)."""
     plan = Plan(CLASSIC, drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
@@ -226,7 +227,10 @@ def test_kind_and_level_choose_the_drills() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--kind", "banking"], "--kind takes bank-or-roll, keep, final-round, opening, not 'banking'"),
+        (
+            ["--kind", "banking"],
+            "--kind takes bank-or-roll, keep, final-round, opening, game, solo, not 'banking'",
+        ),
         (["--level", "expert"], "--level takes easy, medium or hard"),
         (["--count", "0"], "--count must be 1 to"),
         (["--seed", "-1"], "--seed must be 0 to"),

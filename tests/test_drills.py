@@ -25,6 +25,7 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.grading import CHANCE_GRADES, POINT_GRADES, grade_for, rating_for
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
@@ -336,7 +337,7 @@ def test_the_same_seed_gives_the_same_drills_in_another_process() -> None:
 
 def test_every_kind_is_generated_and_none_is_forced() -> None:
     drills = session("mix", 60)
-    assert {p.kind for p in drills} == set(KINDS)
+    assert {p.kind for p in drills} == set(TURN_KINDS)
     assert len({p.item for p in drills}) == len(drills)  # no position twice in a session
     for p in drills:
         assert worth_asking(decision_for(p)), p
@@ -370,7 +371,7 @@ def test_generation_prefers_close_decisions() -> None:
 def test_teaching_positions() -> None:
     for name in ("classic", "fixed", "doubling", "multiplier"):
         made = teaching_positions(load_rules(name))
-        assert {p.kind for p in made} == set(KINDS), name
+        assert {p.kind for p in made} == set(TURN_KINDS), name
         assert all(worth_asking(decision_for(p)) for p in made)
     titles = {p.title: p for p in teaching_positions(CLASSIC)}
     assert titles["one 1, or the 1 and the 5?"].roll == (1, 5, 2, 2, 3, 6)
@@ -389,13 +390,16 @@ def test_teaching_positions_follow_a_custom_opening() -> None:
 
 def test_every_kind_is_declared_once_in_the_registry_with_every_field() -> None:
     assert tuple(KIND_SPECS) == KINDS
+    short = CLASSIC.with_house_rules(target=1000)
     for kind, spec in KIND_SPECS.items():
         assert spec.kind is kind
         for f in fields(KindSpec):
-            assert getattr(spec, f.name), (kind, f.name)
-        position = generate(CLASSIC, kind, Stream(f"registry/{kind}"))
+            assert getattr(spec, f.name) is not None, (kind, f.name)
+        position = generate(short, kind, Stream(f"registry/{kind}"))
         assert position.kind == kind and spec.worth_asking(decision_for(position))
-        assert spec.teaching(CLASSIC)
+        # Game and solo positions are worth what the session's target makes them: none is built in.
+        assert bool(spec.teaching(CLASSIC)) == (kind in TURN_KINDS)
+        assert spec.needs_target == (kind not in TURN_KINDS)
     # The store sits below training and keeps its own copy for progress summaries.
     assert DECIDE_TOPICS == KINDS
 

@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
+from farkle_trainer.engine.decisions import Kind, Position, decision_for, points_choice
+from farkle_trainer.engine.gamesolver import solve_game, solve_solo
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.solver import solve
 from farkle_trainer.store.db import Store
@@ -38,9 +40,9 @@ VARIANT = Rules(
 ALL_RULES = [*PRESETS.values(), VARIANT]
 
 
-def test_there_are_six_lessons_in_order() -> None:
+def test_there_are_seven_lessons_in_order() -> None:
     lessons = all_lessons()
-    assert [x.number for x in lessons] == [1, 2, 3, 4, 5, 6]
+    assert [x.number for x in lessons] == [1, 2, 3, 4, 5, 6, 7]
     assert lessons_dir().name == "lessons"
 
 
@@ -62,6 +64,34 @@ def test_figures_follow_the_rules() -> None:
     combos = find_lesson("combinations")
     assert "under fixed rules it is 1,500" in " ".join(combos.render(load_rules("fixed")).split())
     assert "under classic rules it is nothing" in " ".join(combos.render(load_rules("classic")).split())
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=[r.name for r in ALL_RULES])
+def test_playing_the_score_quotes_the_game_solver(rules: Rules) -> None:
+    text = " ".join(find_lesson("7").render(rules).split())
+    table = solve_game(rules, 2000)
+    head = table.fair_head_start()
+    assert head is not None
+    assert f"the first player wins {100 * table.win_chance(0, 0):.2f}% of games to 2,000" in text
+    assert f"an edge of {100 * table.win_chance(0, 0) - 50:.2f} percentage points" in text
+    # The fair head start: the smallest at which the first player is no better than even.
+    assert table.win_chance(0, head) <= 0.5 < table.win_chance(0, head - 50)
+    assert f"A head start of {head:,} is the smallest" in text
+    behind = table.roll_while_at_most(500, 1750, 3)
+    assert behind is not None and behind > (table.roll_while_at_most(0, 0, 3) or 0)
+    assert f"roll three dice while the turn is at most {behind:,}" in text
+    # The position where points and winning disagree, as the drill of the lesson grades it.
+    p = Position(rules, Kind.GAME, 800, (1, 5, 2, 3, 6), banked=1250, opponent=1750, target=2000)
+    d = decision_for(p)
+    assert (d.best.keep, d.best.action) == ((1,), "roll")
+    assert points_choice(d) == d.choice((1, 5), "bank")
+    bank = 1.0 - table.final_turn_chance(2200 - 1750)  # the opponent's last turn to pass 2,200
+    assert f"banking wins only {100 * bank:.2f}% of the time" in text
+    assert f"rolling four dice wins {100 * d.best.value:.2f}%" in text
+    assert f"{d.choice((1, 5), 'bank').value:.4f}" == f"{bank:.4f}"
+    solo = solve_solo(rules, 2000)
+    assert f"perfect play needs {solo.expected_turns(0):.2f} turns" in text
+    assert find_lesson("7").practice == "farkle-train decide --kind game --target 2000"
 
 
 def test_every_figure_is_used_somewhere() -> None:

@@ -10,8 +10,9 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.engine.decisions import KINDS, Position, decision_for
+from farkle_trainer.engine.decisions import Position, decision_for
 from farkle_trainer.engine.decisions import grade as grade_play
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.notation import parse_number, parse_selection, parse_yes_no
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz
 from farkle_trainer.training.classroom.worksheet import (
@@ -70,7 +71,7 @@ def test_the_score_key_is_graded_right_by_the_quiz(code: str, rules: object) -> 
 @pytest.mark.parametrize("code", ["MATH7B", "ROOM12"])
 def test_the_decide_key_is_the_solvers_best_play(code: str) -> None:
     w = decide_sheet(code, CLASSIC, count=12)
-    assert list(w.items) == list(class_drills(code, CLASSIC, count=12, kinds=KINDS, level=None))
+    assert list(w.items) == list(class_drills(code, CLASSIC, count=12, kinds=TURN_KINDS, level=None))
     for p, entry in zip(w.items, w.entries, strict=True):
         assert isinstance(p, Position)
         keep, action = read_play(p, entry.answer)

@@ -19,6 +19,7 @@ from farkle_trainer.cli.common import (
     PlainOpt,
     ReplaceOpt,
     RulesOpt,
+    TargetOpt,
     app,
     classic_only_rules,
     load,
@@ -26,6 +27,7 @@ from farkle_trainer.cli.common import (
     one_of,
     open_store_or_explain,
     unused_rules_note,
+    with_target,
 )
 from farkle_trainer.cli.errors import UserError, fail
 from farkle_trainer.engine.kinds import KINDS
@@ -272,7 +274,7 @@ MAX_COUNT = 100
 
 def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
     """``--topic`` of a decide worksheet: kinds of drill, repeated or comma separated."""
-    from farkle_trainer.engine.decisions import KINDS
+    from farkle_trainer.engine.kinds import KINDS
 
     chosen: list[str] = []
     for value in values or ():
@@ -339,6 +341,7 @@ def worksheet(
             help="Markdown, or plain text (where a form feed breaks the page).",
         ),
     ] = "markdown",
+    target: TargetOpt = None,
     rules: RulesOpt = "classic",
     force: ReplaceOpt = False,
 ) -> None:
@@ -369,7 +372,7 @@ def worksheet(
         fail(f"--format takes markdown or text, not {output_format!r}")
     if key is not None:
         may_replace(key, "--key", open_terminal(False), force=force)
-    table = load(rules)
+    table = with_target(load(rules), target)
     if chosen == "score":
         from farkle_trainer.training.quizzes.questions import QuizError
         from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics
@@ -392,6 +395,7 @@ def worksheet(
             kinds=_drill_kinds(topic),
             level=parse_drill_level(level),
             rules_option=rules,
+            target_option=target is not None,
         )
     if key is not None:
         try:

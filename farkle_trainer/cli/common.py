@@ -68,6 +68,15 @@ OpeningOpt = Annotated[
         "Default: the rule set's own, 0 for the presets.",
     ),
 ]
+TargetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        metavar="POINTS",
+        help="The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
+        show_default=False,
+    ),
+]
 DiceArg = Annotated[
     list[str],
     typer.Argument(metavar="DICE", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
@@ -103,6 +112,18 @@ def load(rules: str) -> Rules:
     from farkle_trainer.engine.rules import load_rules
 
     return load_rules(rules)
+
+
+def with_target(rules: Rules, target: str | None) -> Rules:
+    """The rules with ``--target`` as their target, checked against what the game solver covers."""
+    if target is None:
+        return rules
+    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+
+    value = parse_points(target, "--target", positive=True)
+    if not MIN_TARGET <= value <= MAX_TARGET:
+        fail(f"--target must be {MIN_TARGET:,} to {MAX_TARGET:,}, not {value:,}")
+    return rules.with_house_rules(target=value)
 
 
 def opening_for(rules: Rules, opening: str | None) -> int:

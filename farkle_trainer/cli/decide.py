@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
 from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, open_store_or_explain
+from farkle_trainer.cli.common import (
+    DataDirOpt,
+    PlainOpt,
+    RulesOpt,
+    TargetOpt,
+    app,
+    load,
+    open_store_or_explain,
+    with_target,
+)
 
 
 @app.command()
@@ -18,7 +28,8 @@ def decide(
             "--kind",
             "-k",
             metavar="KIND",
-            help="bank-or-roll, keep, final-round or opening (repeat, or a comma list). Default: all, mixed.",
+            help="bank-or-roll, keep, final-round, opening, game or solo (repeat, or a comma list). "
+            "Default: the first four, mixed.",
             show_default=False,
         ),
     ] = None,
@@ -48,6 +59,7 @@ def decide(
     strategy: Annotated[
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
+    target: TargetOpt = None,
     code: CodeOpt = None,
     save_result: SaveResultOpt = None,
     name: NameOpt = None,
@@ -58,7 +70,8 @@ def decide(
 ) -> None:
     """Bank-or-roll drills: set dice aside, bank or roll, and see what the exact solver says.
 
-    Each play is graded by the points it gives up against the best one (final rounds: by chance to pass).
+    Each play is graded by the points it gives up against the best one (final rounds: by chance to
+    pass; game: by chance to win a two-player game to the target; solo: by expected turns to reach it).
 
     Every decision is recorded as training progress. Without --seed the drills adapt to you.
 
@@ -74,22 +87,26 @@ def decide(
         parse_kinds,
         parse_level,
         play_drills,
+        prepare,
+        session_settings,
     )
     from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
 
-    table = load(rules)
+    table = with_target(load(rules), target)
     kinds = parse_kinds(kind)
     chosen_level = parse_level(level)
     check_count(count, seed)
     entry = class_entry(code, "decide", seed=seed, save_result=save_result, name=name, force=force)
     front = open_terminal(plain)
+    # The solving notice goes to stderr: a note about this machine, not part of the drills.
+    prepare(table, kinds, lambda text: print(text, file=sys.stderr))
     with open_store_or_explain(data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
-        settings = {"kinds": list(kinds), "level": chosen_level, "count": count}
+        settings = session_settings(table, kinds, chosen_level, count)
         result = None
         if entry is None:
             session_seed = new_seed() if seed is None else seed

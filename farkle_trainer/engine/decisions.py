@@ -13,7 +13,15 @@ Kinds of decision (:class:`Kind`):
 * ``final-round``: the leader has S, the player has B banked and must pass S this turn;
   the value of a play is its exact chance of passing, not its expected score;
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
-  minimum (the rule set's, or 500 when it has none).
+  minimum (the rule set's, or 500 when it has none);
+* ``game``: a two-player game to a target, both banked scores known; a play is worth its
+  exact chance of winning the game (:mod:`farkle_trainer.engine.gamesolver`);
+* ``solo``: alone, the target in as few turns as possible; a play is worth the expected
+  number of turns still needed after this one (fewer is better).
+
+Game and solo positions keep the rule set's opening minimum (a player on 0 has not opened).
+Their expected-points play is worked out too: where it differs from the play that wins
+(or saves turns), the grading says so.
 """
 
 from __future__ import annotations
@@ -25,8 +33,17 @@ from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_for, in_points, loss, loss_figure
-from farkle_trainer.engine.kinds import KINDS, Kind
+from farkle_trainer.engine.grading import (
+    TIE,
+    Grade,
+    Unit,
+    grade_for,
+    grade_scale,
+    in_points,
+    loss,
+    loss_figure,
+)
+from farkle_trainer.engine.kinds import KINDS, SCORE_KINDS, Kind
 from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
 from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
 from farkle_trainer.engine.rules import Rules
@@ -52,7 +69,9 @@ class Position:
     ``points``: turn points set aside before ``roll``, the dice in front of the player
     (in the order rolled, so they can be picked by place). ``kept``: for bank-or-roll
     drills, the dice of ``roll`` already set aside. ``leader`` and ``banked``: the
-    scores of a final round. ``title``: the name of a built-in teaching position.
+    scores of a final round. Game and solo positions: ``banked`` is the player's score,
+    ``opponent`` the other player's (game only), ``target`` the game's and ``opening`` the
+    opening minimum in force. ``title``: the name of a built-in teaching position.
     """
 
     rules: Rules
@@ -64,6 +83,8 @@ class Position:
     leader: int | None = None
     banked: int | None = None
     title: str | None = None
+    opponent: int | None = None
+    target: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -86,15 +107,51 @@ class Position:
         if self.kind == "final-round":
             if self.leader is None or self.banked is None or not 0 <= self.banked < self.leader:
                 raise DrillError("a final round needs the leader's score above the player's banked score")
-        elif self.leader is not None or self.banked is not None:
+        elif self.leader is not None:
             raise DrillError("only final-round drills have a leader")
-        if self.opening < 0 or self.opening % STEP or (self.opening > 0) != (self.kind == "opening"):
+        elif self.kind in SCORE_KINDS:
+            self._check_scores()
+        elif self.banked is not None:
+            raise DrillError("only final-round, game and solo drills have a banked score")
+        if (self.opponent is not None) != (self.kind == "game"):
+            raise DrillError("game drills, and only they, have an opponent's score")
+        if (self.target is not None) != (self.kind in SCORE_KINDS):
+            raise DrillError("game and solo drills, and only they, have a target")
+        if self.opening < 0 or self.opening % STEP:
+            raise DrillError(f"an opening minimum is a non-negative multiple of {STEP}")
+        if self.kind not in SCORE_KINDS and (self.opening > 0) != (self.kind == "opening"):
             raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
+
+    def _check_scores(self) -> None:
+        from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+
+        target = self.target
+        if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
+            raise DrillError(
+                f"a game or solo drill has a target, a multiple of {STEP} from {MIN_TARGET:,} "
+                f"to {MAX_TARGET:,}, not {target!r}"
+            )
+        scores = [self.banked] + ([self.opponent] if self.kind == "game" else [])
+        for score in scores:
+            if not isinstance(score, int) or score < 0 or score % STEP or score >= target:
+                raise DrillError(
+                    f"a banked score is a multiple of {STEP} below the target of {target:,}, not {score!r}"
+                )
+        if self.opening > target:
+            raise DrillError("the opening minimum is above the target")
 
     @property
     def unit(self) -> Unit:
-        """What values are in: expected points, or the chance of passing the leader."""
-        return Unit.CHANCE if self.kind == Kind.FINAL_ROUND else Unit.POINTS
+        """What values are in: expected points, the chance of passing the leader, the
+        chance of winning the game, or expected turns still needed."""
+        return {Kind.FINAL_ROUND: Unit.CHANCE, Kind.GAME: Unit.WIN, Kind.SOLO: Unit.TURNS}.get(
+            self.kind, Unit.POINTS
+        )
+
+    @property
+    def opened(self) -> bool:
+        """Game and solo: whether the player may bank below the opening minimum."""
+        return bool(self.banked) or self.opening == 0
 
     @property
     def need(self) -> int | None:
@@ -134,6 +191,10 @@ class Position:
             parts.append(f"opening{self.opening}")
         if self.leader is not None:
             parts.append(f"leader{self.leader}-banked{self.banked}")
+        if self.kind == Kind.GAME:
+            parts.append(f"scores{self.banked}-{self.opponent}-to{self.target}")
+        elif self.kind == Kind.SOLO:
+            parts.append(f"score{self.banked}-to{self.target}")
         return ":".join(parts)
 
     @property
@@ -157,6 +218,8 @@ def position_data(p: Position) -> dict[str, Any]:
         "leader": p.leader,
         "banked": p.banked,
         "title": p.title,
+        "opponent": p.opponent,
+        "target": p.target,
     }
 
 
@@ -177,6 +240,8 @@ def position_from_data(data: Mapping[str, Any] | None, rules: Rules) -> Position
             leader=data.get("leader"),
             banked=data.get("banked"),
             title=data.get("title"),
+            opponent=data.get("opponent"),
+            target=data.get("target"),
         )
     except (KeyError, TypeError, ValueError):
         return None
@@ -270,18 +335,85 @@ def _choices(play: Play) -> list[tuple[Choice, bool]]:
 def decision_for(position: Position) -> Decision:
     """Value every legal play of ``position`` exactly, best first.
 
-    Equal values keep the solver's order: its set-aside order from :func:`hint`, and its
-    action (rolling on an exact tie) before the other.
+    Equal values keep the solver's order: its set-aside order (from :func:`hint`, or the
+    game solver's for game and solo positions), and its action (rolling on an exact tie)
+    before the other. For game and solo positions ``hint`` is the expected-points hint of
+    the same roll, which :func:`points_choice` compares with the play that wins.
     """
     p = position
-    h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
-    plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
+    made: list[list[tuple[Choice, bool]]]
+    if p.kind in SCORE_KINDS:
+        h = hint(p.roll, p.points, p.rules, opening=0 if p.opened else p.opening)
+        made = _game_choices(p) if p.kind == Kind.GAME else _solo_choices(p)
+    else:
+        h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
+        plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
+        made = [_choices(play) for play in plays]
+    sign = 1.0 if p.unit.lower_is_better else -1.0
     ranked: list[tuple[float, int, int, Choice]] = []
-    for i, play in enumerate(plays):
-        for choice, preferred in _choices(play):
-            ranked.append((-choice.value, i, 0 if preferred else 1, choice))
+    for i, pair in enumerate(made):
+        for choice, preferred in pair:
+            ranked.append((sign * choice.value, i, 0 if preferred else 1, choice))
     ranked.sort(key=lambda r: r[:3])
     return Decision(p, h, tuple(r[3] for r in ranked))
+
+
+def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
+    """Bank and roll after each set-aside, valued by the chance of winning the game."""
+    from farkle_trainer.engine.gamesolver import game_plays, solve_game
+
+    assert p.banked is not None and p.opponent is not None
+    table = solve_game(p.rules, p.target, p.opening)
+    made = []
+    for play in game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table).plays:
+        pair = []
+        for action, value in (("bank", play.bank), ("roll", play.roll)):
+            if value is not None:
+                choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
+                pair.append((choice, action == play.action))
+        made.append(pair)
+    return made
+
+
+def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
+    """Bank and roll after each set-aside, valued by the expected turns still needed."""
+    from farkle_trainer.engine.gamesolver import solve_solo
+
+    assert p.banked is not None
+    table = solve_solo(p.rules, p.target, p.opening)
+    made = []
+    for split in score_table(p.rules).selections(counts_of(p.roll)):
+        left = len(p.roll) - len(split.dice)
+        t = p.points + split.points
+        bank = table.bank_value(p.banked, t)
+        roll = table.roll_value(p.banked, t, left or 6)
+        rolls = table.should_roll(p.banked, t, left or 6)
+        pair = []
+        for action, value in (("bank", bank), ("roll", roll)):
+            if value is not None:
+                choice = Choice(split.dice, split.points, action, t, left, value)  # type: ignore[arg-type]
+                pair.append((choice, (action == "roll") == rolls))
+        made.append(pair)
+    # The set-aside order of a hint: best value first, then more points, then more dice to roll.
+    made.sort(key=lambda pair: (min(c.value for c, _ in pair), -pair[0][0].score, -pair[0][0].dice_to_roll))
+    return made
+
+
+def points_choice(d: Decision) -> Choice | None:
+    """Game and solo: the play that expected points would make, when it is not a best play here.
+
+    That is the expected-points hint's best set-aside and action, valued under the
+    position's own objective; None when it ties with the best play (the two agree), and
+    for every other kind of drill.
+    """
+    p = d.position
+    if p.kind not in SCORE_KINDS or d.hint.farkle:
+        return None
+    top = d.hint.plays[0]
+    choice = d.choice(top.keep, top.value.action)
+    if loss(d.best.value, choice.value, p.unit) < grade_scale(p.unit)[0]:
+        return None
+    return choice
 
 
 # -- grading
@@ -299,6 +431,11 @@ class Grading:
     chosen: Choice
     lost: float
     grade: Grade
+
+    @property
+    def points_play(self) -> Choice | None:
+        """Game and solo: the expected-points play, when it is not a best play here."""
+        return points_choice(self.decision)
 
     @property
     def position(self) -> Position:
@@ -354,6 +491,9 @@ def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
     until the turn passes the leader), so it gets one note.
     """
     p = g.position
+    if p.kind in SCORE_KINDS:
+        # A game's thresholds move with both scores; the turn solver's would mislead here.
+        return ()
     solution = solve(p.rules, p.objective)
     notes: list[StrategyNote] = []
     plays = (g.best,) if p.need is not None else (g.best, g.chosen)
@@ -440,9 +580,35 @@ def _so_far(p: Position) -> str:
     return f"{points(p.points)} points set aside this turn."
 
 
+def _not_opened(p: Position) -> str:
+    return f"You have not opened yet: you cannot bank a turn worth less than {points(p.opening)}."
+
+
+def _scores_lines(p: Position) -> list[str]:
+    assert p.banked is not None and p.target is not None
+    if p.kind == "solo":
+        out = [f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked."]
+        if not p.opened:
+            out.append(_not_opened(p))
+        return out
+    assert p.opponent is not None
+    out = [
+        f"Game to {points(p.target)} against one opponent: you have {points(p.banked)} banked, "
+        f"your opponent {points(p.opponent)}."
+    ]
+    if p.opening:
+        if not p.opened:
+            out.append(_not_opened(p))
+        if not p.opponent:
+            out.append(f"Your opponent has not opened yet (opening minimum {points(p.opening)}).")
+    return out
+
+
 def situation_lines(p: Position) -> list[str]:
     """The moment to decide, in sentences: scores, turn points and the roll."""
     out: list[str] = []
+    if p.kind in SCORE_KINDS:
+        out += _scores_lines(p)
     if p.kind == "final-round":
         assert p.leader is not None and p.banked is not None and p.need is not None
         out.append(
@@ -471,13 +637,37 @@ def question_line(p: Position) -> str:
 
 
 def value_text(p: Position, value: float) -> str:
-    return percent(value) if p.unit == "chance" else ev(value)
+    if p.unit in (Unit.CHANCE, Unit.WIN):
+        return percent(value)
+    return f"{value:.3f}" if p.unit == Unit.TURNS else ev(value)
 
 
 def measure(p: Position) -> str:
-    return "chance of passing the leader" if p.unit == "chance" else "expected turn score"
+    return {
+        Unit.CHANCE: "chance of passing the leader",
+        Unit.WIN: "chance of winning",
+        Unit.TURNS: "expected turns after this one",
+    }.get(p.unit, "expected turn score")
 
 
 def loss_text(p: Position, lost: float) -> str:
-    unit = "percentage points" if p.unit == "chance" else "points"
-    return f"{loss_figure(lost, p.unit)} {unit}"
+    if p.unit in (Unit.CHANCE, Unit.WIN):
+        return f"{loss_figure(lost, p.unit)} percentage points"
+    return f"{loss_figure(lost, p.unit)} {'turns' if p.unit == Unit.TURNS else 'points'}"
+
+
+def points_line(g: Grading) -> str | None:
+    """``"For points you would keep 1 5 and bank 650; to win, keep 1 and roll 5 dice."``
+
+    Said for a game or solo position where the expected-points play is not a best play.
+    """
+    other = g.points_play
+    if other is None:
+        return None
+    p = g.position
+    goal = "to win" if p.kind == "game" else "for the fewest turns"
+    lost = loss(g.best.value, other.value, p.unit)
+    return (
+        f"For points you would {play_words(p, other)}; {goal}, {play_words(p, g.best)} "
+        f"(playing for points gives up {loss_text(p, lost)})."
+    )

@@ -1,30 +1,27 @@
 """One grade scale for every decision the trainer grades: drills, daily practice, challenges.
 
 A play is graded by what it gives up against the best play: points of expected turn
-score, or percentage points of a chance (the final round). The same loss gets the same
-grade, and the same right or wrong, wherever it was made.
+score, percentage points of the chance of passing the leader (the final round), percentage
+points of the chance of winning the game (game drills), or expected turns (solo drills,
+the target in as few turns as possible). The same loss gets the same grade, and the same
+right or wrong, wherever it was made.
 
-===========  ==========================  =========================================
-grade        expected score given up     chance given up (percentage points)
-===========  ==========================  =========================================
-best         under 0.005 points          under 0.005 percentage points
-fine         under 5 points              under 0.5 percentage points
-inaccuracy   under 20 points             under 2 percentage points
-mistake      under 60 points             under 6 percentage points
-blunder      60 points or more           6 percentage points or more
-===========  ==========================  =========================================
+===========  ===============  ====================  =====================  ================
+grade        expected score   chance to pass (pp)   chance to win (pp)     expected turns
+===========  ===============  ====================  =====================  ================
+best         under 0.005      under 0.005           under 0.005            under 0.0005
+fine         under 5          under 0.5             under 0.25             under 0.02
+inaccuracy   under 20         under 2               under 1                under 0.08
+mistake      under 60         under 6               under 3                under 0.24
+blunder      60 or more       6 or more             3 or more              0.24 or more
+===========  ===============  ====================  =====================  ================
 
-Whole games grade on two more scales: the chance of winning a two-player game
-(:data:`GAME_GRADES`: best under 0.005, fine under 0.25, inaccuracy under 1, mistake under 3
-percentage points, blunder from 3) and the expected number of turns to reach a solo target
-(:data:`TURN_GRADES`: best under 0.0005, fine under 0.02, inaccuracy under 0.1, mistake under
-0.3 turns, blunder from 0.3).
-
-A best or fine play counts as right. Session ratings compare losses in one unit, where a
-percentage point of a chance counts as :data:`POINTS_PER_PERCENTAGE_POINT` points, the
-ratio the two scales share (:data:`RATINGS`); a percentage point of winning chance and a
-turn count as :data:`POINTS_PER_GAME_POINT` and :data:`POINTS_PER_TURN` points, the ratios
-their mistake bounds share with the points scale.
+The chance of winning has a finer scale than the final round's: a game is decided over
+many turns, so a single decision moves it less, and a percentage point of it is worth
+more. A best or fine play counts as right. Session ratings compare losses in one unit,
+points, at the ratio each scale shares with the points scale (:func:`in_points`): a
+percentage point to pass counts as :data:`POINTS_PER_PERCENTAGE_POINT` points, one to win
+as :data:`POINTS_PER_WIN_PERCENTAGE_POINT`, and a turn as :data:`POINTS_PER_TURN`.
 """
 
 from __future__ import annotations
@@ -48,14 +45,17 @@ class Grade(StrEnum):
 
 
 class Unit(StrEnum):
-    """What a value is in: expected points, or a chance."""
+    """What a value is in: expected points, a chance (to pass, or to win), or expected turns."""
 
     POINTS = "points"
     CHANCE = "chance"
-    #: The chance of winning a two-player game (shown in percentage points).
-    GAME = "game"
-    #: Expected turns to reach a solo target; fewer is better.
+    WIN = "win"
     TURNS = "turns"
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Expected turns still needed: fewer is better; every other value: more is better."""
+        return self == Unit.TURNS
 
 
 GRADES: tuple[Grade, ...] = tuple(Grade)
@@ -64,13 +64,26 @@ GRADES: tuple[Grade, ...] = tuple(Grade)
 POINT_GRADES: tuple[float, float, float, float] = (0.005, 5.0, 20.0, 60.0)
 #: The same in percentage points of a chance.
 CHANCE_GRADES: tuple[float, float, float, float] = (0.005, 0.5, 2.0, 6.0)
+#: The same in percentage points of the chance of winning a game.
+WIN_GRADES: tuple[float, float, float, float] = (0.005, 0.25, 1.0, 3.0)
+#: The same in expected turns, for solo play to a target in as few turns as possible.
+TURN_GRADES: tuple[float, float, float, float] = (0.0005, 0.02, 0.08, 0.24)
 POINTS_PER_PERCENTAGE_POINT = 10.0
-#: Percentage points of the chance of winning a game.
-GAME_GRADES: tuple[float, float, float, float] = (0.005, 0.25, 1.0, 3.0)
-#: Expected turns to reach a solo target.
-TURN_GRADES: tuple[float, float, float, float] = (0.0005, 0.02, 0.1, 0.3)
-POINTS_PER_GAME_POINT = 20.0
-POINTS_PER_TURN = 200.0
+POINTS_PER_WIN_PERCENTAGE_POINT = 20.0
+POINTS_PER_TURN = 250.0
+
+_BOUNDS: dict[Unit, tuple[float, float, float, float]] = {
+    Unit.POINTS: POINT_GRADES,
+    Unit.CHANCE: CHANCE_GRADES,
+    Unit.WIN: WIN_GRADES,
+    Unit.TURNS: TURN_GRADES,
+}
+_IN_POINTS: dict[Unit, float] = {
+    Unit.POINTS: 1.0,
+    Unit.CHANCE: POINTS_PER_PERCENTAGE_POINT,
+    Unit.WIN: POINTS_PER_WIN_PERCENTAGE_POINT,
+    Unit.TURNS: POINTS_PER_TURN,
+}
 
 #: Two plays closer than this (points, or percentage points) are a tie: neither loses.
 TIE = POINT_GRADES[0]
@@ -88,43 +101,30 @@ RATINGS: tuple[tuple[float, str], ...] = (
 
 
 def loss(best: float, chosen: float, unit: Unit) -> float:
-    """What a play worth ``chosen`` gives up against ``best``: points, percentage points, or turns.
-
-    Turns are the one unit where less is better: a play gives up ``chosen - best`` of them.
-    """
-    if unit == Unit.TURNS:
-        return max(0.0, chosen - best)
-    diff = max(0.0, best - chosen)
-    return diff if unit == Unit.POINTS else 100 * diff
+    """What a play worth ``chosen`` gives up against ``best``: points, percentage points of a
+    chance, or turns (where the best value is the lowest)."""
+    unit = Unit(unit)
+    diff = max(0.0, chosen - best) if unit.lower_is_better else max(0.0, best - chosen)
+    return 100 * diff if unit in (Unit.CHANCE, Unit.WIN) else diff
 
 
-def bounds_for(unit: Unit) -> tuple[float, float, float, float]:
-    """The upper bounds of best, fine, inaccuracy and mistake in ``unit``."""
-    return {
-        Unit.POINTS: POINT_GRADES,
-        Unit.CHANCE: CHANCE_GRADES,
-        Unit.GAME: GAME_GRADES,
-        Unit.TURNS: TURN_GRADES,
-    }[unit]
+def grade_scale(unit: Unit) -> tuple[float, float, float, float]:
+    """The upper bounds (exclusive) of best, fine, inaccuracy and mistake in ``unit``."""
+    return _BOUNDS[Unit(unit)]
 
 
 def grade_for(lost: float, unit: Unit) -> Grade:
-    """The grade of a play that gives up ``lost`` (points, percentage points or turns)."""
-    for bound, grade in zip(bounds_for(unit), GRADES, strict=False):
+    """The grade of a play that gives up ``lost`` (in the unit's loss: see :func:`loss`)."""
+    bounds = grade_scale(unit)
+    for bound, grade in zip(bounds, GRADES, strict=False):
         if lost < bound:
             return grade
     return Grade.BLUNDER
 
 
 def in_points(lost: float, unit: Unit) -> float:
-    """A loss in points, for ratings that compare units (see the module's table)."""
-    factor = {
-        Unit.POINTS: 1.0,
-        Unit.CHANCE: POINTS_PER_PERCENTAGE_POINT,
-        Unit.GAME: POINTS_PER_GAME_POINT,
-        Unit.TURNS: POINTS_PER_TURN,
-    }[unit]
-    return lost * factor
+    """A loss in points, at the ratio the unit's grade scale shares with the points scale."""
+    return lost * _IN_POINTS[Unit(unit)]
 
 
 def rating_for(average_loss: float) -> str:
@@ -137,12 +137,13 @@ def rating_for(average_loss: float) -> str:
 
 def loss_figure(lost: float, unit: Unit) -> str:
     """A loss as a number that never disagrees with its grade (see :func:`figure`)."""
-    return figure(lost, bounds_for(unit))
+    # Turns are small numbers: a tenth of a turn is a mistake, so they read to the thousandth.
+    return figure(lost, grade_scale(unit), digits=3 if Unit(unit) == Unit.TURNS else 2)
 
 
 def gives_up_text(lost: float, unit: Unit) -> str:
     """``"42.07 points"``, ``"3.27 pp"``, ``"0.12 turns"``: a loss, always positive, with its unit."""
-    name = {Unit.POINTS: "points", Unit.TURNS: "turns"}.get(unit, "pp")
+    name = {Unit.POINTS: "points", Unit.TURNS: "turns"}.get(Unit(unit), "pp")
     return f"{loss_figure(lost, unit)} {name}"
 
 

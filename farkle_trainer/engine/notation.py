@@ -151,10 +151,11 @@ def ev(value: float) -> str:
     return f"{value:,.2f}"
 
 
-def figure(value: float, bounds: tuple[float, ...] = ()) -> str:
-    """``value`` to two decimals, or to as many more (up to six) as it takes to stay on the same
-    side of every bound in ``bounds``: 0.4977 under a bound of 0.5 is ``"0.498"``, not ``"0.50"``."""
-    for digits in range(2, 7):
+def figure(value: float, bounds: tuple[float, ...] = (), *, digits: int = 2) -> str:
+    """``value`` to ``digits`` decimals, or to as many more (up to six) as it takes to stay on the
+    same side of every bound in ``bounds``: 0.4977 under a bound of 0.5 is ``"0.498"``, not
+    ``"0.50"``."""
+    for digits in range(digits, 7):
         shown = round(value, digits)
         if all((shown < b) == (value < b) for b in bounds):
             return f"{value:,.{digits}f}"

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-LossUnit = Literal["points", "percentage points"]
-#: Expected points of turn score, or percentage points of the chance of passing a leader.
-LOSS_UNITS: tuple[LossUnit, ...] = ("points", "percentage points")
+LossUnit = Literal["points", "percentage points", "turns"]
+#: Expected points of turn score, percentage points of a chance (to pass a leader, or to win
+#: a game), or expected turns (solo play to a target in as few turns as possible).
+LOSS_UNITS: tuple[LossUnit, ...] = ("points", "percentage points", "turns")
 
 
 @dataclass(frozen=True)

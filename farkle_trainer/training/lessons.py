@@ -33,6 +33,7 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.gamesolver import GameTable
     from farkle_trainer.engine.solver import Solution
 
 FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
@@ -147,6 +148,48 @@ def _thresholds_table(rules: Rules) -> str:
     return "\n".join(rows)
 
 
+def _game(rules: Rules, target: int) -> GameTable:
+    from farkle_trainer.engine.gamesolver import solve_game
+
+    return solve_game(rules, target)
+
+
+def _first_player_edge(rules: Rules, target: int) -> str:
+    edge = _game(rules, target).first_player_chance - 0.5
+    return f"{100 * edge:.2f} percentage points"
+
+
+def _fair_head_start(rules: Rules, target: int) -> str:
+    head = _game(rules, target).fair_head_start()
+    return "none below the target" if head is None else points(head)
+
+
+def _fair_game_chance(rules: Rules, target: int) -> str:
+    table = _game(rules, target)
+    head = table.fair_head_start()
+    if head is None:
+        raise ValueError("no head start below the target makes the game even")
+    return percent(table.win_chance(0, head))
+
+
+def _game_threshold(rules: Rules, mine: int, theirs: int, n: int, target: int) -> str:
+    t = _game(rules, target).roll_while_at_most(mine, theirs, n)
+    return "never" if t is None else points(t)
+
+
+def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str:
+    value = _game(rules, target).bank_value(mine, theirs, t)
+    if value is None:
+        raise ValueError(f"banking {t:,} is not allowed there")
+    return percent(value)
+
+
+def _solo_turns(rules: Rules, score: int, target: int) -> str:
+    from farkle_trainer.engine.gamesolver import solve_solo
+
+    return f"{solve_solo(rules, target).expected_turns(score):.2f}"
+
+
 #: Every figure a lesson may use: name -> (function of the rules and whole-number
 #: arguments, how many arguments it takes as (least, most)).
 FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
@@ -168,6 +211,16 @@ FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
     "rules_table": (_rules_table, (0, 0)),
     "odds_table": (_odds_table, (0, 0)),
     "thresholds_table": (_thresholds_table, (0, 0)),
+    # Games: the last number is always the target the figure is solved for.
+    "win_chance": (lambda r, a, b, target: percent(_game(r, target).win_chance(a, b)), (3, 3)),
+    "first_player_chance": (lambda r, target: percent(_game(r, target).first_player_chance), (1, 1)),
+    "first_player_edge": (_first_player_edge, (1, 1)),
+    "fair_head_start": (_fair_head_start, (1, 1)),
+    "fair_game_chance": (_fair_game_chance, (1, 1)),
+    "game_threshold": (_game_threshold, (4, 4)),
+    "game_bank": (_game_bank, (4, 4)),
+    "game_roll": (lambda r, a, b, t, n, target: percent(_game(r, target).roll_value(a, b, t, n)), (5, 5)),
+    "solo_turns": (_solo_turns, (2, 2)),
 }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.notation import decision_item, decision_question, move_words
 from farkle_trainer.store.rows import LossUnit
 
@@ -22,6 +23,14 @@ if TYPE_CHECKING:
 
 #: The topic of a decision made in a ten-turn game (daily practice, class challenge).
 GAME_TOPIC = "bank-or-roll"
+
+#: How the store and result files name the unit of each kind of value.
+_LOSS_UNITS: dict[Unit, LossUnit] = {
+    Unit.POINTS: "points",
+    Unit.CHANCE: "percentage points",
+    Unit.WIN: "percentage points",
+    Unit.TURNS: "turns",
+}
 
 
 @dataclass(frozen=True)
@@ -68,9 +77,9 @@ class AnswerRecord:
 
     @classmethod
     def of_drill(cls, g: Grading) -> AnswerRecord:
-        """A drill's decision, graded by what it gave up (a final round's in percentage points)."""
+        """A drill's decision, graded by what it gave up (a chance in percentage points, a solo
+        decision in turns)."""
         from farkle_trainer.engine.decisions import play_words, position_data, question_line
-        from farkle_trainer.engine.grading import Unit
 
         p = g.position
         return cls(
@@ -82,7 +91,7 @@ class AnswerRecord:
             correct=g.right,
             grade=g.grade,
             points_lost=g.lost,
-            unit="percentage points" if p.unit == Unit.CHANCE else "points",
+            unit=_LOSS_UNITS[p.unit],
             extra={
                 "position": position_data(p),
                 "keep": list(g.chosen.keep),

@@ -103,7 +103,8 @@ class Result:
 
     @property
     def chance_lost(self) -> float | None:
-        """Percentage points of final-round chances given up in all; None when there were none."""
+        """Percentage points of chances (to pass a leader, or to win a game) given up in all; None
+        when there were none."""
         return _total(self.answers, "percentage points")
 
 

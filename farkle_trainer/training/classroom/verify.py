@@ -93,6 +93,25 @@ def _choices(r: Result, key: str, allowed: Sequence[str]) -> tuple[str, ...]:
     return tuple(values)
 
 
+def _with_target(r: Result, rules: Rules) -> Rules:
+    """The rules with the target the settings name (game and solo drills keep it there)."""
+    target = _setting(r, "target")
+    if target is None:
+        return rules
+    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+
+    if (
+        isinstance(target, bool)
+        or not isinstance(target, int)
+        or target % 50
+        or not MIN_TARGET <= target <= MAX_TARGET
+    ):
+        raise ClaimError(
+            f"its settings' target {target!r} is not a multiple of 50 from {MIN_TARGET:,} to {MAX_TARGET:,}"
+        )
+    return rules.with_house_rules(target=target)
+
+
 def _level(r: Result) -> str | None:
     level = _setting(r, "level")
     if level is not None and level not in LEVELS:
@@ -144,6 +163,7 @@ def _dice(text: str) -> tuple[int, ...]:
 def _drill_records(r: Result, rules: Rules, count: int) -> Iterator[AnswerRecord | str]:
     """The code's drills asked again, each of the file's plays graded by the drill's grading."""
     kinds = tuple(Kind(k) for k in _choices(r, "kinds", KINDS))
+    rules = _with_target(r, rules)
     level = _level(r)
     plan = class_drills(
         r.code, rules, count=count, kinds=kinds, level=None if level is None else DrillLevel(level)

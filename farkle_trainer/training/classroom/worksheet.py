@@ -96,11 +96,12 @@ def _quiz_entry(number: int, q: Question) -> Entry:
 
 def _drill_entry(number: int, p: Position) -> Entry:
     from farkle_trainer.engine.decisions import decision_for, measure, play_words, situation_lines, value_text
+    from farkle_trainer.engine.grading import loss
 
     d = decision_for(p)
     best = d.best
     why = [f"{measure(p).capitalize()} {value_text(p, best.value)}."]
-    runner_up = next((c for c in d.choices[1:] if c.value < best.value), None)
+    runner_up = next((c for c in d.choices[1:] if loss(best.value, c.value, p.unit) > 0), None)
     if runner_up is not None:
         why.append(f"Next best: {play_words(p, runner_up)}, {value_text(p, runner_up.value)}.")
     lines = tuple(situation_lines(p)) + ((f"(A classic position: {p.title}.)",) if p.title else ())
@@ -163,19 +164,28 @@ def decide_sheet(
     kinds: tuple[Kind, ...] | None = None,
     level: DrillLevel | None = None,
     rules_option: str | None = None,
+    target_option: bool = False,
 ) -> Worksheet:
-    """The decisions of ``farkle-train decide --code CODE`` with the same options."""
-    from farkle_trainer.engine.decisions import KINDS
+    """The decisions of ``farkle-train decide --code CODE`` with the same options.
+
+    ``target_option``: the target was given on the command line, so the command on the
+    sheet gives it too."""
+    from farkle_trainer.engine.kinds import TURN_KINDS
+    from farkle_trainer.training.drills.kinds import spec_of
 
     code = normalize_code(code)
-    chosen = kinds or KINDS
+    chosen = kinds or TURN_KINDS
     positions = tuple(class_drills(code, rules, count=count, kinds=chosen, level=level))
     words = ["farkle-train", "decide", "--code", code, "--count", str(count)]
-    if chosen != KINDS:
+    if chosen != TURN_KINDS:
         words += ["--kind", ",".join(chosen)]
     if level is not None:
         words += ["--level", level]
+    if target_option and any(spec_of(k).needs_target for k in chosen):
+        words += ["--target", str(rules.target)]
     many = f"{count} bank-or-roll decision{'s' if count != 1 else ''}"
+    if target_option or any(spec_of(k).needs_target for k in chosen):
+        many += f" in games to {rules.target:,}"
     return Worksheet(
         kind="decide",
         code=code,

@@ -21,6 +21,7 @@ from farkle_trainer.engine.decisions import (
     decision_for,
 )
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, rating_for
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.plays import Action, Hint, Play, hint
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
@@ -53,9 +54,10 @@ CLOSE = 15.0
 class Summary:
     """What a session of drills came to.
 
-    ``average_points_lost`` covers expected-score decisions and ``average_chance_lost``
-    (percentage points) final-round ones; ``average_loss`` covers all in points and sets
-    the ``rating``. ``worst`` is the decision that gave up the most, with its number in the
+    ``average_points_lost`` covers expected-score decisions, ``average_chance_lost``
+    (percentage points) final-round ones, ``average_win_lost`` (percentage points) game
+    ones and ``average_turns_lost`` solo ones; ``average_loss`` covers all in points and
+    sets the ``rating``. ``worst`` is the decision that gave up the most, with its number in the
     session; None when every decision was best or fine.
     """
 
@@ -68,6 +70,10 @@ class Summary:
     average_loss: float | None
     rating: str | None
     worst: tuple[int, Grading] | None
+    win_decisions: int = 0
+    average_win_lost: float | None = None
+    turn_decisions: int = 0
+    average_turns_lost: float | None = None
 
 
 def summarize(gradings: Sequence[Grading]) -> Summary:
@@ -81,6 +87,8 @@ def summarize(gradings: Sequence[Grading]) -> Summary:
     worst = max(enumerate(gradings, 1), key=lambda e: (e[1].points_lost, -e[0]), default=None)
     by_points = [x.lost for x in gradings if x.position.unit == Unit.POINTS]
     by_chance = [x.lost for x in gradings if x.position.unit == Unit.CHANCE]
+    by_win = [x.lost for x in gradings if x.position.unit == Unit.WIN]
+    by_turns = [x.lost for x in gradings if x.position.unit == Unit.TURNS]
     return Summary(
         decisions=len(gradings),
         grades=grades,
@@ -91,6 +99,10 @@ def summarize(gradings: Sequence[Grading]) -> Summary:
         average_loss=loss,
         rating=None if loss is None else rating_for(loss),
         worst=worst if worst is not None and not worst[1].right else None,
+        win_decisions=len(by_win),
+        average_win_lost=mean(by_win),
+        turn_decisions=len(by_turns),
+        average_turns_lost=mean(by_turns),
     )
 
 
@@ -171,7 +183,6 @@ def closeness(decision: Decision) -> float:
 
 POOL = 12
 MAX_TURNS = 80
-_TURNS_PER_SETTING = 10
 
 
 def generate(
@@ -192,17 +203,18 @@ def generate(
     """
     pool: list[tuple[Position, float]] = []
     fallback: list[tuple[Position, float]] = []
-    setting = spec_of(kind).setting(rules, stream)
+    spec = spec_of(kind)
+    setting = spec.setting(rules, stream)
     for turn in range(MAX_TURNS):
-        if turn and turn % _TURNS_PER_SETTING == 0:
-            setting = spec_of(kind).setting(rules, stream)
+        if turn and turn % spec.turns_per_setting == 0:
+            setting = spec.setting(rules, stream)
         for position in play_turn(rules, kind, setting, stream):
             if position.item in avoid:
                 continue
             d = decision_for(position)
             if not worth_asking(d):
                 continue
-            weight = closeness(d) * (families or {}).get(position.family, 1.0)
+            weight = closeness(d) * spec.emphasis(d) * (families or {}).get(position.family, 1.0)
             (pool if fits(d, level) else fallback).append((position, weight))
         if len(pool) >= POOL:
             break
@@ -266,7 +278,7 @@ class Plan:
     rules: Rules
     stream: Stream
     count: int
-    kinds: tuple[Kind, ...] = KINDS
+    kinds: tuple[Kind, ...] = TURN_KINDS
     level: Level | None = None
     adaptive: bool = False
     review: Sequence[Position] = ()

@@ -2,8 +2,9 @@
 
 A kind's :class:`KindSpec` says what it is called on screen, what the turns that reach its
 positions are played for, how a position is taken from such a turn, when a decision is
-worth asking, and the built-in teaching positions of the kind. The kind itself, and what
-makes a position of it valid and how it is solved, are the engine's
+worth asking, how much more often it is drawn, and the built-in teaching positions of the
+kind. The kind itself, and what makes a position of it valid and how it is solved, are the
+engine's
 (:class:`~farkle_trainer.engine.decisions.Kind`, :class:`~farkle_trainer.engine.decisions.Position`).
 """
 
@@ -13,20 +14,35 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from farkle_trainer.engine.decisions import Decision, Kind, Position, opening_minimum
+from farkle_trainer.engine.decisions import (
+    Decision,
+    DrillError,
+    Kind,
+    Position,
+    opening_minimum,
+    points_choice,
+)
 from farkle_trainer.engine.plays import Play, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import STEP
+from farkle_trainer.training.drills.scores import game_scores, solo_score
 
 
 @dataclass(frozen=True)
 class Setting:
-    """What the turns of one kind of drill are played for."""
+    """What the turns of one kind of drill are played for.
+
+    ``opening`` is the minimum the turn itself must reach before it may bank. Game and solo
+    turns are played at the banked scores of a game in progress (``banked``, ``opponent``)
+    to its ``target``.
+    """
 
     opening: int = 0
     leader: int | None = None
     banked: int | None = None
+    opponent: int | None = None
+    target: int | None = None
 
     @property
     def need(self) -> int | None:
@@ -39,6 +55,11 @@ class KindSpec:
 
     ``teaching`` gives the fields of each teaching position (less ``rules`` and ``kind``),
     in the order they are offered; one the table does not allow is left out.
+    ``emphasis`` multiplies the chance that a decision found in play is drawn, and
+    ``turns_per_setting`` is how many turns are played before a new setting is drawn.
+    ``needs_target``: the kind plays to the rules' target, so a session records it.
+    ``prepare`` solves what the kind's positions need before the first one is asked,
+    reporting the fraction done (1.0 at once when it is already solved).
     """
 
     kind: Kind
@@ -47,6 +68,10 @@ class KindSpec:
     position: Callable[[Rules, Kind, int, tuple[int, ...], Play, Setting], Position]
     worth_asking: Callable[[Decision], bool]
     teaching: Callable[[Rules], list[dict[str, Any]]]
+    emphasis: Callable[[Decision], float] = lambda d: 1.0
+    turns_per_setting: int = 10
+    needs_target: bool = False
+    prepare: Callable[[Rules, Callable[[float], None]], None] = lambda rules, progress: None
 
 
 def spec_of(kind: Kind | str) -> KindSpec:
@@ -72,6 +97,29 @@ def _final_round(rules: Rules, stream: Stream) -> Setting:
     return Setting(leader=leader, banked=leader - deficit)
 
 
+def _target(rules: Rules) -> int:
+    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+
+    if not MIN_TARGET <= rules.target <= MAX_TARGET:
+        raise DrillError(
+            f"game and solo drills play to a target from {MIN_TARGET:,} to {MAX_TARGET:,}, "
+            f"not {rules.target:,}: choose one with --target"
+        )
+    return rules.target
+
+
+def _game(rules: Rules, stream: Stream) -> Setting:
+    target = _target(rules)
+    me, other = game_scores(rules, target, stream)
+    return Setting(opening=0 if me else rules.opening_minimum, banked=me, opponent=other, target=target)
+
+
+def _solo(rules: Rules, stream: Stream) -> Setting:
+    target = _target(rules)
+    me = solo_score(rules, target, stream)
+    return Setting(opening=0 if me else rules.opening_minimum, banked=me, target=target)
+
+
 # -- positions along a turn
 
 
@@ -87,6 +135,21 @@ def _before_keeping(
 ) -> Position:
     return Position(
         rules, kind, points, roll, opening=setting.opening, leader=setting.leader, banked=setting.banked
+    )
+
+
+def _at_scores(
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+) -> Position:
+    return Position(
+        rules,
+        kind,
+        points,
+        roll,
+        opening=rules.opening_minimum,
+        banked=setting.banked,
+        opponent=setting.opponent,
+        target=setting.target,
     )
 
 
@@ -107,6 +170,18 @@ def _below_opening(d: Decision) -> bool:
 
 def _behind_leader(d: Decision) -> bool:
     return d.position.points < (d.position.need or 0)
+
+
+# -- emphasis
+
+
+#: How much more often a game or solo decision is drawn where expected points and the
+#: goal disagree: the decisions these drills exist for.
+DISAGREE_WEIGHT = 4.0
+
+
+def _where_points_mislead(d: Decision) -> float:
+    return DISAGREE_WEIGHT if points_choice(d) is not None else 1.0
 
 
 # -- teaching positions
@@ -144,6 +219,24 @@ def _teach_final_round(rules: Rules) -> list[dict[str, Any]]:
             "title": f"{rules.target - banked:,} behind in the final round",
         }
     ]
+
+
+def _solve_game(rules: Rules, progress: Callable[[float], None]) -> None:
+    from farkle_trainer.engine.gamesolver import solve_game
+
+    solve_game(rules, progress=progress)
+
+
+def _solve_solo(rules: Rules, progress: Callable[[float], None]) -> None:
+    from farkle_trainer.engine.gamesolver import solve_solo
+
+    solve_solo(rules)
+    progress(1.0)
+
+
+def _teach_none(rules: Rules) -> list[dict[str, Any]]:
+    # A game position's worth depends on the target, which a session may change.
+    return []
 
 
 def _teach_opening(rules: Rules) -> list[dict[str, Any]]:
@@ -193,6 +286,30 @@ KIND_SPECS: Mapping[Kind, KindSpec] = {
             position=_before_keeping,
             worth_asking=_below_opening,
             teaching=_teach_opening,
+        ),
+        KindSpec(
+            kind=Kind.GAME,
+            name="game",
+            setting=_game,
+            position=_at_scores,
+            worth_asking=_any,
+            teaching=_teach_none,
+            emphasis=_where_points_mislead,
+            turns_per_setting=1,
+            needs_target=True,
+            prepare=_solve_game,
+        ),
+        KindSpec(
+            kind=Kind.SOLO,
+            name="solo",
+            setting=_solo,
+            position=_at_scores,
+            worth_asking=_any,
+            teaching=_teach_none,
+            emphasis=_where_points_mislead,
+            turns_per_setting=1,
+            needs_target=True,
+            prepare=_solve_solo,
         ),
     )
 }

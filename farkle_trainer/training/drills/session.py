@@ -21,10 +21,12 @@ from farkle_trainer.engine.decisions import (
     strategy_notes,
 )
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.notation import Action, dice_count, dice_text, labelled_roll, parse_action, points
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
+from farkle_trainer.training.drills.kinds import spec_of
 from farkle_trainer.training.frontend import STOP_NOTE, Rounds
 from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.record import AnswerRecord
@@ -53,9 +55,10 @@ class DrillView(Protocol):
 
 
 def parse_kinds(values: list[str] | None) -> tuple[Kind, ...]:
-    """``--kind keep --kind opening`` or ``--kind keep,opening``; every kind when none is given."""
+    """``--kind keep --kind opening`` or ``--kind keep,opening``; every kind played inside a
+    turn when none is given (game and solo drills are asked by name)."""
     if not values:
-        return KINDS
+        return TURN_KINDS
     kinds: list[Kind] = []
     for value in values:
         for word in value.split(","):
@@ -69,6 +72,37 @@ def parse_kinds(values: list[str] | None) -> tuple[Kind, ...]:
     if not kinds:
         raise InputError(f"--kind takes {', '.join(KINDS)}")
     return tuple(kinds)
+
+
+def session_settings(
+    rules: Rules, kinds: tuple[Kind, ...], level: Level | None, count: int
+) -> dict[str, object]:
+    """What fixes a session's drills besides the seed or code; the target only where it counts."""
+    settings: dict[str, object] = {"kinds": list(kinds), "level": level, "count": count}
+    if any(spec_of(k).needs_target for k in kinds):
+        settings["target"] = rules.target
+    return settings
+
+
+def prepare(rules: Rules, kinds: tuple[Kind, ...], say: Callable[[str], None]) -> None:
+    """Solve what the session's kinds need before the first drill (the game tables).
+
+    A table not solved before (on this machine, for these rules and target) takes a while;
+    the player is told once, when the solver reports it is working rather than reading its cache.
+    """
+    told = False
+
+    def progress(done: float) -> None:
+        nonlocal told
+        if done < 1.0 and not told:
+            told = True
+            say(
+                f"Working out every chance of winning a game to {rules.target:,} under {rules.name} "
+                "rules: the first time can take a minute or more, then it is kept for next time."
+            )
+
+    for kind in kinds:
+        spec_of(kind).prepare(rules, progress)
 
 
 def parse_level(value: str | None) -> Level | None:
@@ -111,7 +145,10 @@ def make_plan(
         return Plan(rules, drill_stream(seed), count, kinds, level)
     due = store.due_items(KIND, limit=DUE_LOOKAHEAD)
     found = (position_from_data((item.extra or {}).get("position"), rules) for item in due)
-    review = [p for p in found if p is not None and worth_asking(decision_for(p))]
+    # Only the session's kinds, at its target: a game position is worth what its target makes
+    # it, and valuing one the session will not ask could mean solving a game for nothing.
+    asked = [p for p in found if p is not None and p.kind in kinds and p.target in (None, rules.target)]
+    review = [p for p in asked if worth_asking(decision_for(p))]
     mastery = topic_mastery(store, KIND)
     return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
 

@@ -2,7 +2,7 @@
 
 The game's unit (:func:`game_unit`) is what its decisions are worth:
 
-* a two-player game to the target: the chance of winning (:attr:`Unit.GAME`, shown in
+* a two-player game to the target: the chance of winning (:attr:`Unit.WIN`, shown in
   percentage points), exact from the game solver;
 * solo for the fewest turns: the expected number of turns still needed (:attr:`Unit.TURNS`);
 * otherwise (three or four players, solo for ten turns, and any game with the three-Farkle
@@ -49,7 +49,7 @@ def game_unit(setup: Setup) -> Unit:
     if setup.penalty:
         return Unit.POINTS
     if setup.form == Form.MATCH and setup.size == 2:
-        return Unit.GAME
+        return Unit.WIN
     if setup.form == Form.FEWEST_TURNS:
         return Unit.TURNS
     return Unit.POINTS
@@ -123,7 +123,7 @@ def values(setup: Setup, move: Move, unit: Unit | None = None) -> Values:
     opening = setup.opening if me == 0 else 0
     splits = score_table(rules).selections(counts_of(move.roll))
     options: dict[tuple[int, ...], tuple[float | None, float]] = {}
-    if unit == Unit.GAME:
+    if unit == Unit.WIN:
         table = solve_game(rules, setup.target, setup.opening)
         plays = game_plays(counts_of(move.roll), t, me, leader, table, last_turn=move.last_turn)
         options = {p.keep: (p.bank, p.roll) for p in plays.plays}
@@ -285,7 +285,7 @@ def analyse(state: MatchState) -> Analysis:
         reviews=tuple(reviews),
         summaries=tuple(summarize(seat, reviews) for seat in setup.humans),
         accounts=accounts,
-        chances=win_chances(state, chart_seat) if unit == Unit.GAME else (),
+        chances=win_chances(state, chart_seat) if unit == Unit.WIN else (),
         chart_seat=chart_seat,
     )
 
@@ -306,7 +306,7 @@ def _account(state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values]
         if move.decision:
             assert move.action != "farkle"
             given_up += loss(v.after, v.value(move.keep, move.action), unit)
-    if unit == Unit.GAME:
+    if unit == Unit.WIN:
         first = solve_game(setup.rules, setup.target, setup.opening).first_player_chance
         expected = 100 * (first if seat == 0 else 1.0 - first)
         result = 100 * state.result(seat)
@@ -323,7 +323,7 @@ def win_chances(state: MatchState, seat: int) -> tuple[tuple[int, float], ...]:
     """``(turn, chance)``: the chance that ``seat`` wins a two-player game as each turn
     starts, and its result (1, 0 or 1/2) after the last turn."""
     setup = state.setup
-    if game_unit(setup) != Unit.GAME:
+    if game_unit(setup) != Unit.WIN:
         raise MatchError("win chances are for two-player games without the three-Farkle penalty")
     table = solve_game(setup.rules, setup.target, setup.opening)
     points: list[tuple[int, float]] = []

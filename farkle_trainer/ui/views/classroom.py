@@ -81,7 +81,7 @@ def _result_words(r: Result) -> str:
     if r.points_lost is not None:
         losses.append(f"{ev(r.points_lost)} points lost")
     if r.chance_lost is not None:
-        losses.append(f"{r.chance_lost:.2f} percentage points of final-round chances lost")
+        losses.append(f"{r.chance_lost:.2f} percentage points of chances to pass or to win lost")
     return ", ".join([done, *losses])
 
 

@@ -18,6 +18,7 @@ from farkle_trainer.engine.decisions import (
     measure,
     play_short,
     play_words,
+    points_line,
     question_line,
     reason_lines,
     situation_lines,
@@ -26,11 +27,13 @@ from farkle_trainer.engine.decisions import (
 from farkle_trainer.engine.grading import (
     GRADES,
     POINTS_PER_PERCENTAGE_POINT,
+    POINTS_PER_TURN,
+    POINTS_PER_WIN_PERCENTAGE_POINT,
     RATINGS,
-    TIE,
     Grade,
     Unit,
     gives_up_text,
+    grade_scale,
     loss,
     loss_figure,
     rating_figure,
@@ -106,6 +109,11 @@ def _comparison(g: Grading) -> list[str]:
     return out
 
 
+def _points_lines(g: Grading) -> list[str]:
+    line = points_line(g)
+    return [] if line is None else [line]
+
+
 def table_rows(g: Grading) -> list[tuple[int, Choice]]:
     """The top plays, numbered, and the player's own play if it is not among them."""
     rows = list(enumerate(g.decision.choices, 1))
@@ -118,7 +126,7 @@ def table_rows(g: Grading) -> list[tuple[int, Choice]]:
 def _gives_up(g: Grading, c: Choice) -> str:
     unit = g.position.unit
     lost = loss(g.best.value, c.value, unit)
-    return "" if lost < TIE else gives_up_text(lost, unit)
+    return "" if lost < grade_scale(unit)[0] else gives_up_text(lost, unit)
 
 
 def strategy_text(note: StrategyNote) -> str:
@@ -140,7 +148,7 @@ def strategy_text(note: StrategyNote) -> str:
 
 def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str:
     p = g.position
-    out = [*_comparison(g), verdict(g), *reason_lines(g), f"Top plays ({measure(p)}):"]
+    out = [*_comparison(g), verdict(g), *reason_lines(g), *_points_lines(g), f"Top plays ({measure(p)}):"]
     rows = table_rows(g)
     width = max(len(play_short(p, c)) for _, c in rows)
     up_width = max(len(_gives_up(g, c)) for _, c in rows)
@@ -163,10 +171,14 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
     parts: list[RenderableType] = [Text(line) for line in _comparison(g)]
     parts.append(Text(verdict(g), style=GRADE_STYLES[g.grade]))
     parts += [Text(line) for line in reason_lines(g)]
+    parts += [Text(line, style="cyan") for line in _points_lines(g)]
     table = Table(title=f"Top plays ({measure(p)})", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("play")
-    table.add_column("percent" if p.unit == "chance" else "value", justify="right")
+    table.add_column(
+        {Unit.CHANCE: "percent", Unit.WIN: "percent", Unit.TURNS: "turns"}.get(p.unit, "value"),
+        justify="right",
+    )
     table.add_column("gives up", justify="right")
     table.add_column("")
     for i, c in table_rows(g):
@@ -205,20 +217,42 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
         out.append(f"Stopped after {s.decisions} of {planned} decisions; every answer given is saved.")
     out.append(f"Session: {_count(s.decisions, 'decision')}: {_grade_counts(s)}.")
     by_chance, by_points = s.chance_decisions, s.point_decisions
+    mixed = sum(1 for n in (by_points, by_chance, s.win_decisions, s.turn_decisions) if n) > 1
     if s.average_points_lost is not None:
-        where = f" over {_count(by_points, 'expected-score decision')}" if by_chance else ""
+        where = f" over {_count(by_points, 'expected-score decision')}" if mixed else ""
         out.append(
             f"Average loss{where}: {loss_figure(s.average_points_lost, Unit.POINTS)} points "
             "of expected turn score."
         )
     if s.average_chance_lost is not None:
-        where = f" over {_count(by_chance, 'final-round decision')}" if by_points else ""
+        where = f" over {_count(by_chance, 'final-round decision')}" if mixed else ""
         out.append(
             f"Average loss{where}: {loss_figure(s.average_chance_lost, Unit.CHANCE)} percentage points "
             "of the chance to pass."
         )
+    if s.average_win_lost is not None:
+        where = f" over {_count(s.win_decisions, 'game decision')}" if mixed else ""
+        out.append(
+            f"Average loss{where}: {loss_figure(s.average_win_lost, Unit.WIN)} percentage points "
+            "of the chance to win."
+        )
+    if s.average_turns_lost is not None:
+        where = f" over {_count(s.turn_decisions, 'solo decision')}" if mixed else ""
+        out.append(f"Average loss{where}: {loss_figure(s.average_turns_lost, Unit.TURNS)} turns.")
     assert s.average_loss is not None and s.rating is not None
-    counted = f" (a percentage point counts as {POINTS_PER_PERCENTAGE_POINT:g} points)" if by_chance else ""
+    ratios = [
+        f"a percentage point {what} counts as {ratio:g} points"
+        for n, what, ratio in (
+            (by_chance, "to pass", POINTS_PER_PERCENTAGE_POINT),
+            (s.win_decisions, "to win", POINTS_PER_WIN_PERCENTAGE_POINT),
+        )
+        if n
+    ]
+    if s.turn_decisions:
+        ratios.append(f"a turn counts as {POINTS_PER_TURN:g} points")
+    if ratios == [f"a percentage point to pass counts as {POINTS_PER_PERCENTAGE_POINT:g} points"]:
+        ratios = [f"a percentage point counts as {POINTS_PER_PERCENTAGE_POINT:g} points"]
+    counted = f" ({'; '.join(ratios)})" if ratios else ""
     out.append(f"Rating: {s.rating}, from {rating_figure(s.average_loss)} points lost per decision{counted}.")
     out.append(f"  Scale (points lost per decision): {rating_scale()}.")
     if s.worst is not None:

@@ -46,6 +46,8 @@ def _lost(value: float | None, unit: str = "points") -> str:
     """A loss per decision; a final round's is a chance, in percentage points."""
     if value is None:
         return "-"
+    if unit == "turns":
+        return f"{value:.3f} turns"
     return f"{ev(value)} pp" if unit == "percentage points" else ev(value)
 
 
