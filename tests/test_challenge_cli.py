@@ -14,7 +14,8 @@ from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
-import farkle_trainer.cli.classroom as classroom_cli
+import farkle_trainer.cli.common as common_cli
+import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.solver import Objective, solve
@@ -46,7 +47,7 @@ Policy = Callable[[GameState], tuple[tuple[int, ...], str]]
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(classroom_cli, "clock", lambda: NOON)
+    monkeypatch.setattr(class_entry_module, "clock", lambda: NOON)
 
 
 def perfect(state: GameState) -> tuple[tuple[int, ...], str]:
@@ -292,7 +293,7 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
 
 
 def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
     path = tmp_path / "ana.json"
     lines, _ = script("MATH7B", greedy)
     code, out, _ = play(
@@ -312,7 +313,7 @@ def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
 def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
     front, out = interactive_frontend(pipe)
     monkeypatch.setattr(frontend, "open_terminal", lambda plain: front)
-    monkeypatch.setattr(classroom_cli, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
     yield pipe, out
 
 

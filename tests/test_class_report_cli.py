@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-import farkle_trainer.cli.classroom as classroom_cli
+import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import decision_for
@@ -34,7 +34,7 @@ RIGHT = [e.answer for e in score_sheet("MATH7B", CLASSIC, count=3).entries]
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch) -> list[datetime]:
     now = [NOON]
-    monkeypatch.setattr(classroom_cli, "clock", lambda: now[0])
+    monkeypatch.setattr(class_entry_module, "clock", lambda: now[0])
     return now
 
 

@@ -22,7 +22,7 @@ from rich.console import Console
 from test_challenge_cli import greedy, script
 from typer.testing import CliRunner
 
-import farkle_trainer.cli.classroom as classroom_cli
+import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.classroom.results import result_document, write_result
@@ -34,7 +34,7 @@ NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(classroom_cli, "clock", lambda: NOON)
+    monkeypatch.setattr(class_entry_module, "clock", lambda: NOON)
 
 
 def invoke(args: list[str], stdin: str = "") -> tuple[int, str, str]:

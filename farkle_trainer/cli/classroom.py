@@ -1,14 +1,8 @@
-"""``challenge``, ``worksheet`` and ``class``: classroom practice on a shared class code.
-
-Also the ``--code``, ``--save-result`` and ``--name`` options that ``score`` and ``decide``
-share, and :func:`class_entry`, which checks them before anything is asked.
-"""
+"""``challenge``, ``worksheet`` and ``class``: classroom practice on a shared class code."""
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,12 +10,17 @@ import typer
 
 from farkle_trainer.cli.common import (
     DataDirOpt,
+    ForceOpt,
+    NameOpt,
     PlainOpt,
     ReplaceOpt,
     RulesOpt,
+    SaveResultOpt,
     TargetOpt,
     app,
+    class_entry,
     classic_only_rules,
+    end_result,
     load,
     may_replace,
     one_of,
@@ -29,52 +28,13 @@ from farkle_trainer.cli.common import (
     unused_rules_note,
     with_target,
 )
-from farkle_trainer.cli.errors import UserError, fail
+from farkle_trainer.cli.errors import fail
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.training.quizzes.topics import TOPICS
-from farkle_trainer.ui.terminal import is_terminal, open_terminal
+from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
-    from farkle_trainer.training.classroom.codes import Activity
-    from farkle_trainer.training.classroom.results import ResultRecorder
-    from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.training.games.game import Review
-
-CodeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--code",
-        metavar="CODE",
-        help="A class code, like MATH7B: everyone who types it gets the same questions, whatever their "
-        "progress. Kept with your answers.",
-        show_default=False,
-    ),
-]
-SaveResultOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--save-result",
-        metavar="FILE.json",
-        help="With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
-        show_default=False,
-    ),
-]
-ForceOpt = Annotated[
-    bool,
-    typer.Option(
-        "--force",
-        help="Replace the file even if it is not your own earlier result for this code and activity.",
-    ),
-]
-NameOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--name",
-        metavar="NAME",
-        help="With --code: your name on the result (asked on a terminal when --save-result is given).",
-        show_default=False,
-    ),
-]
 
 class_app = typer.Typer(
     help="For the teacher: a class code to share, and the class report from the students' result files.",
@@ -82,122 +42,6 @@ class_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(class_app, name="class")
-
-
-def clock() -> datetime:
-    """The time written on result files (tests put a fixed clock here)."""
-    return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class ClassEntry:
-    """What a student asked for with ``--code``: the code, the result file, the name if given."""
-
-    code: str
-    save_to: Path | None
-    name: str | None
-    activity: Activity
-    force: bool = False
-
-    def begin(
-        self,
-        front: Frontend,
-        *,
-        rules: str,
-        settings: dict[str, Any],
-        planned: int,
-    ) -> ResultRecorder:
-        """Start recording the session's result, asking the name first if it is needed.
-
-        Ctrl-C or the end of input at the name stops the command before anything is recorded.
-        """
-        from farkle_trainer.training.classroom.codes import ask_name
-        from farkle_trainer.training.classroom.results import ResultError, ResultRecorder, check_replaceable
-        from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
-
-        name = self.name
-        if name is None and self.save_to is not None:
-            try:
-                name = ask_name(front)
-            except (KeyboardInterrupt, EndOfInput) as stop:
-                interrupted = isinstance(stop, KeyboardInterrupt)
-                if interrupted and front.plain:
-                    front.say()
-                front.say("No name given, so nothing was started.")
-                raise typer.Exit(INTERRUPTED if interrupted else 0) from None
-            if self.save_to.exists() and not self.force:
-                # Only now is the name known: the file there must be this student's.
-                try:
-                    check_replaceable(self.save_to, code=self.code, activity=self.activity, name=name)
-                except ResultError as exc:
-                    fail(f"--save-result: {exc}")
-        return ResultRecorder(
-            code=self.code,
-            activity=self.activity,
-            rules=rules,
-            settings=settings,
-            planned=planned,
-            name=name,
-            path=self.save_to,
-            clock=clock,
-        )
-
-
-def class_entry(
-    code: str | None,
-    activity: Activity,
-    *,
-    seed: object = None,
-    save_result: Path | None = None,
-    name: str | None = None,
-    force: bool = False,
-) -> ClassEntry | None:
-    """Check ``--code``, ``--save-result``, ``--name`` and ``--force`` before any question.
-
-    None when no code was given (and none of the others). The name is needed with a result
-    file: asked on a terminal, so through a pipe it must come with ``--name``. A file already
-    at ``--save-result`` is replaced only if it is the same student's result for the same
-    code and activity, or with ``force``.
-    """
-    from farkle_trainer.training.classroom.codes import (
-        ClassCodeError,
-        StudentNameError,
-        normalize_code,
-        parse_name,
-    )
-    from farkle_trainer.training.classroom.results import ResultError, check_result_path
-
-    if code is None:
-        if save_result is not None or name is not None or force:
-            fail("--save-result, --name and --force go with --code CODE: a result belongs to a class code")
-        return None
-    if seed is not None:
-        fail("--code and --seed both choose the questions: give one of them")
-    try:
-        normalized = normalize_code(code)
-        given = None if name is None else parse_name(name)
-        if save_result is not None:
-            check_result_path(save_result, code=normalized, activity=activity, name=given, force=force)
-    except ClassCodeError as exc:
-        fail(f"--code: {exc}")
-    except StudentNameError as exc:
-        fail(f"--name: {exc}")
-    except ResultError as exc:
-        fail(f"--save-result: {exc}")
-    if save_result is not None and given is None and not is_terminal(sys.stdin):
-        fail("--save-result needs --name NAME when the answers do not come from a terminal (no one to ask)")
-    return ClassEntry(normalized, save_result, given, activity, force)
-
-
-def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:
-    """Finish the result, say where it went in one line, and fail if the file could not be written."""
-    from farkle_trainer.ui.views import classroom as view
-
-    result = recorder.finish(complete=result_complete, **totals)
-    saved = str(recorder.path) if recorder.saved else None
-    front.say(view.result_line(result, saved_to=saved))
-    if recorder.error is not None:
-        raise UserError(recorder.error)
 
 
 # -- challenge

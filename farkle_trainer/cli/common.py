@@ -10,10 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from farkle_trainer.cli.errors import BoundaryGroup, fail
+from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
     from farkle_trainer.store.db import Clock, Store
+    from farkle_trainer.training.classroom.codes import Activity
+    from farkle_trainer.training.classroom.entry import ClassEntry
+    from farkle_trainer.training.classroom.results import ResultRecorder
+    from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.ui.terminal import Terminal
 
 app = typer.Typer(
@@ -215,3 +220,76 @@ def may_replace(path: Path, option: str, term: Terminal, *, force: bool) -> None
     if is_terminal(sys.stdin) and term.confirm(f"{path} exists. Replace it?"):
         return
     fail(f"{option}: {path} exists: choose another name, or add --force to replace it")
+
+
+# -- joining a class code: score, decide and challenge
+
+CodeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--code",
+        metavar="CODE",
+        help="A class code, like MATH7B: everyone who types it gets the same questions, whatever their "
+        "progress. Kept with your answers.",
+        show_default=False,
+    ),
+]
+SaveResultOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--save-result",
+        metavar="FILE.json",
+        help="With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
+        show_default=False,
+    ),
+]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the file even if it is not your own earlier result for this code and activity.",
+    ),
+]
+NameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--name",
+        metavar="NAME",
+        help="With --code: your name on the result (asked on a terminal when --save-result is given).",
+        show_default=False,
+    ),
+]
+
+
+def class_entry(
+    code: str | None,
+    activity: Activity,
+    *,
+    seed: object = None,
+    save_result: Path | None = None,
+    name: str | None = None,
+    force: bool = False,
+) -> ClassEntry | None:
+    """The class code options, checked before anything is asked (see the training module)."""
+    from farkle_trainer.training.classroom.entry import class_entry as check
+
+    return check(
+        code,
+        activity,
+        seed=seed,
+        save_result=save_result,
+        name=name,
+        force=force,
+        can_ask=is_terminal(sys.stdin),
+    )
+
+
+def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:
+    """Finish the result, say where it went in one line, and fail if the file could not be written."""
+    from farkle_trainer.ui.views import classroom as view
+
+    result = recorder.finish(complete=result_complete, **totals)
+    saved = str(recorder.path) if recorder.saved else None
+    front.say(view.result_line(result, saved_to=saved))
+    if recorder.error is not None:
+        fail(recorder.error)

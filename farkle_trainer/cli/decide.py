@@ -7,13 +7,18 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
 from farkle_trainer.cli.common import (
+    CodeOpt,
     DataDirOpt,
+    ForceOpt,
+    NameOpt,
     PlainOpt,
     RulesOpt,
+    SaveResultOpt,
     TargetOpt,
     app,
+    class_entry,
+    end_result,
     load,
     open_store_or_explain,
     with_target,

@@ -15,6 +15,7 @@ from typer._click import exceptions as parser_errors
 from typer.core import TyperArgument, TyperGroup
 
 from farkle_trainer.engine.errors import BAD_INPUT, FarkleError, InputError
+from farkle_trainer.training.frontend import Stopped
 
 INTERRUPTED = 130
 
@@ -111,6 +112,8 @@ class BoundaryGroup(TyperGroup):
         except FarkleError as exc:
             report(exc)
             raise typer.Exit(exc.exit_code) from None
+        except Stopped as stop:
+            raise typer.Exit(stop.exit_code) from None
         except KeyboardInterrupt:
             # Every action is committed as it happens, so Ctrl-C only needs a quiet way out.
             print(file=sys.stderr)

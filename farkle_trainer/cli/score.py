@@ -8,8 +8,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.classroom import CodeOpt, ForceOpt, NameOpt, SaveResultOpt, class_entry, end_result
-from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, one_of, open_store_or_explain
+from farkle_trainer.cli.common import (
+    CodeOpt,
+    DataDirOpt,
+    ForceOpt,
+    NameOpt,
+    PlainOpt,
+    RulesOpt,
+    SaveResultOpt,
+    app,
+    class_entry,
+    end_result,
+    load,
+    one_of,
+    open_store_or_explain,
+)
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal

@@ -155,10 +155,10 @@ def figure(value: float, bounds: tuple[float, ...] = (), *, digits: int = 2) -> 
     """``value`` to ``digits`` decimals, or to as many more (up to six) as it takes to stay on the
     same side of every bound in ``bounds``: 0.4977 under a bound of 0.5 is ``"0.498"``, not
     ``"0.50"``."""
-    for digits in range(digits, 7):
-        shown = round(value, digits)
+    for places in range(digits, 7):
+        shown = round(value, places)
         if all((shown < b) == (value < b) for b in bounds):
-            return f"{value:,.{digits}f}"
+            return f"{value:,.{places}f}"
     return f"{value:,.6f}"
 
 

@@ -32,6 +32,14 @@ class EndOfInput(Exception):
     """Input ran out (EOF): the session ends as if the user had quit."""
 
 
+class Stopped(Exception):
+    """The user stopped before anything began; the command ends quietly with ``exit_code``."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(exit_code)
+        self.exit_code = exit_code
+
+
 class Frontend:
     """What a drill may do with the user: say things, show results, ask questions."""
 
