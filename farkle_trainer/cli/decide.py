@@ -18,7 +18,8 @@ def decide(
             "--kind",
             "-k",
             metavar="KIND",
-            help="bank-or-roll, keep, final-round or opening (repeat, or a comma list). Default: all, mixed.",
+            help="bank-or-roll, keep, final-round or opening (repeat, or a comma list). Default: the "
+            "kinds you are ready for (every kind with --seed or --code).",
             show_default=False,
         ),
     ] = None,
@@ -69,6 +70,7 @@ def decide(
     from farkle_trainer.training.drills.session import (
         KIND,
         check_count,
+        learner_kinds,
         make_plan,
         new_seed,
         parse_kinds,
@@ -89,6 +91,10 @@ def decide(
     with open_store_or_explain(data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
+        if adaptive and not kind:
+            kinds, waiting = learner_kinds(store)
+            if waiting:
+                front.say(view.kinds_line(kinds, waiting))
         settings = {"kinds": list(kinds), "level": chosen_level, "count": count}
         result = None
         if entry is None:

@@ -18,6 +18,7 @@ from farkle_trainer.cli.common import (
     opening_for,
     parse_points,
 )
+from farkle_trainer.ui.progress import solve_progress
 from farkle_trainer.ui.terminal import open_terminal
 
 
@@ -75,8 +76,11 @@ def hint(
     roll = dice_from(dice)
     at_stake = parse_points(points, "--points")
     needed = parse_points(need, "--need", positive=True) if need is not None else None
-    result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
     out = open_terminal(plain)
+    with solve_progress(out, quiet=json) as progress:
+        result = make_hint(
+            roll, at_stake, table, opening=opening_for(table, opening), need=needed, progress=progress
+        )
     if json:
         out.json(render.hint_data(result))
     else:
@@ -98,8 +102,9 @@ def strategy(
     from farkle_trainer.ui.views import engine as render
 
     table = load(rules)
-    result = summarize(table, opening=opening_for(table, opening))
     out = open_terminal(plain)
+    with solve_progress(out, quiet=json) as progress:
+        result = summarize(table, opening=opening_for(table, opening), progress=progress)
     if json:
         out.json(render.strategy_data(result))
     else:

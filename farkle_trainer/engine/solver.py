@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 
 STEP = 50
 _CACHE_VERSION = 1
+
+#: Told ``(levels done, levels in all)`` as a solve fills in its table, so a front end can
+#: show progress on a large custom table that takes minutes.
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -238,7 +243,7 @@ def top_level(rules: Rules, objective: Objective) -> int:
     return max(math.floor(bound / STEP) + 1, opening)
 
 
-def _compute(rules: Rules, objective: Objective) -> Solution:
+def _compute(rules: Rules, objective: Objective, progress: Progress | None = None) -> Solution:
     model = roll_model(rules)
     top = top_level(rules, objective)
     height = top + model.max_level + 1
@@ -252,11 +257,17 @@ def _compute(rules: Rules, objective: Objective) -> Solution:
     index = model.levels * 7 + model.dice_left
     farkle = model.farkle * objective.farkle_value
     values = np.zeros((top, 7))
+    # Telling about every level would cost more than a small table's whole solve.
+    every = max(1, top // 100)
     for level in range(top - 1, -1, -1):
         best = flat[index + level * 7].max(axis=1)
         row = model.prob @ best + farkle
         values[level] = row
         after[level, 1:] = np.maximum(row[1:], bank[level]) if can_bank[level] else row[1:]
+        if progress is not None and (top - level) % every == 0:
+            progress(top - level, top)
+    if progress is not None:
+        progress(top, top)
     return Solution(rules, objective, top, values)
 
 
@@ -301,18 +312,37 @@ def _store(path: Path, values: NDArray[np.float64]) -> None:
         pass
 
 
-@cache
-def solve(rules: Rules, objective: Objective = Objective()) -> Solution:
-    """Solve a turn exactly under ``rules`` for ``objective``.
+class _Solve:
+    """:func:`solve`: one function with an in-memory cache that ``cache_clear`` empties."""
 
-    Cached in memory for the process and on disk between runs (keyed by the
-    scoring table and the objective, so a renamed copy of a table shares it).
-    """
-    top = top_level(rules, objective)
-    path = _cache_path(rules, objective)
-    values = _load_cached(path, top)
-    if values is not None:
-        return Solution(rules, objective, top, values)
-    solution = _compute(rules, objective)
-    _store(path, solution.values)
-    return solution
+    def __init__(self) -> None:
+        self._solved: dict[tuple[Rules, Objective], Solution] = {}
+
+    def __call__(
+        self, rules: Rules, objective: Objective = Objective(), *, progress: Progress | None = None
+    ) -> Solution:
+        """Solve a turn exactly under ``rules`` for ``objective``.
+
+        Cached in memory for the process and on disk between runs (keyed by the
+        scoring table and the objective, so a renamed copy of a table shares it).
+        ``progress`` hears about a solve that has to be computed, never a cached one.
+        """
+        key = (rules, objective)
+        if (known := self._solved.get(key)) is not None:
+            return known
+        top = top_level(rules, objective)
+        path = _cache_path(rules, objective)
+        values = _load_cached(path, top)
+        if values is not None:
+            solution = Solution(rules, objective, top, values)
+        else:
+            solution = _compute(rules, objective, progress)
+            _store(path, solution.values)
+        self._solved[key] = solution
+        return solution
+
+    def cache_clear(self) -> None:
+        self._solved.clear()
+
+
+solve = _Solve()
