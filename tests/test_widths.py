@@ -117,6 +117,20 @@ def test_class_report_and_lesson_list_fit_every_width(width: int, folder: Path) 
     )
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_lessons_on_a_terminal_never_cut_a_number(width: int) -> None:
+    from farkle_trainer.training.lessons import find_lesson
+
+    for lesson in all_lessons():
+        markdown = lesson.render(CLASSIC)
+        out = rendered(lesson_views.lesson_rich(markdown), width)
+        assert "…" not in out and "**" not in out
+        missing = numbers(lesson_views.lesson_text(markdown)) - numbers(out)
+        assert not missing, (lesson.number, width, missing)
+    table = rendered(lesson_views.lesson_rich(find_lesson("4").render(CLASSIC)), width)
+    assert ("──" in table) == (width > 20)
+
+
 def test_a_table_that_fits_is_drawn_and_one_that_does_not_is_plain() -> None:
     from rich.table import Table
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from farkle_trainer.training.lessons import Lesson
-from farkle_trainer.ui.views.fit import fit
+from farkle_trainer.ui.views.fit import fit, wrap
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
-    from rich.console import RenderableType
+    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 
 #: A lesson's status for a learner, from training progress.
 
@@ -124,6 +124,26 @@ def _aligned(rows: list[list[str]]) -> list[str]:
 
 
 def lesson_rich(markdown: str) -> RenderableType:
-    from rich.markdown import Markdown
+    return _LessonView(markdown)
 
-    return Markdown(markdown)
+
+class _LessonView:
+    """A lesson drawn as Markdown, or as its plain text where the screen is too narrow for a
+    table in it (rich would cut the table's numbers short with "…")."""
+
+    def __init__(self, markdown: str) -> None:
+        self.markdown = markdown
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.markdown import Markdown
+        from rich.segment import Segment
+        from rich.text import Text
+
+        lines = console.render_lines(Markdown(self.markdown), options, pad=False)
+        if any("…" in segment.text for line in lines for segment in line):
+            for text in lesson_text(self.markdown).split("\n"):
+                yield from wrap(Text(text), options.max_width)
+            return
+        for segments in lines:
+            yield from segments
+            yield Segment.line()
