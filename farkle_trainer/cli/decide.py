@@ -34,7 +34,7 @@ def decide(
             "-k",
             metavar="KIND",
             help="bank-or-roll, keep, final-round, opening, game or solo (repeat, or a comma list). "
-            "Default: the first four, mixed.",
+            "Default: the turn kinds you are ready for (all four with --seed or --code).",
             show_default=False,
         ),
     ] = None,
@@ -87,6 +87,7 @@ def decide(
     from farkle_trainer.training.drills.session import (
         KIND,
         check_count,
+        learner_kinds,
         make_plan,
         new_seed,
         parse_kinds,
@@ -111,6 +112,10 @@ def decide(
     with open_store_or_explain(data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
+        if adaptive and not kind:
+            kinds, waiting = learner_kinds(store)
+            if waiting:
+                front.say(view.kinds_line(kinds, waiting))
         settings = session_settings(table, kinds, chosen_level, count)
         result = None
         if entry is None:

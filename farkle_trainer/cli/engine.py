@@ -20,6 +20,7 @@ from farkle_trainer.cli.common import (
 )
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.game import GameOpt, LastTurnOpt, OpponentOpt, ScoreOpt, StepOpt, TargetOpt
+from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 
 
@@ -103,8 +104,11 @@ def hint(
     if target is not None or last_turn:
         fail("--target and --last-turn describe a game: give --score and --opponent too")
     needed = parse_points(need, "--need", positive=True) if need is not None else None
-    result = make_hint(roll, at_stake, table, opening=opening_for(table, opening), need=needed)
     out = open_terminal(plain)
+    with turn_progress(out, quiet=json) as progress:
+        result = make_hint(
+            roll, at_stake, table, opening=opening_for(table, opening), need=needed, progress=progress
+        )
     if json:
         out.json(render.hint_data(result))
     else:
@@ -137,8 +141,9 @@ def strategy(
         return
     if target is not None or step is not None:
         fail("--target and --step are for the game picture: add --game")
-    result = summarize(table, opening=opening_for(table, opening))
     out = open_terminal(plain)
+    with turn_progress(out, quiet=json) as progress:
+        result = summarize(table, opening=opening_for(table, opening), progress=progress)
     if json:
         out.json(render.strategy_data(result))
     else:

@@ -53,7 +53,7 @@ def learn(
             return
         store.record_lesson(chosen.number, chosen.slug, rules=table.name)
     if not isinstance(out, InteractiveFrontend):
-        out.lines(text)
+        out.lines(render_lessons.lesson_text(text))
         return
     console = out.console
     renderable = render_lessons.lesson_rich(text)

@@ -626,6 +626,12 @@ def situation_lines(p: Position) -> list[str]:
             f"{_so_far(p)} You rolled {dice_text(p.roll)} and set aside {dice_text(p.kept)}: "
             f"{points(p.at_stake)} points at stake, {left}."
         )
+    elif p.points and len(p.roll) == 6:
+        # Six dice with points at stake can only come from hot dice; say so, or it reads like a slip.
+        out.append(
+            f"Hot dice: all six scored, so you roll six again with {points(p.points)} at stake: "
+            f"{dice_text(p.roll)}"
+        )
     else:
         out.append(f"{_so_far(p)} You roll {dice_count(len(p.roll))}: {dice_text(p.roll)}")
     return out

@@ -8,7 +8,7 @@ from typing import Literal
 from farkle_trainer.engine.dice import Counts, counts_of, size
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
-from farkle_trainer.engine.solver import STEP, Objective, Solution, solve
+from farkle_trainer.engine.solver import STEP, Objective, Progress, Solution, solve
 
 Action = Literal["bank", "roll"]
 
@@ -95,12 +95,14 @@ def hint(
     *,
     opening: int = 0,
     need: int | None = None,
+    progress: Progress | None = None,
 ) -> Hint:
     """Value every distinct scoring selection of ``roll`` with ``points`` at stake.
 
     ``opening``: the opening minimum in force (the player has nothing banked).
     ``need``: also value each play by the chance of ending the turn with at least
-    this many points, and rank by that.
+    this many points, and rank by that. ``progress`` hears how far a solve that has to be
+    computed has got.
     """
     counts = counts_of(roll)
     n = size(counts)
@@ -108,8 +110,10 @@ def hint(
         raise ValueError(f"a roll has 1 to 6 dice, not {n}")
     if points < 0 or points % STEP:
         raise ValueError(f"points must be a non-negative multiple of {STEP}, not {points}")
-    expected = solve(rules, Objective.expected(opening=opening))
-    reach = solve(rules, Objective.reach(round_up(need), opening=opening)) if need else None
+    expected = solve(rules, Objective.expected(opening=opening), progress=progress)
+    reach = (
+        solve(rules, Objective.reach(round_up(need), opening=opening), progress=progress) if need else None
+    )
     plays = [_play(split, counts, points, expected, reach) for split in score_table(rules).selections(counts)]
     plays.sort(
         key=lambda p: (

@@ -24,24 +24,31 @@ rounding in the last bits separates them from the rational answer.
 
 from __future__ import annotations
 
+import ast
 import math
 import os
+import sys
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 
 if TYPE_CHECKING:
+    import numpy as np
     from numpy.typing import NDArray
 
 STEP = 50
 _CACHE_VERSION = 1
+
+#: Told ``(levels done, levels in all)`` as a solve fills in its table, so a front end can
+#: show progress on a large custom table that takes minutes.
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,8 @@ class Objective:
 
     def bank_values(self, t: NDArray[np.int64]) -> NDArray[np.float64]:
         """:meth:`bank_value` over an array of turn totals."""
+        import numpy as np
+
         if self.kind == "reach":
             return (t >= self.need).astype(np.float64)
         return t.astype(np.float64)
@@ -105,6 +114,8 @@ class RollModel:
     """
 
     def __init__(self, rules: Rules):
+        import numpy as np
+
         table = score_table(rules)
         rows_n: list[int] = []
         rows_p: list[float] = []
@@ -153,11 +164,24 @@ class Solution:
     bank (where allowed) or roll.
     """
 
-    def __init__(self, rules: Rules, objective: Objective, top: int, values: NDArray[np.float64]):
+    def __init__(
+        self, rules: Rules, objective: Objective, top: int, values: NDArray[np.float64] | array[float]
+    ):
         self.rules = rules
         self.objective = objective
         self.top = top  # from this level up, banking is best in every state
-        self.values = values  # values[L, n] = roll_value(L * 50, n); column 0 unused
+        # Row-major, 7 to a level: a solution read from the disk cache stays a plain array, so a
+        # warm ``hint`` never has to import numpy.
+        self._flat: array[float] | NDArray[np.float64] = (
+            values if isinstance(values, array) else values.ravel()
+        )
+
+    @property
+    def values(self) -> NDArray[np.float64]:
+        """``values[L, n]`` = ``roll_value(L * 50, n)`` below the top; column 0 unused."""
+        import numpy as np
+
+        return np.asarray(self._flat, dtype=np.float64).reshape(self.top, 7)
 
     # -- the table
 
@@ -167,7 +191,7 @@ class Solution:
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
         if level < self.top:
-            return float(self.values[level, n])
+            return float(self._flat[level * 7 + n])
         return float(self._row_above_top(level)[n])
 
     def bank_value(self, t: int) -> float | None:
@@ -188,6 +212,8 @@ class Solution:
     @lru_cache(maxsize=256)  # noqa: B019 - a Solution lives as long as the solve cache
     def _row_above_top(self, level: int) -> NDArray[np.float64]:
         # From the top up every state banks, so one step of the recursion is exact.
+        import numpy as np
+
         model = roll_model(self.rules)
         bank = self.objective.bank_values((level + model.levels) * STEP)
         bank = np.where(model.dice_left > 0, bank, -np.inf)
@@ -205,7 +231,8 @@ class Solution:
 
         None when there is no such total (banking always at least as good).
         """
-        for level in range(self.top, -1, -1):
+        # From the top up banking is strictly best (see top_level), so the search starts below it.
+        for level in range(self.top - 1, -1, -1):
             t = level * STEP
             if self.objective.can_bank(t) and not self.should_roll(t, n):
                 continue
@@ -238,7 +265,9 @@ def top_level(rules: Rules, objective: Objective) -> int:
     return max(math.floor(bound / STEP) + 1, opening)
 
 
-def _compute(rules: Rules, objective: Objective) -> Solution:
+def _compute(rules: Rules, objective: Objective, progress: Progress | None = None) -> Solution:
+    import numpy as np
+
     model = roll_model(rules)
     top = top_level(rules, objective)
     height = top + model.max_level + 1
@@ -252,11 +281,17 @@ def _compute(rules: Rules, objective: Objective) -> Solution:
     index = model.levels * 7 + model.dice_left
     farkle = model.farkle * objective.farkle_value
     values = np.zeros((top, 7))
+    # Telling about every level would cost more than a small table's whole solve.
+    every = max(1, top // 100)
     for level in range(top - 1, -1, -1):
         best = flat[index + level * 7].max(axis=1)
         row = model.prob @ best + farkle
         values[level] = row
         after[level, 1:] = np.maximum(row[1:], bank[level]) if can_bank[level] else row[1:]
+        if progress is not None and (top - level) % every == 0:
+            progress(top - level, top)
+    if progress is not None:
+        progress(top, top)
     return Solution(rules, objective, top, values)
 
 
@@ -279,14 +314,42 @@ def _cache_path(rules: Rules, objective: Objective) -> Path:
     return cache_dir() / f"solution-v{_CACHE_VERSION}-{rules.scoring_key}-{objective.key}.npy"
 
 
-def _load_cached(path: Path, top: int) -> NDArray[np.float64] | None:
+def _load_cached(path: Path) -> tuple[int, array[float]] | None:
+    """``(top, values)`` from a cached ``.npy`` file, read without numpy; None if it is not sound.
+
+    The file is what ``numpy.save`` writes for a C-ordered little-endian float64 array of
+    shape (top, 7): a magic string, a header giving that, then the raw numbers.
+    """
     try:
-        values = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
+        data = path.read_bytes()
+    except OSError:
         return None
-    if values.shape != (top, 7) or values.dtype != np.float64 or not np.isfinite(values[:, 1:]).all():
+    if data[:6] != b"\x93NUMPY" or len(data) < 10:
         return None
-    return values
+    major = data[6]
+    size_bytes = 2 if major == 1 else 4
+    start = 8 + size_bytes
+    header_len = int.from_bytes(data[8:start], "little")
+    try:
+        header: Any = ast.literal_eval(data[start : start + header_len].decode("latin-1"))
+    except (ValueError, SyntaxError, UnicodeDecodeError):
+        return None
+    if not isinstance(header, dict) or header.get("descr") != "<f8" or header.get("fortran_order"):
+        return None
+    shape = header.get("shape")
+    if not (isinstance(shape, tuple) and len(shape) == 2 and shape[1] == 7 and isinstance(shape[0], int)):
+        return None
+    top = shape[0]
+    body = data[start + header_len :]
+    if top < 1 or len(body) != top * 7 * 8:
+        return None
+    values = array("d")
+    values.frombytes(body)
+    if sys.byteorder != "little":
+        values.byteswap()
+    if not all(math.isfinite(v) for i, v in enumerate(values) if i % 7):
+        return None
+    return top, values
 
 
 def _store(path: Path, values: NDArray[np.float64]) -> None:
@@ -294,6 +357,8 @@ def _store(path: Path, values: NDArray[np.float64]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        import numpy as np
+
         with open(tmp, "wb") as fh:
             np.save(fh, values, allow_pickle=False)
         os.replace(tmp, path)
@@ -301,18 +366,36 @@ def _store(path: Path, values: NDArray[np.float64]) -> None:
         pass
 
 
-@cache
-def solve(rules: Rules, objective: Objective = Objective()) -> Solution:
-    """Solve a turn exactly under ``rules`` for ``objective``.
+class _Solve:
+    """:func:`solve`: one function with an in-memory cache that ``cache_clear`` empties."""
 
-    Cached in memory for the process and on disk between runs (keyed by the
-    scoring table and the objective, so a renamed copy of a table shares it).
-    """
-    top = top_level(rules, objective)
-    path = _cache_path(rules, objective)
-    values = _load_cached(path, top)
-    if values is not None:
-        return Solution(rules, objective, top, values)
-    solution = _compute(rules, objective)
-    _store(path, solution.values)
-    return solution
+    def __init__(self) -> None:
+        self._solved: dict[tuple[Rules, Objective], Solution] = {}
+
+    def __call__(
+        self, rules: Rules, objective: Objective = Objective(), *, progress: Progress | None = None
+    ) -> Solution:
+        """Solve a turn exactly under ``rules`` for ``objective``.
+
+        Cached in memory for the process and on disk between runs (keyed by the
+        scoring table and the objective, so a renamed copy of a table shares it).
+        ``progress`` hears about a solve that has to be computed, never a cached one.
+        """
+        key = (rules, objective)
+        if (known := self._solved.get(key)) is not None:
+            return known
+        path = _cache_path(rules, objective)
+        cached = _load_cached(path)
+        if cached is not None:
+            solution = Solution(rules, objective, *cached)
+        else:
+            solution = _compute(rules, objective, progress)
+            _store(path, solution.values)
+        self._solved[key] = solution
+        return solution
+
+    def cache_clear(self) -> None:
+        self._solved.clear()
+
+
+solve = _Solve()

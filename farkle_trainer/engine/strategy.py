@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective, Progress, solve
 
 
 @dataclass(frozen=True)
@@ -25,9 +25,9 @@ class Strategy:
     roll_while_at_most: dict[int, int | None]
 
 
-def strategy(rules: Rules, *, opening: int = 0) -> Strategy:
+def strategy(rules: Rules, *, opening: int = 0, progress: Progress | None = None) -> Strategy:
     """Summarise perfect play: the turn's expected score, Farkle odds, bank thresholds."""
-    solution = solve(rules, Objective.expected(opening=opening))
+    solution = solve(rules, Objective.expected(opening=opening), progress=progress)
     table = score_table(rules)
     return Strategy(
         rules=rules,

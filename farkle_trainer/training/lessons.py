@@ -11,8 +11,7 @@ A lesson file starts with a small header, then Markdown::
 Figures are written ``{{ name arg ... }}`` and filled in for the active rules,
 so a lesson read with ``--rules multiplier`` shows that table's numbers. The
 names are those in :data:`FIGURES`; their arguments are whole numbers (dice
-faces, points, dice counts) or, for ``score_under``, a preset's name. An unknown
-name or a bad argument is a
+faces, points, dice counts). An unknown name or a bad argument is a
 :class:`TemplateError`, never a silently empty field.
 """
 
@@ -20,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -76,16 +75,20 @@ class Lesson:
 # -- figures
 
 
-def _solution(rules: Rules, opening: int = 0, farkle_value: int = 0) -> Solution:
+def _solution(rules: Rules, opening: int | None = None, farkle_value: int = 0) -> Solution:
+    """The expected-score solve; ``opening`` None means the rule set's own opening minimum,
+    so a lesson's figures match what ``strategy`` and ``hint`` show for the same rules."""
     from farkle_trainer.engine.solver import Objective, solve
 
+    if opening is None:
+        opening = rules.opening_minimum
     return solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
 
 
 def _reach(rules: Rules, need: int) -> Solution:
     from farkle_trainer.engine.solver import Objective, solve
 
-    return solve(rules, Objective.reach(need))
+    return solve(rules, Objective.reach(need, opening=rules.opening_minimum))
 
 
 def _score(rules: Rules, *dice: int) -> str:
@@ -101,22 +104,88 @@ def _split(rules: Rules, *dice: int) -> str:
     return result.split.describe()
 
 
-def _threshold(rules: Rules, n: int, opening: int = 0) -> str:
+def _threshold(rules: Rules, n: int, opening: int | None = None) -> str:
     t = _solution(rules, opening).roll_while_at_most(n)
     return "never" if t is None else points(t)
 
 
-def _penalty_rule(rules: Rules, n: int, penalty: int) -> str:
-    t = _solution(rules, 0, -penalty).roll_while_at_most(n)
+def _penalty(rules: Rules) -> int:
+    """The three-Farkle penalty a lesson discusses: the rule set's own, else 1,000."""
+    return rules.three_farkle_penalty or 1000
+
+
+def _penalty_rule(rules: Rules, n: int) -> str:
+    # Opening minimum left out: the penalty only bites a player with points banked.
+    t = _solution(rules, 0, -_penalty(rules)).roll_while_at_most(n)
     return "never roll: bank what you have" if t is None else f"roll while the turn is at most {points(t)}"
 
 
-def _score_under(rules: Rules, preset: str, *dice: int) -> str:
+def _house_rules_note(rules: Rules) -> str:
+    """What the bank-or-roll figures assume about the rule set's house rules, in words."""
+    notes = []
+    if rules.opening_minimum:
+        notes.append(
+            f"These figures are for a player with nothing banked yet, under the opening minimum of "
+            f"{points(rules.opening_minimum)} in {rules.name} rules: below it you cannot bank, so "
+            "you roll on. Once you have banked, the thresholds at or above the minimum still hold."
+        )
+    if rules.three_farkle_penalty:
+        notes.append(
+            f"They leave out the {points(rules.three_farkle_penalty)} penalty for three Farkles in "
+            "a row, which only matters after two Farkles (lesson 6)."
+        )
+    return "\n\n".join(notes)
+
+
+def _roll_against_bank(rules: Rules, t: int, n: int) -> str:
+    solution = _solution(rules)
+    roll = f"rolling on is worth {ev(solution.roll_value(t, n))} on average"
+    if solution.bank_value(t) is None:
+        return (
+            f"{roll}, and banking is not allowed yet (the opening minimum is {points(rules.opening_minimum)})"
+        )
+    return f"{roll} against {points(t)} for banking"
+
+
+def _straight(rules: Rules) -> str:
+    if rules.straight is not None:
+        return f"1-2-3-4-5-6 is a straight: {points(rules.straight)} under {rules.name} rules."
+    return (
+        f"Under {rules.name} rules a straight is not a combination: from 1-2-3-4-5-6 only the 1 and "
+        f"the 5 score ({_split(rules, 1, 5)}), and the other four dice cannot be set aside."
+    )
+
+
+def _three_pairs(rules: Rules) -> str:
+    if rules.three_pairs is not None:
+        return f"Three pairs of **different** faces, like 2-2-4-4-6-6, score {points(rules.three_pairs)}."
+    return f"Under {rules.name} rules three pairs do not score together: 2-2-4-4-6-6 rolled is a Farkle."
+
+
+def _four_and_pair(rules: Rules) -> str:
+    """2-2-2-2-3-3 under these rules, set against a preset that treats it the other way."""
     from farkle_trainer.engine.rules import PRESETS
 
-    if preset not in PRESETS:
-        raise ValueError(f"no preset {preset!r}")
-    return _score(PRESETS[preset], *dice)
+    def without(table: Rules) -> str:
+        best = explain((2, 2, 2, 2, 3, 3), table).best
+        assert best is not None
+        return (
+            f"the most it gives is {best.describe()}, and the two 3s score nothing, so the six dice "
+            "cannot all be set aside together"
+        )
+
+    if rules.four_of_a_kind_and_pair is not None:
+        classic = PRESETS["classic"]
+        return (
+            f"Under {rules.name} rules the table has four of a kind and a pair: 2-2-2-2-3-3 is "
+            f"{_score(rules, 2, 2, 2, 2, 3, 3)}. Under `classic`, which has no such combination, "
+            f"{without(classic)}."
+        )
+    fixed = PRESETS["fixed"]
+    return (
+        f"Under {rules.name} rules the table has no four of a kind and a pair: {without(rules)}. "
+        f"The `fixed` table adds the combination: there 2-2-2-2-3-3 is {_score(fixed, 2, 2, 2, 2, 3, 3)}."
+    )
 
 
 def _farkle_one_in(rules: Rules, n: int) -> str:
@@ -148,10 +217,24 @@ def _thresholds_table(rules: Rules) -> str:
     return "\n".join(rows)
 
 
+def _without_penalty(rules: Rules) -> Rules:
+    # The game solver does not cover the three-Farkle penalty; the lesson says so (game_note).
+    return replace(rules, three_farkle_penalty=0)
+
+
 def _game(rules: Rules, target: int) -> GameTable:
     from farkle_trainer.engine.gamesolver import solve_game
 
-    return solve_game(rules, target)
+    return solve_game(_without_penalty(rules), target)
+
+
+def _game_note(rules: Rules) -> str:
+    if not rules.three_farkle_penalty:
+        return ""
+    return (
+        f"These figures leave out this table's three-Farkle penalty of "
+        f"{points(rules.three_farkle_penalty)}: win chances are not worked out with it."
+    )
 
 
 def _first_player_edge(rules: Rules, target: int) -> str:
@@ -187,7 +270,7 @@ def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str
 def _solo_turns(rules: Rules, score: int, target: int) -> str:
     from farkle_trainer.engine.gamesolver import solve_solo
 
-    return f"{solve_solo(rules, target).expected_turns(score):.2f}"
+    return f"{solve_solo(_without_penalty(rules), target).expected_turns(score):.2f}"
 
 
 #: Every figure a lesson may use: name -> (function of the rules and whole-number
@@ -200,10 +283,15 @@ FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
     "farkle_fraction": (lambda r, n: str(score_table(r).farkle_chance(n)), (1, 1)),
     "farkle_one_in": (_farkle_one_in, (1, 1)),
     "threshold": (_threshold, (1, 2)),
-    "penalty_rule": (_penalty_rule, (2, 2)),
-    "score_under": (_score_under, (2, 7)),
+    "penalty": (lambda r: points(_penalty(r)), (0, 0)),
+    "penalty_rule": (_penalty_rule, (1, 1)),
+    "house_rules_note": (_house_rules_note, (0, 0)),
+    "roll_against_bank": (_roll_against_bank, (2, 2)),
+    "straight": (_straight, (0, 0)),
+    "three_pairs": (_three_pairs, (0, 0)),
+    "four_and_pair": (_four_and_pair, (0, 0)),
     "score_chance": (lambda r, n: percent(float(1 - score_table(r).farkle_chance(n))), (1, 1)),
-    "expected_turn": (lambda r, opening=0: ev(_solution(r, opening).expected_turn_score), (0, 1)),
+    "expected_turn": (lambda r, opening=None: ev(_solution(r, opening).expected_turn_score), (0, 1)),
     "expected_game": (lambda r: points(round(10 * _solution(r).expected_turn_score)), (0, 0)),
     "value_after": (lambda r, t, n: ev(_solution(r).value_after(t, n)), (2, 2)),
     "roll_value": (lambda r, t, n: ev(_solution(r).roll_value(t, n)), (2, 2)),
@@ -221,6 +309,7 @@ FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
     "game_bank": (_game_bank, (4, 4)),
     "game_roll": (lambda r, a, b, t, n, target: percent(_game(r, target).roll_value(a, b, t, n)), (5, 5)),
     "solo_turns": (_solo_turns, (2, 2)),
+    "game_note": (_game_note, (0, 0)),
 }
 
 

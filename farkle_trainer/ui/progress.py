@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
+    from farkle_trainer.engine.solver import Progress as TurnProgress
+    from farkle_trainer.ui.terminal import Terminal
+
 #: A solve shorter than this shows no bar.
 DELAY = 1.0
 
@@ -71,3 +74,17 @@ def solve_progress(console: Console | None, description: str) -> Iterator[Callab
         yield bar
     finally:
         bar.close()
+
+
+@contextmanager
+def turn_progress(out: Terminal, *, quiet: bool = False) -> Iterator[TurnProgress | None]:
+    """The callback for :func:`~farkle_trainer.engine.solver.solve` (levels done of the total):
+    a bar on a terminal, None where nothing should be drawn (plain output, ``quiet`` for ``--json``)."""
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+
+    if quiet or not isinstance(out, InteractiveFrontend):
+        yield None
+        return
+    with solve_progress(out.console, "Solving the turn exactly") as bar:
+        assert bar is not None
+        yield lambda done, total: bar(done / total if total else 1.0)

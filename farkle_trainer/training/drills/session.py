@@ -105,6 +105,39 @@ def prepare(rules: Rules, kinds: tuple[Kind, ...], say: Callable[[str], None]) -
         spec_of(kind).prepare(rules, progress)
 
 
+#: The kinds a new learner starts with.
+FIRST_KINDS: Final = (Kind.BANK_OR_ROLL, Kind.KEEP)
+#: What each later kind builds on; it joins a learner's sessions once those are mastered.
+#: A kind not named here builds on all of :data:`FIRST_KINDS`.
+BUILDS_ON: Final = {Kind.OPENING: (Kind.BANK_OR_ROLL,)}
+#: Mastered: at least this many answers, with this share right over the recent ones.
+MASTERED_ANSWERS = 10
+MASTERED_ACCURACY = 0.8
+
+
+def learner_kinds(store: Store) -> tuple[tuple[Kind, ...], tuple[Kind, ...]]:
+    """The kinds for a learner's session when none is asked for, and the kinds still to come.
+
+    A newcomer starts with bank-or-roll and keep; house rules (opening) and final rounds
+    join as the kinds they build on are mastered, so the first session is not about an
+    opening minimum or a final round before the plain decision is known.
+    """
+    from farkle_trainer.training.progress import load_progress
+
+    mastered = {
+        Kind(t.topic)
+        for t in load_progress(store).topics
+        if t.kind == KIND
+        and t.topic in KINDS
+        and t.answers >= MASTERED_ANSWERS
+        and t.recent_accuracy >= MASTERED_ACCURACY
+    }
+    ready = [
+        k for k in TURN_KINDS if k in FIRST_KINDS or all(b in mastered for b in BUILDS_ON.get(k, FIRST_KINDS))
+    ]
+    return tuple(ready), tuple(k for k in TURN_KINDS if k not in ready)
+
+
 def parse_level(value: str | None) -> Level | None:
     if value is None:
         return None

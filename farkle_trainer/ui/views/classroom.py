@@ -19,6 +19,7 @@ from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.games.game import TURNS, GameState, Review, expected_turn
 from farkle_trainer.ui.views.daily import HOW_TO_PLAY, game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
+from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.safe import safe
 
 if TYPE_CHECKING:
@@ -264,7 +265,7 @@ def report_rich(report: ClassReport) -> RenderableType:
             )
             questions.add_row(*(Text(c) for c in cells), style=style)
         parts += [Text(""), Text(section_heading(section), style="bold"), students, questions]
-    return Group(*parts)
+    return fit(Group(*parts), report_text(report))
 
 
 # -- CSV for a spreadsheet

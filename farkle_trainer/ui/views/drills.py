@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from farkle_trainer.engine.decisions import (
     Choice,
     Grading,
+    Kind,
     Position,
     StrategyNote,
     loss_text,
@@ -42,6 +43,7 @@ from farkle_trainer.engine.notation import dice_count
 from farkle_trainer.training.drills.drills import Summary
 from farkle_trainer.training.drills.kinds import spec_of
 from farkle_trainer.ui.views.engine import dice_text, points
+from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -63,6 +65,20 @@ GRADE_PLURALS: dict[Grade, str] = {
 }
 #: The grading table shows this many plays, and the player's own if it is further down.
 TOP_PLAYS = 5
+
+
+def kinds_line(kinds: tuple[Kind, ...], waiting: tuple[Kind, ...]) -> str:
+    """The drills of a learner's session, and the ones still to come."""
+
+    def names(ks: tuple[Kind, ...]) -> str:
+        words = [spec_of(k).name for k in ks]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+    coming = names(waiting)
+    return (
+        f"Drills: {names(kinds)}. {coming[0].upper()}{coming[1:]} come in as you master these; "
+        f"to practise them now: farkle-train decide --kind {','.join(waiting)}"
+    )
 
 
 # -- the situation
@@ -89,7 +105,8 @@ def situation_rich(p: Position, number: int, count: int) -> RenderableType:
     last = Text(lines[-1])
     last.highlight_words([dice_text(p.roll)], style="bold cyan")
     parts.append(last)
-    return RichGroup(*parts)
+    # No table to fall back from: fit only keeps a narrow screen from wrapping inside a roll.
+    return fit(RichGroup(*parts), situation_text(p, number, count))
 
 
 # -- grading
@@ -193,7 +210,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
         )
     parts.append(table)
     parts += [Text(strategy_text(n), style="cyan") for n in notes]
-    return RichGroup(*parts)
+    return fit(RichGroup(*parts), grading_text(g, notes))
 
 
 # -- the summary
@@ -293,4 +310,4 @@ def summary_rich(s: Summary, *, planned: int, stopped: bool = False) -> Renderab
         parts.append(Text(lines.pop(0), style="yellow"))
     parts.append(table)
     parts += [Text(line) for line in lines[1:]]
-    return RichGroup(*parts)
+    return fit(RichGroup(*parts), summary_text(s, planned=planned, stopped=stopped))

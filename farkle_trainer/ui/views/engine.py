@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.grading import Unit, gives_up_text
 from farkle_trainer.engine.notation import dice_text, ev, percent, points
+from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -101,7 +102,7 @@ def explain_rich(e: Explanation, rules_name: str) -> RenderableType:
         for d in e.dead:
             parts.append(Text(f"  {dice_text(d.dice)}: {d.reason}.", style="red"))
     parts.append(Text(_as_roll_text(e), style="yellow" if e.farkle else ""))
-    return RichGroup(*parts)
+    return fit(RichGroup(*parts), explain_text(e, rules_name))
 
 
 # -- hint
@@ -266,7 +267,7 @@ def hint_rich(h: Hint) -> RenderableType:
             )
         parts.append(table)
     parts.append(Text(_hint_summary(h), style="bold" if h.plays else "bold yellow"))
-    return RichGroup(*parts)
+    return fit(RichGroup(*parts), hint_text(h))
 
 
 # -- strategy
@@ -322,4 +323,4 @@ def strategy_rich(s: Strategy) -> RenderableType:
     for n in range(6, 0, -1):
         f = s.farkle_chance[n]
         table.add_row(str(n), percent(float(f)), str(f), _threshold_text(s.roll_while_at_most[n]))
-    return RichGroup(table, *(Text(line) for line in _strategy_notes(s)))
+    return fit(RichGroup(table, *(Text(line) for line in _strategy_notes(s))), strategy_text(s))

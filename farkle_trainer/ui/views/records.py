@@ -17,6 +17,7 @@ from farkle_trainer.training.progress import (
     StatsSummary,
 )
 from farkle_trainer.ui.views.engine import ev, points
+from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -203,7 +204,7 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
         line.append(f"({s.trend})", style=style)
         parts.append(line)
     parts += _advice_rich(s)
-    return Group(*parts)
+    return fit(Group(*parts), progress_text(s))
 
 
 def _advice_rich(s: ProgressSummary) -> list[RenderableType]:
@@ -299,4 +300,4 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     for r in s.recent:
         recent.add_row(r.date, points(r.score), r.marks or "")
     parts.append(recent)
-    return Group(*parts)
+    return fit(Group(*parts), stats_text(s))

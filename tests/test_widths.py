@@ -1,0 +1,147 @@
+"""Rich views at every screen width: a table that does not fit gives way to the plain layout,
+and no number is ever cut ("400.…") or left out."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from collections.abc import Callable
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from test_class_report_cli import clock, folder  # noqa: F401 - fixtures for the class report
+from test_records_cli import add_official, add_training
+
+from farkle_trainer import load_rules
+from farkle_trainer.engine.decisions import Position, decision_for, grade
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.scoring import explain
+from farkle_trainer.engine.strategy import strategy
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.classroom.report import class_report
+from farkle_trainer.training.drills.drills import summarize
+from farkle_trainer.training.lessons import all_lessons
+from farkle_trainer.training.progress import load_progress, load_stats
+from farkle_trainer.ui.views import classroom, drills, engine, records
+from farkle_trainer.ui.views import lessons as lesson_views
+from farkle_trainer.ui.views.fit import fit, wrap
+
+CLASSIC = load_rules("classic")
+WIDTHS = (100, 60, 20)
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def rendered(renderable: object, width: int) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def numbers(text: str) -> Counter[str]:
+    return Counter(NUMBER.findall(text))
+
+
+def check(text: str, rich: Callable[[], Any], width: int) -> str:
+    out = rendered(rich(), width)
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= width
+    missing = numbers(text) - numbers(out)
+    assert not missing, f"numbers of the plain view missing at {width} columns: {missing}"
+    return out
+
+
+def grading() -> Any:
+    p = Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
+    return grade(decision_for(p), (5,), "bank")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_engine_views_fit_every_width(width: int) -> None:
+    e = explain((1, 1, 1, 1, 5, 5), CLASSIC)
+    check(engine.explain_text(e, "classic"), lambda: engine.explain_rich(e, "classic"), width)
+    h = hint((1, 5, 2, 2, 3, 6), 300, CLASSIC)
+    out = check(engine.hint_text(h), lambda: engine.hint_rich(h), width)
+    assert ("┃" in out) == (width == 100)
+    assert "400.00" in out and "points" in out
+    reach = hint((1, 5, 2, 3), 1000, CLASSIC, need=1350)
+    check(engine.hint_text(reach), lambda: engine.hint_rich(reach), width)
+    s = strategy(load_rules("multiplier"))
+    check(engine.strategy_text(s), lambda: engine.strategy_rich(s), width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_drill_grading_and_summary_fit_every_width(width: int) -> None:
+    g = grading()
+    check(drills.grading_text(g), lambda: drills.grading_rich(g), width)
+    s = summarize([g])
+    check(
+        drills.summary_text(s, planned=5, stopped=True),
+        lambda: drills.summary_rich(s, planned=5, stopped=True),
+        width,
+    )
+
+
+def test_a_drill_situation_never_wraps_inside_the_roll() -> None:
+    p = Position(CLASSIC, "keep", 300, (1, 5, 2, 2, 3))
+    for width in range(14, 60):
+        out = rendered(drills.situation_rich(p, 2, 5), width)
+        assert any("1 5 2 2 3" in line for line in out.splitlines()), out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_progress_and_stats_fit_every_width(width: int) -> None:
+    add_training()
+    add_official(date.today() - timedelta(days=1), 5200)
+    with Store.open() as store:
+        progress = load_progress(store)
+        stats = load_stats(store)
+    check(records.progress_text(progress), lambda: records.progress_rich(progress), width)
+    check(records.stats_text(stats), lambda: records.stats_rich(stats), width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_class_report_and_lesson_list_fit_every_width(width: int, folder: Path) -> None:  # noqa: F811
+    report = class_report([folder])
+    check(classroom.report_text(report), lambda: classroom.report_rich(report), width)
+    lessons = all_lessons()
+    status = dict.fromkeys((x.number for x in lessons), "new")
+    check(
+        lesson_views.list_text(lessons, status, "classic"),
+        lambda: lesson_views.list_rich(lessons, status, "classic"),
+        width,
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_lessons_on_a_terminal_never_cut_a_number(width: int) -> None:
+    from farkle_trainer.training.lessons import find_lesson
+
+    for lesson in all_lessons():
+        markdown = lesson.render(CLASSIC)
+        out = rendered(lesson_views.lesson_rich(markdown), width)
+        assert "…" not in out and "**" not in out
+        missing = numbers(lesson_views.lesson_text(markdown)) - numbers(out)
+        assert not missing, (lesson.number, width, missing)
+    table = rendered(lesson_views.lesson_rich(find_lesson("4").render(CLASSIC)), width)
+    assert ("──" in table) == (width > 20)
+
+
+def test_a_table_that_fits_is_drawn_and_one_that_does_not_is_plain() -> None:
+    from rich.table import Table
+
+    table = Table()
+    table.add_column("value", justify="right")
+    table.add_row("123,456.78")
+    view = fit(table, "value: 123,456.78")
+    assert "┃" in rendered(view, 40)
+    assert rendered(view, 12).splitlines() == ["value:", "  123,456.78"]
+
+
+def test_wrapping_never_splits_a_roll_or_a_number() -> None:
+    lines = [line.plain for line in wrap(Text("Roll: 1 5 2 2 3 6, 1,350 points at stake"), 16)]
+    assert lines == ["Roll:", "  1 5 2 2 3 6,", "  1,350 points", "  at stake"]
