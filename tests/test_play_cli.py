@@ -251,3 +251,35 @@ def test_ctrl_d_on_a_terminal_saves_the_game(
     with Store.open(farkle_home) as store:
         game = store.unfinished_game()
         assert game is not None and m.MatchState.from_dict(game.state or {}).kept == (1, 3, 3, 3)
+
+
+def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> None:
+    import json
+
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, lines)  # a rated win
+    run(HARD_1000, ["resign", "y"])  # a rated loss
+    run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y"])  # training
+    result = runner.invoke(app, ["stats", "--plain"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "Rated games against the computer (apart from the daily game): 2; wins in a row 0 (longest 1)."
+        in result.output
+    )
+    assert (
+        "  against hard: 2 games, 1 won, 1 lost (1 resigned); average score 725.00, best 1,450"
+        in result.output
+    )
+    data = json.loads(runner.invoke(app, ["stats", "--json"]).stdout)
+    assert data["rated_games"]["levels"] == [
+        {
+            "level": "hard",
+            "played": 2,
+            "wins": 1,
+            "shared": 0,
+            "losses": 1,
+            "resigned": 1,
+            "average_score": 725.0,
+            "best": 1450,
+        }
+    ]
