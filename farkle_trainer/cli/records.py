@@ -111,13 +111,14 @@ def stats(
     plain: PlainOpt = False,
     json: JsonOpt = False,
 ) -> None:
-    """Official daily results only: games played, streaks, best and average, score histogram.
+    """Official results only: daily games (streaks, best, average, histogram) and rated games.
 
-    The first attempt at each day's game is the official one; nothing from training counts.
+    The first attempt at each day's game is the official one; rated games are one person
+    against the computer with no coach and no hint; nothing from training counts.
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, utc_date
-    from farkle_trainer.training.progress import load_stats
+    from farkle_trainer.training.progress import load_game_stats, load_stats
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)
@@ -129,10 +130,14 @@ def stats(
     with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
         summary = load_stats(store, today)
+        games = load_game_stats(store)
     if json:
-        out.json(view.stats_data(summary))
+        out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})
     else:
         out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
+        if games.played:
+            out.say()
+            out.lines("\n".join(view.game_stats_lines(games)))
 
 
 @app.command()

@@ -68,6 +68,7 @@ from farkle_trainer.store.rows import (
     AnswerRow,
     DailyAttempt,
     DailyResult,
+    GameRow,
     ItemState,
     LossUnit,
     ProgressRows,
@@ -85,6 +86,8 @@ BUSY_TIMEOUT_SECONDS = 5.0
 ResetKind = Literal["progress", "stats"]
 RESET_KINDS: tuple[ResetKind, ...] = ("progress", "stats")
 DAILY_PRACTICE = "daily-practice"
+#: The training session of a whole game (``play``).
+GAME_SESSION = "game"
 LESSON = "lesson"
 
 Clock = Callable[[], datetime]
@@ -314,12 +317,39 @@ def _schema_v4(db: sqlite3.Connection) -> None:
         db.execute(f"ALTER TABLE daily_attempts ADD COLUMN {column}")
 
 
+def _schema_v5(db: sqlite3.Connection) -> None:
+    """Whole games (``play``): the game's JSON state after every action, saved compare-and-set
+    on ``version`` as daily attempts are. ``rated`` games are official results; ``outcome``
+    (win, loss, shared, resigned) is set when one ends. Every game has a training session for
+    the answers its decisions become once it is training; a progress reset deletes the
+    session and its answers but keeps the game.
+    """
+    db.execute(
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            level TEXT,
+            rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+            session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+            started_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT,
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            outcome TEXT,
+            score INTEGER
+        )"""
+    )
+    db.execute("CREATE INDEX games_unfinished ON games(finished_at)")
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_v1,
     _schema_v2,
     _schema_v3,
     _schema_v4,
+    _schema_v5,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -457,6 +487,24 @@ def _attempt(r: sqlite3.Row) -> DailyAttempt:
         damage=damage,
         raw_state=r["state"],
         raw_turns=r["turns"],
+    )
+
+
+def _game(r: sqlite3.Row) -> GameRow:
+    state, bad = _load_checked(r["state"])
+    return GameRow(
+        id=r["id"],
+        kind=r["kind"],
+        level=r["level"],
+        rated=bool(r["rated"]),
+        session_id=r["session_id"],
+        started_at=_parse_time(r["started_at"]),
+        updated_at=_parse_time(r["updated_at"]),
+        finished_at=_maybe_time(r["finished_at"]),
+        state=state if not bad and isinstance(state, dict) else None,
+        version=r["version"],
+        outcome=r["outcome"],
+        score=r["score"],
     )
 
 
@@ -1080,6 +1128,105 @@ class Store:
             for r in rows
         ]
 
+    # -- whole games
+
+    def add_game(
+        self, state: dict[str, Any], *, kind: str, level: str | None, rated: bool, rules: str
+    ) -> GameRow:
+        """A new game, saved before its first roll; a training game gets its own session."""
+        now = _stamp(self.now())
+        with self._transaction() as db:
+            session_id = self._insert_session(db, GAME_SESSION, rules, None, None, {"kind": kind})
+            cursor = db.execute(
+                """INSERT INTO games (kind, level, rated, session_id, started_at, updated_at, state)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (kind, level, int(rated), session_id, now, now, _dump(state)),
+            )
+            return _game(db.execute("SELECT * FROM games WHERE id = ?", (cursor.lastrowid,)).fetchone())
+
+    def get_game(self, game_id: int) -> GameRow:
+        with self._errors():
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no saved game {game_id}")
+        return _game(row)
+
+    def games(self) -> list[GameRow]:
+        """Every saved game, newest first."""
+        with self._errors():
+            rows = self._db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        return [_game(r) for r in rows]
+
+    def unfinished_game(self) -> GameRow | None:
+        """The latest game not yet over, if any."""
+        with self._errors():
+            row = self._db.execute(
+                "SELECT * FROM games WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else _game(row)
+
+    def save_game(self, game_id: int, state: dict[str, Any], *, version: int, rated: bool) -> int:
+        """Keep a game's state after an action, if the game is still at ``version`` (else
+        :class:`StaleAttemptError`); returns the new version. A game stops being rated when a
+        hint is asked, never the other way; a game that was rated and is no longer gets a
+        training session then, so its decisions can become answers."""
+        with self._transaction() as db:
+            new = self._write_game(db, game_id, version, "state = ?", (_dump(state),))
+            if not rated:
+                row = db.execute(
+                    "SELECT rated, session_id, kind FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                if row["rated"]:
+                    session_id = self._insert_session(db, GAME_SESSION, "", None, None, {"kind": row["kind"]})
+                    db.execute(
+                        "UPDATE games SET rated = 0, session_id = ? WHERE id = ?", (session_id, game_id)
+                    )
+            return new
+
+    def finish_game(
+        self, game_id: int, state: dict[str, Any], *, outcome: str, score: int, version: int
+    ) -> None:
+        """A game over (or resigned): its last state and outcome; a training game's session ends."""
+        now = _stamp(self.now())
+        with self._transaction() as db:
+            self._write_game(
+                db,
+                game_id,
+                version,
+                "state = ?, outcome = ?, score = ?, finished_at = ?",
+                (_dump(state), outcome, score, now),
+            )
+            db.execute(
+                """UPDATE sessions SET finished_at = ? WHERE finished_at IS NULL
+                   AND id = (SELECT session_id FROM games WHERE id = ?)""",
+                (now, game_id),
+            )
+
+    def _write_game(
+        self, db: sqlite3.Connection, game_id: int, version: int, sets: str, args: tuple[Any, ...]
+    ) -> int:
+        cursor = db.execute(
+            f"""UPDATE games SET {sets}, version = version + 1, updated_at = ?
+                WHERE id = ? AND version = ? AND finished_at IS NULL""",
+            (*args, _stamp(self.now()), game_id, version),
+        )
+        if cursor.rowcount == 0:
+            row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no saved game {game_id}")
+            if row["version"] != version:
+                raise StaleAttemptError(game_id)
+            raise StoreError(f"the game {game_id} is already over")
+        return version + 1
+
+    def rated_games(self) -> list[GameRow]:
+        """Every finished rated game, oldest first."""
+        with self._errors():
+            rows = self._db.execute(
+                "SELECT * FROM games WHERE rated = 1 AND finished_at IS NOT NULL ORDER BY id"
+            ).fetchall()
+        return [_game(r) for r in rows]
+
     # -- reset
 
     def reset(self, kind: str) -> int:
@@ -1097,5 +1244,7 @@ class Store:
                 db.execute("DELETE FROM items")
             else:
                 count = db.execute("SELECT count(*) FROM daily_attempts WHERE official = 1").fetchone()[0]
+                count += db.execute("SELECT count(*) FROM games WHERE rated = 1").fetchone()[0]
                 db.execute("DELETE FROM daily_attempts WHERE official = 1")
+                db.execute("DELETE FROM games WHERE rated = 1")
         return count

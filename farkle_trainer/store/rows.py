@@ -72,6 +72,33 @@ class DailyAttempt:
 
 
 @dataclass(frozen=True)
+class GameRow:
+    """One whole game (``play``): its last saved state, and once over its outcome.
+
+    ``state`` is None when the stored text cannot be read back as a game state's JSON.
+    ``outcome`` is ``win``, ``loss``, ``shared`` or ``resigned`` for the person of a rated
+    game, ``over`` or ``resigned`` for the others; None while the game goes on.
+    """
+
+    id: int
+    kind: str
+    level: str | None
+    rated: bool
+    session_id: int | None
+    started_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    state: dict[str, Any] | None
+    version: int
+    outcome: str | None
+    score: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+@dataclass(frozen=True)
 class TopicProgress:
     """Answers to one topic of one kind of training.
 

@@ -24,6 +24,7 @@ from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.store.rows import (
     AnswerRow,
     DailyResult,
+    GameRow,
     ProgressRows,
     SessionLoss,
     TopicProgress,
@@ -338,3 +339,63 @@ def export_answers(store: Store, path: Path) -> int:
     """Write every training answer in ``store`` to ``path``; returns how many."""
     export_format(path)
     return write_answers(store.answer_rows(), path)
+
+
+# -- rated games (``play``): official results, apart from the daily game's
+
+
+@dataclass(frozen=True)
+class LevelRecord:
+    """Rated games against one line-up of computers (``hard``, ``easy,hard``)."""
+
+    level: str
+    played: int
+    wins: int
+    shared: int
+    losses: int  # resigned games included
+    resigned: int
+    average_score: float | None
+    best: int | None
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """Every finished rated game, by level, and the runs of wins (a shared win ends a run)."""
+
+    levels: tuple[LevelRecord, ...]
+    current_streak: int
+    longest_streak: int
+
+    @property
+    def played(self) -> int:
+        return sum(r.played for r in self.levels)
+
+
+def game_stats(rows: list[GameRow]) -> GameStats:
+    """The stats of rated games from their rows (oldest first)."""
+    by_level: dict[str, list[GameRow]] = {}
+    run = longest = 0
+    for row in rows:
+        by_level.setdefault(row.level or "", []).append(row)
+        run = run + 1 if row.outcome == "win" else 0
+        longest = max(longest, run)
+    levels = []
+    for level, games in sorted(by_level.items()):
+        scores = [g.score for g in games if g.score is not None]
+        levels.append(
+            LevelRecord(
+                level=level,
+                played=len(games),
+                wins=sum(g.outcome == "win" for g in games),
+                shared=sum(g.outcome == "shared" for g in games),
+                losses=sum(g.outcome in ("loss", "resigned") for g in games),
+                resigned=sum(g.outcome == "resigned" for g in games),
+                average_score=sum(scores) / len(scores) if scores else None,
+                best=max(scores, default=None),
+            )
+        )
+    return GameStats(tuple(levels), run, longest)
+
+
+def load_game_stats(store: Store) -> GameStats:
+    return game_stats(store.rated_games())

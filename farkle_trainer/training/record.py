@@ -18,11 +18,19 @@ from farkle_trainer.store.rows import LossUnit
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Grading
     from farkle_trainer.store.db import Store
+    from farkle_trainer.training.games.analysis import Review as MatchReview
     from farkle_trainer.training.games.game import Review
     from farkle_trainer.training.quizzes.quiz import Answered
 
 #: The topic of a decision made in a ten-turn game (daily practice, class challenge).
 GAME_TOPIC = "bank-or-roll"
+#: The topic of a decision in a whole game, by what it is graded in.
+MATCH_TOPICS: Mapping[str, str] = {
+    "points": GAME_TOPIC,
+    "chance": "final-round",
+    "win": "game",
+    "turns": "solo",
+}
 
 #: How the store and result files name the unit of each kind of value.
 _LOSS_UNITS: dict[Unit, LossUnit] = {
@@ -117,6 +125,35 @@ class AnswerRecord:
             grade=r.grading.grade,
             points_lost=r.grading.lost,
             extra={**context, **m.to_dict()},
+            keep=tuple(m.keep),
+            action=m.action,
+        )
+
+    @classmethod
+    def of_match(cls, r: MatchReview, **context: Any) -> AnswerRecord:
+        """A person's decision in a whole game, under the topic of what it is graded by.
+
+        Chances (of winning, of passing the leader) are kept in percentage points; turns of a
+        solo game on the points scale ratings use, with the turns themselves in ``extra``.
+        """
+        from farkle_trainer.engine.grading import Unit, in_points
+
+        m = r.move
+        left = len(m.roll) - len(m.keep)
+        chance = r.unit in (Unit.WIN, Unit.CHANCE)
+        unit: LossUnit = "percentage points" if chance else "points"
+        lost = in_points(r.lost, r.unit) if r.unit == Unit.TURNS else r.lost
+        return cls(
+            topic=MATCH_TOPICS[r.unit.value],
+            item=decision_item(m.roll, m.points),
+            question=decision_question(m.roll, m.points),
+            answer=move_words(m.keep, m.action, left),
+            correct_answer=move_words(r.best_keep, r.best_action, len(m.roll) - len(r.best_keep)),
+            correct=r.right,
+            grade=r.grade,
+            points_lost=lost,
+            unit=unit,
+            extra={**context, **m.to_dict(), "graded_in": r.unit.value, "lost": r.lost},
             keep=tuple(m.keep),
             action=m.action,
         )

@@ -12,6 +12,7 @@ from farkle_trainer.training.games.game import TURNS, expected_turn
 from farkle_trainer.training.progress import (
     MASTERED,
     MIN_ANSWERS,
+    GameStats,
     HistogramBucket,
     ProgressSummary,
     StatsSummary,
@@ -301,3 +302,46 @@ def stats_rich(s: StatsSummary) -> RenderableType:
         recent.add_row(r.date, points(r.score), r.marks or "")
     parts.append(recent)
     return fit(Group(*parts), stats_text(s))
+
+
+# -- rated games
+
+
+def game_stats_lines(g: GameStats) -> list[str]:
+    if not g.played:
+        return ["Rated games against the computer: none yet (play one with: farkle-train play)."]
+    out = [
+        f"Rated games against the computer (apart from the daily game): {g.played}; "
+        f"wins in a row {g.current_streak} (longest {g.longest_streak})."
+    ]
+    for r in g.levels:
+        shared = f", {r.shared} shared" if r.shared else ""
+        resigned = f" ({r.resigned} resigned)" if r.resigned else ""
+        average = "" if r.average_score is None else f"; average score {r.average_score:,.2f}"
+        best = "" if r.best is None else f", best {r.best:,}"
+        out.append(
+            f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
+            f"{r.losses} lost{resigned}{average}{best}"
+        )
+    return out
+
+
+def game_stats_data(g: GameStats) -> dict[str, Any]:
+    return {
+        "played": g.played,
+        "current_streak": g.current_streak,
+        "longest_streak": g.longest_streak,
+        "levels": [
+            {
+                "level": r.level,
+                "played": r.played,
+                "wins": r.wins,
+                "shared": r.shared,
+                "losses": r.losses,
+                "resigned": r.resigned,
+                "average_score": r.average_score,
+                "best": r.best,
+            }
+            for r in g.levels
+        ],
+    }

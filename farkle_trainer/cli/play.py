@@ -1,0 +1,288 @@
+"""``play``: whole games, solo, against the computer, or passing one keyboard around."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from farkle_trainer.cli.common import (
+    DataDirOpt,
+    PlainOpt,
+    RulesOpt,
+    app,
+    fail,
+    open_store_or_explain,
+    parse_points,
+)
+from farkle_trainer.ui.terminal import open_terminal
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.training.games.match import Setup
+    from farkle_trainer.ui.terminal import Terminal
+
+#: How long a computer's action stays on screen before the next one, on a terminal.
+PAUSE_SECONDS = 0.6
+LEVELS = ("easy", "medium", "hard")
+
+
+def _levels(vs: str | None) -> list[str]:
+    if vs is None:
+        return []
+    levels = [w.strip().lower() for w in vs.split(",") if w.strip()]
+    if not levels:
+        fail("--vs takes one to three levels, like hard or easy,hard")
+    for level in levels:
+        if level not in LEVELS:
+            fail(f"--vs takes easy, medium or hard (comma-separated), not {level!r}")
+    return levels
+
+
+def _names(players: str | None) -> list[str]:
+    if players is None:
+        return []
+    names = [w.strip() for w in players.split(",")]
+    if any(not n for n in names):
+        fail("--players takes names separated by commas, like Ana,Ben")
+    return names
+
+
+def build_setup(
+    *,
+    vs: str | None,
+    players: str | None,
+    solo: bool,
+    rules_name: str,
+    target: str | None,
+    opening: str | None,
+    penalty: str | None,
+    coach: bool,
+    seed: str,
+) -> Setup:
+    from farkle_trainer.cli.common import load
+    from farkle_trainer.training.games import match as m
+
+    levels = _levels(vs)
+    names = _names(players)
+    if solo and (levels or names):
+        fail("--solo is a game for one: leave out --vs and --players")
+    if len(levels) > 3:
+        fail("--vs takes up to three computers")
+    if not solo and not names and not levels:
+        levels = ["medium"]
+    people = [m.Player(n) for n in names] or [m.Player("You")]
+    computers: list[m.Player] = []
+    for level in levels:
+        name = level.capitalize()
+        taken = [p.name for p in computers if p.name.split(" ")[0] == name]
+        computers.append(m.Player(f"{name} {len(taken) + 1}" if taken else name, m.Level(level)))
+    if len(taken_names := [p.name for p in computers]) != len(set(taken_names)):
+        fail("two computers cannot share a name")
+    line_up = (*people, *computers)
+    if not solo and len(line_up) > m.MAX_PLAYERS:
+        fail(f"a game has at most {m.MAX_PLAYERS} players, not {len(line_up)}")
+    if not solo and len(line_up) < 2:
+        fail("a game needs two players at least: add --vs or another name in --players, or play --solo")
+    form = m.Form.MATCH
+    if solo:
+        form = m.Form.TEN_TURNS if target is None else m.Form.FEWEST_TURNS
+    return m.new_setup(
+        line_up,
+        load(rules_name),
+        form=form,
+        target=None if target is None else parse_points(target, "--target", positive=True),
+        opening=None if opening is None else parse_points(opening, "--opening"),
+        penalty=None if penalty is None else parse_points(penalty, "--penalty"),
+        coached=coach,
+        seed=seed,
+    )
+
+
+def warm_table(term: Terminal, setup: Setup) -> None:
+    """Solve (or load) the two-player table before the first roll, with a bar on a terminal."""
+    from farkle_trainer.engine.gamesolver import solve_game
+    from farkle_trainer.training.games.play import needs_table
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+
+    if not needs_table(setup):
+        return
+    if not isinstance(term, InteractiveFrontend):
+        solve_game(setup.rules, setup.target, setup.opening)
+        return
+    from farkle_trainer.ui.progress import solve_progress
+
+    with solve_progress(term.console, f"Solving the game to {setup.target:,} (once)") as bar:
+        solve_game(setup.rules, setup.target, setup.opening, progress=bar)
+
+
+@app.command()
+def play(
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            metavar="LEVELS",
+            help="Computers to play: easy, medium or hard, up to three, comma-separated (default: "
+            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score, Hard "
+            "the best chance of winning (with three or four players, against the leader).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            metavar="NAMES",
+            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs).",
+            show_default=False,
+        ),
+    ] = None,
+    solo: Annotated[
+        bool,
+        typer.Option(
+            "--solo", help="Play alone: ten turns for the highest score, or with --target in fewest turns."
+        ),
+    ] = False,
+    rules: RulesOpt = "classic",
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            metavar="POINTS",
+            help="Points to win, 1,000 to 20,000 (default 10,000).",
+            show_default=False,
+        ),
+    ] = None,
+    opening: Annotated[
+        str | None,
+        typer.Option(
+            "--opening",
+            metavar="POINTS",
+            help="Opening minimum: no first bank below it (e.g. 350, 500, 1000).",
+            show_default=False,
+        ),
+    ] = None,
+    penalty: Annotated[
+        str | None,
+        typer.Option(
+            "--penalty",
+            metavar="POINTS",
+            help="Three Farkles in a row cost 500 or 1000 (never below 0).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="N",
+            help="Reproducible dice (and computer choices with them).",
+            show_default=False,
+        ),
+    ] = None,
+    fast: Annotated[
+        bool, typer.Option("--fast", help="Show the computers' actions at once, with no pause.")
+    ] = False,
+    coach: Annotated[
+        bool, typer.Option("--coach", help="Warn after a play that is a mistake or worse (a training game).")
+    ] = False,
+    data_dir: DataDirOpt = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Carry on with the unfinished game (in its own settings).")
+    ] = False,
+    plain: PlainOpt = False,
+) -> None:
+    """Play a whole game: against the computer, with friends at one keyboard, or solo.
+
+    Against one computer with no coach and no hint asked the game is rated; everything else is
+    training. During the game h asks the coach, resign gives up, q stops.
+    Example: farkle-train play --vs hard
+    """
+    import secrets
+
+    term = open_terminal(plain)
+    fresh = None
+    if not resume:
+        fresh = build_setup(
+            vs=vs,
+            players=players,
+            solo=solo,
+            rules_name=rules,
+            target=target,
+            opening=opening,
+            penalty=penalty,
+            coach=coach,
+            seed=str(seed) if seed is not None else secrets.token_hex(4),
+        )
+    with open_store_or_explain(data_dir, term) as store:
+        _play(term, store, fresh, fast=fast)
+
+
+def _offer(term: Terminal, row: GameRow) -> bool:
+    """Whether to carry on with the unfinished game ``row`` (else it is closed, as resigned)."""
+    from farkle_trainer.engine.notation import parse_yes_no
+    from farkle_trainer.ui.views import play as view
+
+    term.say(view.unfinished_line(row))
+    return term.ask(view.RESUME_PROMPT, parse_yes_no)
+
+
+def _play(term: Terminal, store: Store, fresh: Setup | None, *, fast: bool) -> None:
+    import time
+
+    from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
+    from farkle_trainer.training.games import match as m
+    from farkle_trainer.training.games import play as game
+    from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+    from farkle_trainer.ui.views import play as view
+
+    pausing = not fast and isinstance(term, InteractiveFrontend)
+
+    def pause() -> None:
+        if pausing:
+            time.sleep(PAUSE_SECONDS)
+
+    row = store.unfinished_game()
+    try:
+        if fresh is None:
+            if row is None:
+                fail("there is no unfinished game to carry on: start one with farkle-train play")
+            state = game.saved_state(row)
+            resumed = True
+        else:
+            resumed = row is not None and _offer(term, row)
+            if row is not None and resumed:
+                term.say(view.SETTINGS_KEPT)
+                state = game.saved_state(row)
+            else:
+                if row is not None:
+                    game.abandon(store, row)
+                    term.say(view.abandoned_line(row))
+                state = m.new_match(fresh)
+                row = game.start_game(store, state)
+    except EndOfInput:
+        term.say(view.NOTHING_STARTED)
+        return
+    assert row is not None
+    warm_table(term, state.setup)
+    term.say(view.header(state))
+    if resumed:
+        term.say(view.resume_line(state))
+    try:
+        played = game.run_game(term, view, store, row, state, pause=pause)
+    except (KeyboardInterrupt, EndOfInput) as stop:
+        if isinstance(stop, KeyboardInterrupt):
+            term.say()
+        term.say(view.stopped_line(game.saved_state(store.get_game(row.id))))
+        if isinstance(stop, KeyboardInterrupt):
+            raise typer.Exit(INTERRUPTED) from None
+        return
+    final = played.state
+    analysis = analyse(final) if final.over else None
+    term.show(
+        view.game_over_text(final, analysis, played.resigned),
+        lambda: view.game_over_rich(final, analysis, played.resigned),
+    )

@@ -1,0 +1,385 @@
+"""Playing a whole game through a front end: people answer prompts, computers act on screen.
+
+The game itself is :mod:`~farkle_trainer.training.games.match` (pure transitions); this is
+the loop around it, written once for both front ends, with every word in a
+:class:`MatchView` (see :mod:`farkle_trainer.ui.views.play`). A person's answers have the
+daily game's forms: dice by face or place, ``b``/``r``, ``u`` or other dice to change a
+set-aside until the next roll, ``h`` for the coach's hint, ``resign`` (confirmed) and ``q``.
+
+Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
+(``q``, Ctrl-C, a killed process) resumes on the same roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from farkle_trainer.engine.grading import Grade
+from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.training.frontend import Frontend
+from farkle_trainer.training.games import computers
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
+from farkle_trainer.training.games.game import DiceSource
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.store.rows import GameRow
+
+#: The coach warns about a play graded this or worse (each unit has its own bounds).
+WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
+HINT_WORDS = ("h", "hint", "?")
+UNDO_WORDS = ("u", "undo", "back")
+RESIGN_WORDS = ("resign",)
+
+
+class Command(Enum):
+    HINT = "hint"
+    UNDO = "undo"
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the coach knows about the dice showing: the values of every play, and the kept dice."""
+
+    state: m.MatchState
+    values: Values
+    kept: tuple[int, ...]
+
+
+class MatchView(Protocol):
+    """Every line a whole game says, as a front end words it."""
+
+    SET_ASIDE_PROMPT: str
+    RESIGN_PROMPT: str
+
+    def header(self, state: m.MatchState) -> str: ...
+    def resume_line(self, state: m.MatchState) -> str: ...
+    def turn_line(self, state: m.MatchState) -> str: ...
+    def roll_line(self, state: m.MatchState) -> str: ...
+    def farkle_line(self, move: m.Move, after: m.MatchState) -> str: ...
+    def kept_line(self, state: m.MatchState) -> str: ...
+    def action_prompt(self, state: m.MatchState) -> str: ...
+    def computer_line(self, before: m.MatchState, choice: computers.Choice) -> str: ...
+    def bank_line(self, move: m.Move, after: m.MatchState) -> str: ...
+    def final_round_line(self, state: m.MatchState) -> str: ...
+    def hint_line(self, position: Position, *, first: bool) -> str: ...
+    def coach_line(self, review: Review) -> str: ...
+    def no_hints_line(self) -> str: ...
+
+
+Ending = Literal["over", "resigned"]
+
+
+@dataclass(frozen=True)
+class Played:
+    """How the loop ended: the game over, or a person resigned (the seat that did)."""
+
+    state: m.MatchState
+    ending: Ending
+    resigned: int | None = None
+
+
+def position(state: m.MatchState) -> Position:
+    """The coach's values for the roll showing (the state's kept dice taken back first)."""
+    move = m.Move(
+        seat=state.seat,
+        turn=state.turn,
+        roll_number=state.rolls,
+        roll=state.roll,
+        points=state.stake,
+        keep=(),
+        action="roll",
+        scores=state.scores,
+        farkles=state.farkles[state.seat],
+        last_turn=state.last_turn,
+    )
+    unit = grading_unit(state.setup, move)
+    return Position(state, values(state.setup, move, unit), state.kept)
+
+
+def pending_move(state: m.MatchState, action: Literal["bank", "roll"]) -> m.Move:
+    """The decision about to be made from a ``choose`` state, as the log will keep it."""
+    return m.Move(
+        seat=state.seat,
+        turn=state.turn,
+        roll_number=state.rolls,
+        roll=state.roll,
+        points=state.stake,
+        keep=state.kept,
+        action=action,
+        scores=state.scores,
+        farkles=state.farkles[state.seat],
+        last_turn=state.last_turn,
+    )
+
+
+def needs_table(setup: m.Setup) -> bool:
+    """Whether the game uses the two-player win-chance table (Hard plays by it; a
+    two-player game is graded by it)."""
+    if setup.penalty:
+        return False
+    two = setup.form == m.Form.MATCH and setup.size == 2
+    return two or any(p.level == m.Level.HARD for p in setup.players)
+
+
+def _read_command(text: str) -> Command | None:
+    word = text.strip().lower()
+    if word in HINT_WORDS:
+        return Command.HINT
+    if word in RESIGN_WORDS:
+        return Command.RESIGN
+    return None
+
+
+Answer = Literal["bank", "roll"] | Command | tuple[int, ...]
+
+
+def _ask_set_aside(front: Frontend, view: MatchView, state: m.MatchState) -> tuple[int, ...] | Command:
+    def parse(text: str) -> tuple[int, ...] | Command:
+        command = _read_command(text)
+        if command is not None:
+            return command
+        return m.check_set_aside(state.rules, state.roll, parse_selection(text, state.roll))
+
+    return front.ask(view.SET_ASIDE_PROMPT, parse)
+
+
+def _ask_action(front: Frontend, view: MatchView, state: m.MatchState) -> Answer:
+    def parse(text: str) -> Answer:
+        command = _read_command(text)
+        if command is not None:
+            return command
+        if text.strip().lower() in UNDO_WORDS:
+            return Command.UNDO
+        try:
+            action = parse_action(text)
+        except AnswerError as not_action:
+            try:
+                picked = parse_selection(text, state.roll)
+            except AnswerError:
+                raise AnswerError(
+                    f"{not_action}, u to take back the set-aside, or set aside other dice"
+                ) from None
+            return m.check_set_aside(state.rules, state.roll, picked)
+        if action == "bank" and not state.can_bank:
+            raise AnswerError(
+                f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
+            )
+        return action
+
+    return front.ask(view.action_prompt(state), parse)
+
+
+def _confirm_resign(front: Frontend, view: MatchView) -> bool:
+    return front.ask(view.RESIGN_PROMPT, parse_yes_no)
+
+
+def _show_throw(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
+    """A roll just thrown: the dice, or the Farkle that ended the turn."""
+    if after.phase == "pick" and after.turn == before.turn:
+        front.say(view.roll_line(after), style="bold")
+        return
+    move = after.log[-1]
+    front.say(view.farkle_line(move, after), style="bold red")
+    _after_turn(front, view, before, after)
+
+
+def _after_turn(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
+    if before.closer is None and after.closer is not None and not after.over:
+        front.say(view.final_round_line(after), style="bold")
+
+
+def play_match(
+    front: Frontend,
+    view: MatchView,
+    state: m.MatchState,
+    source: DiceSource,
+    *,
+    save: Callable[[m.MatchState], None],
+    pause: Callable[[], None] = lambda: None,
+    hints: bool = True,
+) -> Played:
+    """Play ``state`` until the game is over or a person resigns, saving every state.
+
+    ``pause`` runs after each of a computer's actions, so a person can follow them.
+    With ``hints`` off a person asking for one is told so (a game replayed for a class).
+    Input running out or ``q`` raises :class:`~farkle_trainer.training.frontend.EndOfInput`,
+    Ctrl-C ``KeyboardInterrupt``: the game is saved up to the last action either way.
+    """
+    if state.roll:
+        front.say(view.roll_line(replace(state, kept=(), points=state.stake)), style="bold")
+    if state.kept:
+        front.say(view.kept_line(state))
+    asked_before = state.hinted
+    while not state.over:
+        before = state
+        if state.phase == "roll":
+            front.say(view.turn_line(state))
+            state = m.roll(state, source)
+            save(state)
+            _show_throw(front, view, before, state)
+            if not before.player.human:
+                pause()
+            continue
+        if not state.player.human:
+            choice = computers.choose(state)
+            state = m.set_aside(state, choice.keep)
+            state = m.bank(state) if choice.action == "bank" else m.roll_on(state, source)
+            save(state)
+            front.say(view.computer_line(before, choice))
+            if choice.action == "roll":
+                _show_throw(front, view, before, state)
+            else:
+                _after_turn(front, view, before, state)
+            pause()
+            continue
+        answer: Answer
+        if state.phase == "pick":
+            answer = _ask_set_aside(front, view, state)
+            if isinstance(answer, tuple):
+                state = m.set_aside(state, answer)
+                save(state)
+                front.say(view.kept_line(state))
+                continue
+        else:
+            answer = _ask_action(front, view, state)
+            if answer is Command.UNDO or isinstance(answer, tuple):
+                # A set-aside may change until the next roll is shown: no new dice are seen.
+                state = replace(state, kept=(), points=state.stake, dice=len(state.roll))
+                if isinstance(answer, tuple):
+                    state = m.set_aside(state, answer)
+                save(state)
+                if isinstance(answer, tuple):
+                    front.say(view.kept_line(state))
+                else:
+                    front.say(view.roll_line(state), style="bold")
+                continue
+            if answer in ("bank", "roll"):
+                assert answer == "bank" or answer == "roll"
+                if state.setup.coached:
+                    review = review_move(state.setup, pending_move(state, answer))
+                    if review.grade in WARN_FROM:
+                        front.say(view.coach_line(review), style="yellow")
+                state = m.bank(state) if answer == "bank" else m.roll_on(state, source)
+                save(state)
+                if answer == "bank":
+                    front.say(view.bank_line(state.log[len(before.log)], state))
+                    _after_turn(front, view, before, state)
+                else:
+                    _show_throw(front, view, before, state)
+                continue
+        if answer is Command.HINT:
+            if not hints:
+                front.say(view.no_hints_line())
+                continue
+            state = m.ask_hint(state)
+            save(state)
+            front.say(view.hint_line(position(state), first=not asked_before))
+            asked_before = True
+        elif answer is Command.RESIGN and _confirm_resign(front, view):
+            return Played(state, "resigned", state.seat)
+    return Played(state, "over")
+
+
+# -- a game kept in the store
+
+#: What ``farkle-train play`` says to carry on with a stopped game.
+RESUME_COMMAND = "farkle-train play --resume"
+
+
+def outcome(state: m.MatchState, played: Played | None) -> str:
+    """How a game ended for the stats: the person's win, loss or shared win in a rated game;
+    ``resigned`` when a person gave up; ``over`` for any other finished game."""
+    if played is not None and played.ending == "resigned":
+        return "resigned"
+    if not state.rated:
+        return "over"
+    seat = state.setup.humans[0]
+    share = state.result(seat)
+    return "win" if share == 1.0 else "loss" if share == 0.0 else "shared"
+
+
+def person_score(state: m.MatchState) -> int:
+    humans = state.setup.humans
+    return state.scores[humans[0]] if humans else max(state.scores)
+
+
+def describe_level(setup: m.Setup) -> str | None:
+    """The computers' levels, ``hard`` or ``easy,hard``; None without computers."""
+    levels = [p.level.value for p in setup.players if p.level is not None]
+    return ",".join(levels) or None
+
+
+def start_game(store: Store, state: m.MatchState) -> GameRow:
+    setup = state.setup
+    return store.add_game(
+        state.to_dict(),
+        kind=setup.kind.value,
+        level=describe_level(setup),
+        rated=state.rated,
+        rules=setup.rules.name,
+    )
+
+
+def saved_state(row: GameRow) -> m.MatchState:
+    if row.state is None:
+        raise m.MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
+    return m.MatchState.from_dict(row.state)
+
+
+def abandon(store: Store, row: GameRow) -> None:
+    """Close an unfinished game that is replaced by a new one: it counts as resigned."""
+    try:
+        state = saved_state(row)
+        data, score = state.to_dict(), person_score(state)
+    except m.MatchError:
+        data, score = row.state or {}, 0
+    store.finish_game(row.id, data, outcome="resigned", score=score, version=row.version)
+
+
+def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
+    """A training game's decisions as progress answers (never a rated game's); returns how many."""
+    if state.rated or row.session_id is None:
+        return 0
+    from farkle_trainer.training.record import AnswerRecord
+
+    count = 0
+    with store.atomic():
+        for move in state.decisions:
+            if state.setup.players[move.seat].human:
+                AnswerRecord.of_match(review_move(state.setup, move), game=row.id).save(store, row.session_id)
+                count += 1
+    return count
+
+
+def run_game(
+    front: Frontend,
+    view: MatchView,
+    store: Store,
+    row: GameRow,
+    state: m.MatchState,
+    *,
+    pause: Callable[[], None] = lambda: None,
+) -> Played:
+    """Play a stored game on, saving every state compare-and-set; record it once it ends.
+
+    Raises what :func:`play_match` raises when stopped; the store then holds the last state.
+    """
+    version = row.version
+
+    def save(s: m.MatchState) -> None:
+        nonlocal version
+        version = store.save_game(row.id, s.to_dict(), version=version, rated=s.rated)
+
+    played = play_match(front, view, state, state.setup.source(), save=save, pause=pause)
+    final = played.state
+    store.finish_game(
+        row.id, final.to_dict(), outcome=outcome(final, played), score=person_score(final), version=version
+    )
+    record_decisions(store, store.get_game(row.id), final)
+    return played

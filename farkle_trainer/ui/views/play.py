@@ -1,0 +1,412 @@
+"""How a whole game reads: every line ``play`` prints, plain text first.
+
+The game is text line by line in both front ends (a screen reader, a pipe and a terminal get
+the same words); a terminal adds styles to whole lines and draws the chance of winning as a
+small chart. Rolls show each die with the letter of its place (``a:5 b:2 c:1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.grading import Unit, gives_up_text, rating_figure
+from farkle_trainer.engine.notation import dice_count, dice_text, labelled_roll, move_words, percent, plural
+from farkle_trainer.engine.notation import points as pts
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Values
+from farkle_trainer.training.games.computers import Choice
+from farkle_trainer.training.games.play import RESUME_COMMAND, Position
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from farkle_trainer.store.rows import GameRow
+
+SET_ASIDE_PROMPT = "Set aside:"
+RESIGN_PROMPT = "Resign this game? It counts as a loss. (y/n)"
+HOW_TO_PLAY = (
+    "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
+    "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
+    "q stops and saves the game."
+)
+#: The review shows this many costly decisions in full, the worst first.
+REVIEW_IN_FULL = 3
+#: The plain chart of the chance of winning has at most this many rows.
+CHART_ROWS = 10
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def _who(p: m.Player) -> str:
+    if p.human:
+        return p.name
+    level = "" if p.name.split(" ")[0].lower() == p.level else f"{p.level} "
+    return f"{p.name} ({level}computer)"
+
+
+def _does(name: str, verb: str) -> str:
+    """``Ana rolls``, ``You roll``."""
+    return f"{name} {verb[:-1] if name == 'You' else verb}"
+
+
+def _line_up(setup: m.Setup) -> str:
+    names = [_who(p) for p in setup.players]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _house(setup: m.Setup) -> str:
+    rules = [f"{setup.rules.name} table"]
+    if setup.opening:
+        rules.append(f"opening minimum {pts(setup.opening)}")
+    if setup.penalty:
+        rules.append(f"three Farkles in a row cost {pts(setup.penalty)}")
+    return ", ".join(rules)
+
+
+def kind_line(state: m.MatchState) -> str:
+    """Whether the game counts in stats, and why not when it does not."""
+    setup = state.setup
+    if state.rated:
+        return "Rated game: it counts in stats (no coach, no hints; asking for a hint makes it training)."
+    if setup.kind == m.GameKind.SOLO:
+        why = "solo practice"
+    elif setup.kind == m.GameKind.PASS_AND_PLAY:
+        why = "pass and play"
+    elif setup.kind == m.GameKind.COMPUTERS:
+        why = "computers only"
+    elif setup.coached:
+        why = "the coach is on"
+    else:
+        why = "a hint was asked"
+    return f"Training game ({why}): recorded as progress, never in stats."
+
+
+def header(state: m.MatchState) -> str:
+    setup = state.setup
+    if setup.form == m.Form.TEN_TURNS:
+        what = f"Farkle solo: {m.SOLO_TURNS} turns for the highest score ({_house(setup)})."
+    elif setup.form == m.Form.FEWEST_TURNS:
+        what = f"Farkle solo: {pts(setup.target)} in as few turns as you can ({_house(setup)})."
+    else:
+        what = f"Farkle to {pts(setup.target)}: {_line_up(setup)} ({_house(setup)})."
+    lines = [what, kind_line(state)]
+    if setup.coached:
+        lines.append("The coach warns after a play that is a mistake or worse.")
+    lines.append(HOW_TO_PLAY)
+    return "\n".join(lines)
+
+
+def resume_line(state: m.MatchState) -> str:
+    return f"Carrying on where the game stopped: turn {state.turn}, {scores_text(state)}."
+
+
+def scores_text(state: m.MatchState) -> str:
+    setup = state.setup
+    if setup.form != m.Form.MATCH:
+        return f"{pts(state.scores[0])} banked"
+    return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, state.scores, strict=True))
+
+
+def turn_line(state: m.MatchState) -> str:
+    setup = state.setup
+    if setup.form == m.Form.TEN_TURNS:
+        return f"Turn {state.turn} of {m.SOLO_TURNS}: {scores_text(state)}."
+    if setup.form == m.Form.FEWEST_TURNS:
+        return f"Turn {state.turn}: {scores_text(state)} of {pts(setup.target)}."
+    last = " (last turn)" if state.last_turn else ""
+    return f"Turn {state.turn}, {state.player.name} to roll{last}. Scores: {scores_text(state)}."
+
+
+def roll_line(state: m.MatchState) -> str:
+    """``Ana rolls 6 dice, 300 at stake: a:5 b:2 c:1 d:3 e:1 f:4``."""
+    at_stake = f", {pts(state.stake)} at stake" if state.stake else ""
+    rolls = _does(state.player.name, "rolls")
+    return f"{rolls} {dice_count(len(state.roll))}{at_stake}: {labelled_roll(state.roll)}"
+
+
+def farkle_line(move: m.Move, after: m.MatchState) -> str:
+    name = after.setup.players[move.seat].name
+    lost = f"the {pts(move.points)} at stake are lost" if move.points else "the turn scores nothing"
+    text = f"{_does(name, 'rolls')} {dice_count(len(move.roll))}: {dice_text(move.roll)}. Farkle: {lost}"
+    score = after.scores[move.seat]
+    if score < move.score:
+        text += f"; a third Farkle in a row costs {pts(move.score - score)}"
+    return f"{text}. {name} {pts(score)}."
+
+
+def _kept(rules_state: m.MatchState, keep: tuple[int, ...]) -> str:
+    split = score_table(rules_state.rules).split(counts_of(keep))
+    assert split is not None
+    return f"{dice_text(keep)} for {pts(split.points)} ({split.describe()})"
+
+
+def kept_line(state: m.MatchState) -> str:
+    left = (
+        "hot dice: all 6 may roll again"
+        if len(state.kept) == len(state.roll)
+        else f"{dice_count(state.dice)} left"
+    )
+    return f"Set aside {_kept(state, state.kept)}: {pts(state.points)} at stake, {left}."
+
+
+def farkle_chance(state: m.MatchState) -> str:
+    return percent(float(score_table(state.rules).farkle_chance(state.dice)))
+
+
+def action_prompt(state: m.MatchState) -> str:
+    dice = "all 6 dice" if len(state.kept) == len(state.roll) else dice_count(state.dice)
+    chance = f"Farkle chance {farkle_chance(state)}"
+    if not state.can_bank:
+        return f"Roll {dice} ({chance}; {pts(state.setup.opening)} opens the score)? (r)"
+    return f"Bank {pts(state.points)} or roll {dice} ({chance})? (b/r)"
+
+
+def computer_line(before: m.MatchState, choice: Choice) -> str:
+    name = before.player.name
+    split = score_table(before.rules).split(counts_of(choice.keep))
+    assert split is not None
+    total = before.points + split.points
+    kept = f"{name} sets aside {dice_text(choice.keep)} ({pts(total)} at stake)"
+    if choice.action == "bank":
+        return f"{kept} and banks: {name} {pts(before.scores[before.seat] + total)}."
+    left = len(before.roll) - len(choice.keep)
+    return f"{kept} and rolls {'all 6 dice' if left == 0 else dice_count(left)}."
+
+
+def bank_line(move: m.Move, after: m.MatchState) -> str:
+    name = after.setup.players[move.seat].name
+    return f"{_does(name, 'banks')}: {name} {pts(after.scores[move.seat])}."
+
+
+def final_round_line(state: m.MatchState) -> str:
+    assert state.closer is not None
+    name = state.setup.players[state.closer].name
+    verb = "have" if name == "You" else "has"
+    return f"{name} {verb} reached {pts(state.setup.target)}: everyone else gets one last turn."
+
+
+def value_text(value: float, unit: Unit) -> str:
+    if unit in (Unit.WIN, Unit.CHANCE):
+        return percent(value)
+    if unit == Unit.TURNS:
+        return f"{value:,.2f} turns"
+    return f"{value:,.2f}"
+
+
+def _measure(unit: Unit) -> str:
+    return {
+        Unit.WIN: "chance of winning",
+        Unit.CHANCE: "chance of passing the leader",
+        Unit.TURNS: "expected turns still needed after this one",
+        Unit.POINTS: "expected points this turn banks",
+    }[unit]
+
+
+def _plays(v: Values) -> list[tuple[tuple[int, ...], str, float]]:
+    out: list[tuple[tuple[int, ...], str, float]] = []
+    for keep, (bank, roll) in v.options.items():
+        out.append((keep, "roll", roll))
+        if bank is not None:
+            out.append((keep, "bank", bank))
+    out.sort(key=lambda p: p[2] if v.unit == Unit.TURNS else -p[2])
+    return out
+
+
+def _play_words(keep: tuple[int, ...], action: str, roll: tuple[int, ...]) -> str:
+    return move_words(keep, action, len(roll) - len(keep))
+
+
+def hint_line(position: Position, *, first: bool) -> str:
+    v = position.values
+    roll = position.state.roll
+    unit = v.unit
+    lines = [f"Coach ({_measure(unit)}):"]
+    if position.kept:
+        bank, rolled = v.options[position.kept]
+        left = len(roll) - len(position.kept)
+        dice = "all 6 dice" if left == 0 else dice_count(left)
+        bank_text = "banking is not allowed yet" if bank is None else f"bank {value_text(bank, unit)}"
+        lines.append(
+            f"  with {dice_text(position.kept)} set aside: {bank_text}, "
+            f"roll {dice} {value_text(rolled, unit)}"
+        )
+    for keep, action, value in _plays(v)[:3]:
+        lines.append(f"  {_play_words(keep, action, roll)}: {value_text(value, unit)}")
+    if first and position.state.setup.kind == m.GameKind.COMPUTER and not position.state.setup.coached:
+        lines.append("  A hint was asked: this game is training now, not rated.")
+    return "\n".join(lines)
+
+
+def coach_line(review: Review) -> str:
+    move = review.move
+    best = _play_words(review.best_keep, review.best_action, move.roll)
+    return (
+        f"Coach: that play gives up {gives_up_text(review.lost, review.unit)} ({review.grade}); "
+        f"best was {best} ({value_text(review.best_value, review.unit)} against "
+        f"{value_text(review.chosen, review.unit)})."
+    )
+
+
+def no_hints_line() -> str:
+    return "  (hints are off in this game)"
+
+
+# -- saved games
+
+RESUME_PROMPT = "Carry on with it? (y/n)"
+SETTINGS_KEPT = "Carrying on with the saved game, in its own settings."
+NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
+
+
+def _game_name(row: GameRow) -> str:
+    kind = {"computer": "against the computer", "pass-and-play": "pass and play", "solo": "solo"}.get(
+        row.kind, row.kind
+    )
+    level = f" ({row.level})" if row.level else ""
+    rated = "rated" if row.rated else "training"
+    return f"game {row.id}, {kind}{level}, {rated}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
+
+
+def unfinished_line(row: GameRow) -> str:
+    text = f"You have an unfinished {_game_name(row)}."
+    if row.rated:
+        text += " Starting a new game instead counts it as resigned (a loss)."
+    return text
+
+
+def abandoned_line(row: GameRow) -> str:
+    if row.rated:
+        return f"The unfinished rated game {row.id} counts as resigned."
+    return f"The unfinished game {row.id} is closed."
+
+
+def stopped_line(state: m.MatchState) -> str:
+    return f"Game saved at turn {state.turn} ({scores_text(state)}). Carry on with: {RESUME_COMMAND}"
+
+
+# -- the end of a game
+
+
+def result_line(state: m.MatchState, resigned: int | None = None) -> str:
+    setup = state.setup
+    if setup.form == m.Form.TEN_TURNS:
+        return f"Game over: {pts(state.scores[0])} in {m.SOLO_TURNS} turns."
+    if setup.form == m.Form.FEWEST_TURNS:
+        if resigned is not None:
+            return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
+        turns = plural(state.turns[0], "turn")
+        return f"Game over: {pts(setup.target)} reached in {turns} ({pts(state.scores[0])})."
+    if resigned is not None:
+        return f"{setup.players[resigned].name} resigned. Scores: {scores_text(state)}."
+    winners = state.winners()
+    names = [setup.players[i].name for i in winners]
+    head = f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    if names == ["You"]:
+        head = "You win"
+    return f"Game over: {head}. Scores: {scores_text(state)}."
+
+
+def _review_lines(r: Review, setup: m.Setup) -> list[str]:
+    move = r.move
+    name = setup.players[move.seat].name
+    played = _play_words(move.keep, move.action, move.roll)
+    best = _play_words(r.best_keep, r.best_action, move.roll)
+    return [
+        f"  Turn {move.turn}, {name} rolled {dice_text(move.roll)} with {pts(move.points)} at stake:",
+        f"    played: {played}, {value_text(r.chosen, r.unit)}: gives up {gives_up_text(r.lost, r.unit)}",
+        f"    best: {best}, {value_text(r.best_value, r.unit)}",
+    ]
+
+
+def _given_up_what(unit: Unit) -> str:
+    return {Unit.WIN: "win chance", Unit.TURNS: "turns", Unit.CHANCE: "chance"}.get(unit, "points")
+
+
+def _luck(a: Account) -> str:
+    if a.unit == Unit.WIN:
+        return f"{a.luck:+.2f} pp"
+    if a.unit == Unit.TURNS:
+        return f"{a.luck:+.2f} turns"
+    return f"{a.luck:+,.2f} points"
+
+
+def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    setup = state.setup
+    out: list[str] = []
+    costly = [r for r in a.reviews if not r.right]
+    total = len(a.reviews)
+    if not total:
+        out.append("No decisions by a person to review.")
+    elif not costly:
+        out.append(f"Every one of the {plural(total, 'decision')} was the best play or close to it.")
+    else:
+        out.append(f"Decisions that gave up {_given_up_what(a.unit)}: {len(costly)} of {total}, worst first:")
+        for r in costly[:REVIEW_IN_FULL]:
+            out += _review_lines(r, setup)
+        rest = costly[REVIEW_IN_FULL:]
+        if rest:
+            out.append(
+                f"  and {plural(len(rest), 'more')}: "
+                + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
+            )
+    for s in a.summaries:
+        if s.error_rate is None or s.average_loss is None:
+            continue
+        out.append(
+            f"{setup.players[s.seat].name}: error rate {percent(s.error_rate)} "
+            f"({s.errors} of {s.decisions}); "
+            f"rating {s.rating} ({rating_figure(s.average_loss)} points given up a decision on average)."
+        )
+    luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
+    out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
+    if a.chances:
+        name = setup.players[a.chart_seat].name
+        whose = "Your" if name == "You" else f"{name}'s"
+        out.append(f"{whose} chance of winning through the game:")
+        out += [f"  turn {turn:>3}: {percent(c):>7}" for turn, c in chart_rows(a.chances)]
+    return out
+
+
+def chart_rows(chances: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
+    """At most :data:`CHART_ROWS` points, evenly spread, always the first and the last."""
+    if len(chances) <= CHART_ROWS:
+        return list(chances)
+    step = (len(chances) - 1) / (CHART_ROWS - 1)
+    return [chances[round(i * step)] for i in range(CHART_ROWS)]
+
+
+def sparkline(chances: Sequence[tuple[int, float]]) -> str:
+    return "".join(SPARKS[min(len(SPARKS) - 1, int(c * len(SPARKS)))] for _, c in chances)
+
+
+def game_over_text(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> str:
+    lines = [result_line(state, resigned)]
+    if a is not None:
+        lines += analysis_lines(state, a)
+    return "\n".join(lines)
+
+
+def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> RenderableType:
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[RenderableType] = [Text(result_line(state, resigned), style="bold")]
+    if a is None:
+        return Group(*parts)
+    lines = analysis_lines(state, a)
+    if a.chances:
+        cut = next(i for i, line in enumerate(lines) if line.endswith("through the game:"))
+        lines = lines[: cut + 1]
+    parts += [Text(line) for line in lines]
+    if a.chances:
+        first, last = a.chances[0], a.chances[-1]
+        parts.append(
+            Text(
+                f"  {percent(first[1])} {sparkline(a.chances)} {percent(last[1])}  "
+                f"(turn {first[0]} to the end; "
+                "each mark one turn, low 0%, high 100%)"
+            )
+        )
+    return Group(*parts)

@@ -1,0 +1,35 @@
+"""A simple person for whole-game CLI tests: the answers they type, worked out from the same dice."""
+
+from __future__ import annotations
+
+from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.training.games import computers
+from farkle_trainer.training.games import match as m
+
+
+def greedy_script(setup: m.Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:
+    """The lines a person types who keeps the most points of each roll and banks at ``bank_at``,
+    with the game they lead to."""
+    state = m.new_match(setup)
+    source = setup.source()
+    lines: list[str] = []
+    while not state.over and len(lines) < limit:
+        if not state.player.human:
+            state = computers.step(state, source)
+        elif state.phase == "roll":
+            state = m.roll(state, source)
+        elif state.phase == "pick":
+            best = max(
+                score_table(state.rules).selections(counts_of(state.roll)),
+                key=lambda s: (s.points, len(s.dice)),
+            )
+            lines.append(" ".join(map(str, best.dice)))
+            state = m.set_aside(state, best.dice)
+        elif state.can_bank and state.points >= bank_at:
+            lines.append("b")
+            state = m.bank(state)
+        else:
+            lines.append("r")
+            state = m.roll_on(state, source)
+    return lines, state

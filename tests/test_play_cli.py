@@ -1,0 +1,285 @@
+"""``farkle-train play`` as a user meets it: through a pipe, on a terminal, stopped, killed and resumed."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import PipeInput
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.play as play_cli
+from farkle_trainer.cli import app
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.progress import load_progress
+from tests.factories import interactive_frontend
+from tests.plays import greedy_script
+
+runner = CliRunner()
+HARD_1000 = ["play", "--vs", "hard", "--seed", "3", "--target", "1000", "--plain"]
+
+
+def hard_setup(seed: str = "3", target: int = 1000) -> m.Setup:
+    return m.new_setup((m.Player("You"), m.Player("Hard", m.Level.HARD)), target=target, seed=seed)
+
+
+def run(args: list[str], lines: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, args, input="".join(line + "\n" for line in lines))
+    return result.exit_code, result.output
+
+
+def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
+    lines, final = greedy_script(hard_setup())
+    code, out = run(HARD_1000, lines)
+    assert code == 0, out
+    assert "Rated game: it counts in stats" in out
+    assert "Turn 1, You to roll. Scores: You 0, Hard 0." in out
+    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
+    assert "Bank 400 or roll 2 dice (Farkle chance 44.44%)? (b/r) b" in out
+    assert "Hard sets aside 5 6 6 6 (650 at stake) and banks: Hard 650." in out
+    assert "You have reached 1,000: everyone else gets one last turn." in out
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+    assert "You: error rate 0.00% (0 of 2)" in out
+    assert "Your chance of winning through the game:" in out and "turn   5: 100.00%" in out
+    assert final.scores == (1450, 650)
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert game.finished and game.rated and game.outcome == "win" and game.score == 1450
+        assert m.MatchState.from_dict(game.state or {}) == final
+        assert load_progress(store).answers == 0  # a rated game is never progress
+
+
+def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    code, out = run(HARD_1000, ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]])
+    assert code == 0, out
+    assert "Set aside: \n  (pick at least one die" in out
+    assert "Set aside: 9\n  (9 is not a die face: faces are 1 to 6)" in out
+    assert "Set aside: b\n  (set dice aside first" in out
+    assert "Set aside: 1 1\n  (the roll 6 3 3 1 6 3 has only one 1, not two)" in out
+    assert "Coach (chance of winning):" in out
+    assert "A hint was asked: this game is training now, not rated." in out
+    assert "(b/r) maybe\n  (type b to bank or r to roll on, u to take back the set-aside" in out
+    assert "  with 1 3 3 3 set aside: bank " in out
+    assert "Game over: You win." in out
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert not game.rated and game.outcome == "over"
+        assert load_progress(store).answers == 2
+
+
+def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    code, out = run(HARD_1000, [lines[0], "q"])
+    assert code == 0
+    assert out.rstrip().endswith("Carry on with: farkle-train play --resume")
+    code, out = run(["play", "--resume", "--plain"], lines[1:])
+    assert code == 0, out
+    assert "Carrying on where the game stopped: turn 1, You 0, Hard 0." in out
+    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3\nSet aside 1 3 3 3 for 400" in out
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+
+
+def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, [lines[0], "q"])
+    code, out = run(HARD_1000, ["perhaps", "n", "q"])
+    assert code == 0, out
+    assert "Starting a new game instead counts it as resigned (a loss)." in out
+    assert "Carry on with it? (y/n) perhaps\n  (type y for yes or n for no)" in out
+    assert "The unfinished rated game 1 counts as resigned." in out
+    with Store.open(farkle_home) as store:
+        old, new = store.get_game(1), store.get_game(2)
+        assert old.finished and old.outcome == "resigned" and old.rated
+        assert not new.finished
+
+
+def test_resign_after_confirmation(farkle_home: Path) -> None:
+    code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
+    assert code == 0, out
+    assert "Resign this game? It counts as a loss. (y/n) n" in out
+    assert "You resigned. Scores: You 0, Hard 0." in out
+    with Store.open(farkle_home) as store:
+        assert store.get_game(1).outcome == "resigned"
+
+
+def test_resume_without_a_game_is_an_error() -> None:
+    code, out = run(["play", "--resume", "--plain"], [])
+    assert code == 2 and "there is no unfinished game" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--vs", "expert"], "--vs takes easy, medium or hard"),
+        (["--vs", "easy,easy,hard,medium"], "up to three computers"),
+        (["--solo", "--vs", "hard"], "--solo is a game for one"),
+        (["--players", "Ana,Ben,Cy", "--vs", "easy,hard"], "at most 4 players"),
+        (["--players", "Ana"], "a game needs two players"),
+        (["--players", "Ana,ana"], "two players cannot share a name"),
+        (["--vs", "hard", "--penalty", "500"], "cannot play with the three-Farkle penalty"),
+        (["--target", "70"], "--target must be a multiple of 50"),
+        (["--target", "500"], "the target must be a multiple of 50 from 1,000"),
+        (["--penalty", "300"], "the three-Farkle penalty is 0, 500 or 1,000"),
+    ],
+)
+def test_setups_that_cannot_be_played(args: list[str], message: str) -> None:
+    code, out = run(["play", "--plain", *args], [])
+    assert code == 2 and message in out, out
+
+
+def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:
+    setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5")
+    lines, final = greedy_script(setup)
+    code, out = run(["play", "--solo", "--seed", "5", "--plain"], lines)
+    assert code == 0, out
+    assert "Farkle solo: 10 turns for the highest score (classic table)." in out
+    assert "Training game (solo practice): recorded as progress, never in stats." in out
+    assert f"Game over: {final.scores[0]:,} in 10 turns." in out
+    with Store.open(farkle_home) as store:
+        assert load_progress(store).answers == len(final.decisions)
+
+
+def test_pass_and_play_with_a_computer() -> None:
+    setup = m.new_setup(
+        (m.Player("Ana"), m.Player("Ben"), m.Player("Easy", m.Level.EASY)), target=1000, seed="8"
+    )
+    lines, final = greedy_script(setup)
+    code, out = run(
+        ["play", "--players", "Ana,Ben", "--vs", "easy", "--target", "1000", "--seed", "8", "--plain"], lines
+    )
+    assert code == 0, out
+    assert "Farkle to 1,000: Ana, Ben and Easy (computer) (classic table)." in out
+    assert "Training game (pass and play)" in out
+    assert "Turn 2, Ben to roll." in out
+    assert "Game over: " in out and "Luck of the dice" in out
+    assert final.over
+
+
+def test_the_coach_warns_after_a_costly_play() -> None:
+    # Banking 100 with five dice to roll gives up far more than a mistake's worth of points.
+    code, out = run(["play", "--solo", "--seed", "3", "--coach", "--plain"], ["1", "b", "q"])
+    assert code == 0, out
+    assert "The coach warns after a play that is a mistake or worse." in out
+    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
+    assert (
+        "Coach: that play gives up " in out
+        and "(blunder); best was keep 1 and roll 5 dice (403.65 against 100.00)" in out
+    )
+
+
+# -- a killed process
+
+
+def read_until(proc: subprocess.Popen[bytes], marker: bytes, timeout: float = 60.0) -> bytes:
+    assert proc.stdout is not None
+    seen = b""
+    end = time.monotonic() + timeout
+    while marker not in seen:
+        assert time.monotonic() < end, seen.decode()
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            assert chunk, seen.decode()
+            seen += chunk
+    return seen
+
+
+def test_a_killed_game_resumes_on_the_same_roll(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    env = {**os.environ, "FARKLE_TRAIN_HOME": str(farkle_home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "farkle_trainer", *HARD_1000],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None
+    read_until(proc, b"Set aside:")
+    proc.stdin.write(f"{lines[0]}\n".encode())
+    proc.stdin.flush()
+    read_until(proc, b"(b/r)")
+    proc.kill()
+    proc.wait()
+    code, out = run(["play", "--resume", "--plain"], lines[1:])
+    assert code == 0, out
+    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3\nSet aside 1 3 3 3 for 400" in out
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+
+
+# -- on a terminal
+
+
+@pytest.fixture
+def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(play_cli, "open_terminal", lambda plain: front)
+    monkeypatch.setattr(play_cli, "PAUSE_SECONDS", 0.0)
+    yield pipe, out
+
+
+def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
+    inp, out = screen
+    lines, _ = greedy_script(hard_setup())
+    inp.send_text("".join(line + "\r" for line in ["h", *lines]))
+    result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in shown
+    assert "Coach (chance of winning):" in shown
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
+    assert "Your chance of winning through the game:" in shown
+    assert any(mark in shown for mark in "▁▂▃▄▅▆▇█")
+
+
+def test_ctrl_d_on_a_terminal_saves_the_game(
+    screen: tuple[PipeInput, io.StringIO], farkle_home: Path
+) -> None:
+    inp, out = screen
+    inp.send_text("1 3 3 3\r\x04")
+    result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000", "--fast"])
+    assert result.exit_code == 0, result.output
+    assert "Carry on with: farkle-train play --resume" in out.getvalue()
+    with Store.open(farkle_home) as store:
+        game = store.unfinished_game()
+        assert game is not None and m.MatchState.from_dict(game.state or {}).kept == (1, 3, 3, 3)
+
+
+def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> None:
+    import json
+
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, lines)  # a rated win
+    run(HARD_1000, ["resign", "y"])  # a rated loss
+    run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y"])  # training
+    result = runner.invoke(app, ["stats", "--plain"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "Rated games against the computer (apart from the daily game): 2; wins in a row 0 (longest 1)."
+        in result.output
+    )
+    assert (
+        "  against hard: 2 games, 1 won, 1 lost (1 resigned); average score 725.00, best 1,450"
+        in result.output
+    )
+    data = json.loads(runner.invoke(app, ["stats", "--json"]).stdout)
+    assert data["rated_games"]["levels"] == [
+        {
+            "level": "hard",
+            "played": 2,
+            "wins": 1,
+            "shared": 0,
+            "losses": 1,
+            "resigned": 1,
+            "average_score": 725.0,
+            "best": 1450,
+        }
+    ]
