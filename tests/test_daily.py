@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
@@ -468,3 +469,37 @@ def test_the_account_splits_a_score_into_play_and_dice() -> None:
     assert a.perfect_expected == pytest.approx(10 * solution.roll_value(0, 6))
     assert a.given_up == pytest.approx(sum(r.grading.lost for r in reviews)) and a.given_up > 0
     assert a.score == pytest.approx(a.perfect_expected - a.given_up + a.luck)
+
+
+def test_an_edited_saved_game_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
+    # A forged "banked" in the saved state changes nothing: the moves are replayed on the day's
+    # dice.
+    with Store.open(tmp_path) as store:
+        attempt = next_attempt(store, DAY, DAY)
+        front, _ = plain("1 1 4 4 4\nb\n")
+        daily.run_attempt(front, view, store, attempt, DAY)
+        saved = store.get_daily(attempt.id)
+        assert saved.state is not None
+        honest = daily.load_state(saved)
+        forged = {**saved.state, "banked": 1_000_000, "scores": [1_000_000]}
+        store._db.execute(
+            "UPDATE daily_attempts SET state = ? WHERE id = ?", (json.dumps(forged), attempt.id)
+        )
+        store._db.commit()
+        again = daily.load_state(store.get_daily(attempt.id))
+        assert again == honest and again.banked < 1_000_000
+
+
+def test_stats_count_only_results_their_moves_give(tmp_path: Path) -> None:
+    with Store.open(tmp_path) as store:
+        attempt = next_attempt(store, DAY, DAY)
+        front, _ = plain(SCRIPT)
+        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        assert outcome.finished
+        stats = daily.official_stats(store, DAY)
+        assert stats.games_played == 1 and stats.best is not None
+        assert stats.best.score == outcome.state.score
+        store._db.execute("UPDATE daily_attempts SET score = 1000950 WHERE id = ?", (attempt.id,))
+        store._db.commit()
+        forged = daily.official_stats(store, DAY)
+        assert forged.games_played == 0 and forged.damaged == 1

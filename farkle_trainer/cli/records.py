@@ -117,8 +117,8 @@ def stats(
     against the computer with no coach and no hint; nothing from training counts.
     Example: farkle-train stats
     """
-    from farkle_trainer.training.games.daily import close_expired, utc_date
-    from farkle_trainer.training.progress import load_game_stats, load_stats
+    from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
+    from farkle_trainer.training.progress import load_game_stats
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)
@@ -129,7 +129,7 @@ def stats(
         print(note, file=sys.stderr)
     with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
-        summary = load_stats(store, today)
+        summary = official_stats(store, today)
         games = load_game_stats(store)
     if json:
         out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})

@@ -509,7 +509,11 @@ def _game(r: sqlite3.Row) -> GameRow:
 
 
 def _result(r: sqlite3.Row) -> DailyResult:
-    return DailyResult(date=r["date"], score=r["score"], perfect_score=r["perfect_score"], marks=r["marks"])
+    # Only the stats query reads the saved game with each result.
+    state = r["state"] if "state" in r.keys() else None  # noqa: SIM118 - a Row has no __contains__ for names
+    return DailyResult(
+        date=r["date"], score=r["score"], perfect_score=r["perfect_score"], marks=r["marks"], state=state
+    )
 
 
 def _system_clock() -> datetime:
@@ -1094,7 +1098,7 @@ class Store:
         """Every finished official daily attempt, in date order."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT date, score, perfect_score, marks FROM daily_attempts
+                """SELECT date, score, perfect_score, marks, state FROM daily_attempts
                    WHERE official = 1 AND finished_at IS NOT NULL AND damage IS NULL AND score IS NOT NULL
                    ORDER BY date"""
             ).fetchall()

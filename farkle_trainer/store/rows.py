@@ -7,7 +7,7 @@ What they add up to (progress, stats, streaks, suggestions, exports) is worked o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -154,6 +154,8 @@ class DailyResult:
     score: int
     perfect_score: float | None
     marks: str | None
+    #: The saved game (JSON text) the score came from, for checking it against its moves.
+    state: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -281,10 +282,19 @@ def load_progress(store: Store, *, rules: str | None = None, now: datetime | Non
     )
 
 
-def load_stats(store: Store, today: date | None = None) -> StatsSummary:
-    """The stats summary of ``store`` on ``today`` (UTC; default the store's clock)."""
+def load_stats(
+    store: Store, today: date | None = None, *, check: Callable[[DailyResult], bool] | None = None
+) -> StatsSummary:
+    """The stats summary of ``store`` on ``today`` (UTC; default the store's clock).
+
+    ``check`` re-derives a result from what cannot be faked (its moves on the day's dice);
+    a result it refuses is not counted, and is counted with the damaged ones instead.
+    """
     day = today if today is not None else store.now().date()
-    return stats_summary(store.official_results(), day, damaged=store.damaged_official_count())
+    results = store.official_results()
+    kept = [r for r in results if check is None or check(r)]
+    damaged = store.damaged_official_count() + len(results) - len(kept)
+    return stats_summary(kept, day, damaged=damaged)
 
 
 def topic_mastery(store: Store, kind: str) -> dict[str, float]:

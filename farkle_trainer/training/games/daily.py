@@ -30,6 +30,7 @@ next roll.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import socket
 from collections.abc import Callable, Iterable, Iterator
@@ -51,7 +52,8 @@ from farkle_trainer.training.record import AnswerRecord
 if TYPE_CHECKING:
     from farkle_trainer.engine.plays import Hint
     from farkle_trainer.store.db import Store
-    from farkle_trainer.store.rows import DailyAttempt
+    from farkle_trainer.store.rows import DailyAttempt, DailyResult
+    from farkle_trainer.training.progress import StatsSummary
 
 T = TypeVar("T")
 #: Bytes from 252 up are skipped: 252 is the largest multiple of 6 that fits in a byte.
@@ -319,7 +321,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     """What ``--status`` shows, read from the store at ``moment``."""
     day = utc_date(moment)
     official = store.daily_attempt(day, official=True)
-    stats = load_stats(store, day)
+    stats = official_stats(store, day)
     state = None
     if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
@@ -524,9 +526,37 @@ def record_decision(store: Store, session_id: int, day: date, move: Move) -> Non
     AnswerRecord.of_game(game.review_move(move), date=day.isoformat()).save(store, session_id)
 
 
+def result_holds(result: DailyResult) -> bool:
+    """Whether an official result is what its saved moves score on its day's dice.
+
+    Stats count only results that hold: an edited score, or moves the day's dice do not
+    give, is not an official result. A result saved without its game (none is, since every
+    action is saved) cannot be replayed and is taken as it is.
+    """
+    if result.state is None:
+        return True
+    try:
+        saved = GameState.from_dict(json.loads(result.state))
+        played = game.replay(saved, daily_source(date.fromisoformat(result.date)))
+    except (ValueError, TypeError):
+        return False
+    return played.banked == result.score
+
+
+def official_stats(store: Store, today: date | None = None) -> StatsSummary:
+    """The official daily stats of ``store``, each result checked against its moves."""
+    return load_stats(store, today, check=result_holds)
+
+
 def load_state(attempt: DailyAttempt) -> GameState:
-    """The attempt's saved game, or a new one."""
-    return game.new_game() if attempt.state is None else GameState.from_dict(attempt.state)
+    """The attempt's saved game rebuilt from its moves on the day's dice, or a new one.
+
+    Only the moves are taken from the store: the score, the turn and the points at stake are
+    recomputed, so an edited saved state cannot change what the game is worth.
+    """
+    if attempt.state is None:
+        return game.new_game()
+    return game.replay(GameState.from_dict(attempt.state), daily_source(date.fromisoformat(attempt.date)))
 
 
 def readable(store: Store, attempt: DailyAttempt, today: date) -> GameState:
@@ -691,7 +721,7 @@ def _play(
         turns=game.turn_summaries(state),
         version=version,
     )
-    streak = load_stats(store, today).current_streak if attempt.official else None
+    streak = official_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.score, state.marks, official=attempt.official)
     front.say(view.summary(state, reviews, share=share, official=attempt.official, day=day, streak=streak))
     return Outcome(state, True, 0)

@@ -345,6 +345,41 @@ def roll_on(state: GameState, source: DiceSource) -> GameState:
     return _throw(_decide(state, "roll"), source)
 
 
+def replay(saved: GameState, source: DiceSource) -> GameState:
+    """The game ``saved``'s moves make on ``source``'s dice, rebuilt move by move.
+
+    A saved state is the player's file to edit; only the moves and the dice are trusted, so
+    the points, the banked score and the turn are recomputed from them. A move the dice do
+    not allow (another roll, a set-aside that is not in it) raises :class:`GameError`.
+    The set-aside showing when the game was saved is set aside again.
+    """
+    state = new_game()
+    for i, move in enumerate(saved.log):
+        # A Farkle is logged by the throw itself: it is in the log as soon as the dice are.
+        if len(state.log) == i and state.phase == "roll":
+            state = roll(state, source)
+        if move.action == "farkle":
+            if len(state.log) <= i or state.log[i] != move:
+                raise GameError(f"move {i + 1} is a Farkle the day's dice do not give")
+            continue
+        if state.phase != "pick" or state.roll != move.roll:
+            raise GameError(f"move {i + 1} is on a roll the day's dice do not give")
+        state = set_aside(state, move.keep)
+        state = bank(state) if move.action == "bank" else roll_on(state, source)
+        if state.log[i] != move:
+            raise GameError(f"move {i + 1} does not follow from the moves before it")
+    if len(state.log) != len(saved.log):
+        raise GameError("the saved moves do not follow from the day's dice")
+    if saved.roll:
+        if state.phase == "roll":
+            state = roll(state, source)
+        if state.roll != saved.roll:
+            raise GameError("the roll showing is not the day's next roll")
+        if saved.kept:
+            state = set_aside(state, saved.kept)
+    return state
+
+
 def seeded_source(stream: Stream) -> DiceSource:
     """Dice from a seeded stream: each (roll number, place) draws from its own child stream."""
 
