@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.main import get_command
@@ -81,8 +82,6 @@ def test_version_and_class_code_plain() -> None:
 
 
 def test_the_readme_says_which_commands_take_rules() -> None:
-    from pathlib import Path
-
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     without = []
     for path in COMMANDS:
@@ -120,3 +119,26 @@ def test_invalid_utf8_on_stdin_is_refused_politely() -> None:
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
     assert b"(type b to bank or r to roll on)" in done.stdout
+
+
+def test_every_command_that_takes_data_dir_keeps_the_solver_cache_there(tmp_path: Path) -> None:
+    from farkle_trainer.engine.solver import cache_dir, set_cache_dir
+
+    default = cache_dir()
+    moved = []
+    for path in COMMANDS:
+        command = get_command(app)
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        takes_it = any("--data-dir" in getattr(p, "opts", ()) for p in command.params)
+        data = tmp_path / "-".join(path)
+        # Reading the options is enough: the cache moves before the command does anything.
+        command.make_context(path[-1], ["--data-dir", str(data)] if takes_it else [], resilient_parsing=True)
+        if takes_it:
+            moved.append(" ".join(path))
+            assert cache_dir() == data / "cache"
+        else:
+            assert cache_dir() == default
+        set_cache_dir(None)
+    assert {"decide", "score", "daily", "play", "learn"} <= set(moved)
+    assert not {"hint", "strategy", "explain"} & set(moved)

@@ -17,6 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Grading, Position, decision_for, grade
 from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.scoring import score
+from farkle_trainer.engine.solver import solve
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills import session as drill_session
 from farkle_trainer.training.drills.drills import Plan, summarize
@@ -457,3 +458,21 @@ def test_the_worst_decision_reads_without_stacked_brackets() -> None:
     lines = view.summary_text(summarize([g]), planned=1)
     assert ") (" not in lines
     assert f"Best: roll all 6 again (hot dice), worth {d.best.value:,.2f}." in lines
+
+
+def test_data_dir_keeps_the_solver_cache_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = best_answers(planned(1, 1))
+    # Solved in memory just now; forget that, so the command solves and writes its own tables.
+    solve.cache_clear()
+    decision_for.cache_clear()
+    user_cache = tmp_path / "user-cache"
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(user_cache))
+    data = tmp_path / "student"
+    code, _, err = run(["--data-dir", str(data), "--seed", "1", "--count", "1", "--plain"], answers)
+    assert code == 0, err
+    cached = sorted((data / "cache").glob("solution-*.npy"))
+    assert cached
+    assert not user_cache.exists()
+    assert (data / "cache").stat().st_mode & 0o777 == 0o700
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in cached)
+    assert not list((data / "cache").glob(".*"))  # no temporary file left behind

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -256,6 +257,21 @@ def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> Non
     gs.clear_memory()
     # A file that is whole but wrong fails the spot check and is solved again.
     assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
+
+
+def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "game-cache"))
+    gs.clear_memory()
+    gs.solve_solo(CLASSIC, 1000)
+    (path,) = gs.cache_dir().glob("solo-*.npz")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert gs.cache_dir().stat().st_mode & 0o777 == 0o700
+    path.chmod(0o644)
+    path.write_bytes(b"damaged")
+    gs.clear_memory()
+    # Solved again, the file is replaced by a private one.
+    assert gs.solve_solo(CLASSIC, 1000).turns[0] > 1
+    assert path.stat().st_mode & 0o777 == 0o600
 
 
 def test_penalty_and_bad_settings_are_refused() -> None:

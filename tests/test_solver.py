@@ -15,7 +15,15 @@ from farkle_trainer import load_rules
 from farkle_trainer.engine.dice import multisets, roll_chance, size
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import Objective, Solution, _compute, cache_dir, solve, top_level
+from farkle_trainer.engine.solver import (
+    Objective,
+    Solution,
+    _compute,
+    cache_dir,
+    set_cache_dir,
+    solve,
+    top_level,
+)
 
 MULTIPLIER = load_rules("multiplier")
 CLASSIC = load_rules("classic")
@@ -215,6 +223,40 @@ def test_solutions_are_cached_on_disk(farkle_home: Path) -> None:
     again = solve(rules)
     assert again is not first
     assert np.array_equal(again.values, first.values)
+
+
+def test_cache_files_are_private_in_a_private_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "made" / "cache"))
+    solve.cache_clear()
+    rules = Rules(name="private-test", straight=2000)
+    solve(rules)
+    (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
+    assert path.stat().st_mode & 0o777 == 0o600
+    # Every directory the program had to make is its owner's alone.
+    assert (tmp_path / "made").stat().st_mode & 0o777 == 0o700
+    assert cache_dir().stat().st_mode & 0o777 == 0o700
+    assert [p.name for p in cache_dir().iterdir()] == [path.name]
+
+
+def test_a_readable_cache_file_from_an_older_release_is_still_used(farkle_home: Path) -> None:
+    rules = Rules(name="older-test", straight=1750)
+    good = solve(rules)
+    (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
+    path.chmod(0o644)
+    before = path.stat().st_mtime_ns
+    solve.cache_clear()
+    assert np.array_equal(solve(rules).values, good.values)
+    assert path.stat().st_mtime_ns == before
+
+
+def test_set_cache_dir_wins_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "env"))
+    set_cache_dir(tmp_path / "chosen")
+    assert cache_dir() == tmp_path / "chosen"
+    set_cache_dir(None)
+    assert cache_dir() == tmp_path / "env"
 
 
 def test_a_damaged_cache_file_is_recomputed() -> None:

@@ -161,13 +161,25 @@ def unused_rules_note(rules: str, what: str) -> str | None:
     return f"Note: --rules {rules} is not used: {what} always classic, with no house rules."
 
 
+def _keep_cache_in_data_dir(value: Path | None) -> Path | None:
+    # Run while the options are read, so a solve that comes before the store opens (decide
+    # prepares its tables first) already writes inside the student's directory.
+    if value is not None:
+        from farkle_trainer.engine.solver import set_cache_dir
+
+        set_cache_dir(value.expanduser() / "cache")
+    return value
+
+
 DataDirOpt = Annotated[
     Path | None,
     typer.Option(
         "--data-dir",
         metavar="DIR",
-        help="Keep progress and stats in DIR (default: $FARKLE_TRAIN_HOME, else your user data directory).",
+        help="Keep progress, stats and the solver cache in DIR (default: $FARKLE_TRAIN_HOME, "
+        "else your user data directory).",
         show_default=False,
+        callback=_keep_cache_in_data_dir,
     ),
 ]
 

@@ -31,7 +31,6 @@ Above the target the turn is cut exactly where banking is certainly best (see
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -44,7 +43,7 @@ from farkle_trainer.engine.dice import Counts, counts_of, multisets, roll_chance
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
-from farkle_trainer.engine.solver import STEP, cache_dir
+from farkle_trainer.engine.solver import STEP, cache_dir, write_cache_file
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -738,15 +737,7 @@ def _load(path: Path, shape: tuple[int, ...]) -> FloatArray | None:
 
 
 def _store(path: Path, values: FloatArray) -> None:
-    # A cache that cannot be written only costs time, never correctness.
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(fh, values=values, digest=np.array(_digest(values)))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_cache_file(path, lambda fh: np.savez(fh, values=values, digest=np.array(_digest(values))))
 
 
 def _residual(game: _Game, w: FloatArray, a: IntArray, b: IntArray) -> float:

@@ -25,15 +25,17 @@ rounding in the last bits separates them from the rational answer.
 from __future__ import annotations
 
 import ast
+import contextlib
 import math
 import os
 import sys
+import tempfile
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.rules import Rules
@@ -295,12 +297,27 @@ def _compute(rules: Rules, objective: Objective, progress: Progress | None = Non
     return Solution(rules, objective, top, values)
 
 
+_chosen_cache: Path | None = None
+
+
+def set_cache_dir(path: Path | None) -> None:
+    """Keep solved tables in ``path`` from now on; None goes back to :func:`cache_dir`'s defaults.
+
+    A front end calls this for ``--data-dir``, so everything the program writes for one student
+    stays in the directory they were given.
+    """
+    global _chosen_cache
+    _chosen_cache = path
+
+
 def cache_dir() -> Path:
     """Where solved tables are kept between runs.
 
-    ``FARKLE_TRAIN_CACHE`` wins; then ``$FARKLE_TRAIN_HOME/cache``; then the
-    platform's user cache directory.
+    The directory given to :func:`set_cache_dir` wins; then ``FARKLE_TRAIN_CACHE``; then
+    ``$FARKLE_TRAIN_HOME/cache``; then the platform's user cache directory.
     """
+    if _chosen_cache is not None:
+        return _chosen_cache
     if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
         return Path(explicit)
     if home := os.environ.get("FARKLE_TRAIN_HOME"):
@@ -308,6 +325,48 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("farkle-trainer", appauthor=False))
+
+
+def _private_dirs(directory: Path) -> None:
+    """Create ``directory`` and each missing parent 0700; directories that exist are left alone."""
+    missing: list[Path] = []
+    while not directory.exists():
+        missing.append(directory)
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    for new in reversed(missing):
+        try:
+            new.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # another process made it first, and it is not ours to change
+        # mkdir's mode passes through the umask; the owner must be able to write here.
+        new.chmod(0o700)
+
+
+def write_cache_file(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write a cache file readable by its owner only, whole or not at all.
+
+    ``write`` fills a private temporary file next to ``path`` that then replaces it, so a reader
+    never sees half a table and a file made by an older release becomes 0600 when it is
+    rewritten. A cache that cannot be written only costs time, never correctness, so
+    failures are swallowed.
+    """
+    tmp: str | None = None
+    try:
+        _private_dirs(path.parent)
+        # mkstemp makes the file 0600 with a name of its own, so parallel writers never meet.
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def _cache_path(rules: Rules, objective: Objective) -> Path:
@@ -353,17 +412,9 @@ def _load_cached(path: Path) -> tuple[int, array[float]] | None:
 
 
 def _store(path: Path, values: NDArray[np.float64]) -> None:
-    # A cache that cannot be written only costs speed, never correctness.
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        import numpy as np
+    import numpy as np
 
-        with open(tmp, "wb") as fh:
-            np.save(fh, values, allow_pickle=False)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_cache_file(path, lambda fh: np.save(fh, values, allow_pickle=False))
 
 
 class _Solve:
