@@ -161,3 +161,12 @@ def test_ctrl_c_while_starting_up_is_a_quiet_exit_130() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert done.returncode == 130
     assert "Traceback" not in done.stderr
+
+
+def test_no_import_cycle() -> None:
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("farkle_trainer")
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            assert back is None, f"import cycle: {module} -> {' -> '.join(back or ())}"
