@@ -25,7 +25,9 @@ system, the slope taken from a second evaluation a hair away, until every Bellma
 residual is below ``TOLERANCE``.
 
 Above the target the turn is cut exactly where banking is certainly best (see
-:func:`_cut_table`). Every number is an expectation over every fair roll; none is sampled.
+:func:`_cut_table`). The solves value turns with a compiled loop (numba, loaded only then);
+looking up a solved table stays with numpy. Every number is an expectation over every fair
+roll; none is sampled.
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ class _Rolls:
     prob: FloatArray  # (6, nsets): chance that rolling n = row + 1 dice shows the set
     farkle: FloatArray  # (6,)
     best_points: IntArray  # (nsets,) the most points of each set
+    # The same, set by set, for the compiled loop: option rows (as rows_up) and the nonzero
+    # chances (dice - 1, chance), each as (starts, values...) with starts of length nsets + 1.
+    tables: tuple[IntArray, IntArray, IntArray, IntArray, FloatArray]
 
     def rows_up(self) -> IntArray:
         """Option rows in a window of the positions just above the current one."""
@@ -139,15 +144,32 @@ def _rolls(rules: Rules) -> _Rolls:
         for listed in ordered[: slots[k]]:
             points.append(listed[k][0])
             dice.append(listed[k][1])
+    # Set s's k-th option sits at sum(slots[:k]) + s in slot order.
+    offsets = np.cumsum((0, *slots[:-1]))
+    sizes = [len(listed) for listed in ordered]
+    opt_index = [int(offsets[k]) + s for s in range(len(sets)) for k in range(sizes[s])]
+    prob = np.stack([merged[s] for s in sets], axis=1)
+    nz_sets, nz_dice = np.nonzero(prob.T)
+    points_arr = np.array(points, dtype=np.int64)
+    dice_arr = np.array(dice, dtype=np.int64)
+    rows_up = ((points_arr - 1) * 6 + (dice_arr - 1))[opt_index]
+    tables = (
+        np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        np.ascontiguousarray(rows_up, dtype=np.int64),
+        np.searchsorted(nz_sets, np.arange(len(sets) + 1)).astype(np.int64),
+        nz_dice.astype(np.int64),
+        np.ascontiguousarray(prob.T[nz_sets, nz_dice]),
+    )
     return _Rolls(
         maxp=max(points),
         nsets=len(sets),
-        points=np.array(points, dtype=np.int64),
-        dice=np.array(dice, dtype=np.int64),
+        points=points_arr,
+        dice=dice_arr,
         slots=slots,
-        prob=np.stack([merged[s] for s in sets], axis=1),
+        prob=prob,
         farkle=farkle,
         best_points=np.array([max(p for p, _ in s) for s in sets], dtype=np.int64),
+        tables=tables,
     )
 
 
@@ -320,14 +342,55 @@ def _evaluate(
     *,
     keep: bool = False,
     top: int = 0,
+    compiled: bool = False,
 ) -> _Pass:
     """The value of the turn from ``(a, b)`` with Farkle value ``farkle``, for each column."""
     cut = np.maximum(game.cut(a, b, farkle), top)
     bank = _bank_values(game, w, a, b, int(cut.max()) + game.rolls.maxp + 1)
-    return _turns(game.rolls, bank, a, cut, farkle, keep=keep)
+    return _turns(game.rolls, bank, a, cut, farkle, keep=keep, compiled=compiled)
 
 
 def _turns(
+    rolls: _Rolls,
+    bank: FloatArray,
+    a: IntArray,
+    cut: IntArray,
+    farkle: FloatArray,
+    *,
+    keep: bool = False,
+    compiled: bool = False,
+) -> _Pass:
+    """Many turns at once, each from position ``a`` with its own bank values and Farkle value.
+
+    ``bank[pos, col]`` is what banking at position ``pos`` is worth (``-inf`` where it is
+    not allowed); from ``cut`` up banking is known to be best. ``compiled``: by the
+    compiled loop of :mod:`farkle_trainer.engine._gamekernel`, as the solves do (about
+    five times faster per turn and core, but loading numba takes about a second, too long
+    for looking up a few turns of a solved table); else with numpy. They agree to rounding.
+    """
+    if not compiled:
+        return _turns_numpy(rolls, bank, a, cut, farkle, keep=keep)
+    from farkle_trainer.engine._gamekernel import turn_columns
+
+    if len(bank) < int(cut.max()) + rolls.maxp + 1:
+        raise ValueError("the bank values must reach the highest cut plus the most points")
+    start, after, rolled = turn_columns(
+        np.ascontiguousarray(bank, dtype=np.float64),
+        np.ascontiguousarray(a, dtype=np.int64),
+        np.ascontiguousarray(cut, dtype=np.int64),
+        np.ascontiguousarray(farkle, dtype=np.float64),
+        rolls.farkle,
+        rolls.tables,
+        keep=keep,
+    )
+    result = _Pass(start=start)
+    if keep:
+        assert after is not None and rolled is not None
+        result.after, result.rolled = after, rolled
+    return result
+
+
+def _turns_numpy(
     rolls: _Rolls,
     bank: FloatArray,
     a: IntArray,
@@ -446,12 +509,17 @@ def _solve_total(game: _Game, w: FloatArray, total: int) -> int:
         z = 1.0 - x[mirror[idx]]
         if passes == 1 or passes % 8 == 0:
             values = _evaluate(
-                game, w, np.tile(a[idx], 2), np.tile(b[idx], 2), np.concatenate([z, z + _DELTA])
+                game,
+                w,
+                np.tile(a[idx], 2),
+                np.tile(b[idx], 2),
+                np.concatenate([z, z + _DELTA]),
+                compiled=True,
             )
             f = values.start[: len(idx)]
             slope[idx] = (values.start[len(idx) :] - f) / _DELTA
         else:
-            f = _evaluate(game, w, a[idx], b[idx], z).start
+            f = _evaluate(game, w, a[idx], b[idx], z, compiled=True).start
             moved = np.abs(z - last_z[idx]) > 1e-10
             secant = (f - last_f[idx]) / np.where(moved, z - last_z[idx], 1.0)
             slope[idx] = np.where(moved, secant, slope[idx])
@@ -995,6 +1063,7 @@ def _solo_turns(
     *,
     keep: bool = False,
     farkle: FloatArray | None = None,
+    compiled: bool = False,
 ) -> _Pass:
     """Turns from scores ``s`` valued as minus the expected further turns (so more is better)."""
     levels = len(turns)
@@ -1007,7 +1076,7 @@ def _solo_turns(
     # Banking at the target ends the game: nothing can beat it, so the turn is cut there.
     cut = np.full(len(s), levels, dtype=np.int64)
     x = -turns[s] if farkle is None else farkle
-    return _turns(rolls, bank, s, cut, x, keep=keep)
+    return _turns(rolls, bank, s, cut, x, keep=keep, compiled=compiled)
 
 
 _SOLO: dict[tuple[Rules, int, int], SoloTable] = {}
@@ -1060,11 +1129,18 @@ def _solve_solo(rules: Rules, levels: int, opening: int) -> FloatArray:
         last: tuple[float, float] | None = None
         for _ in range(_MAX_PASSES):
             if last is None:
-                start = _solo_turns(rolls, turns, col, opening, farkle=np.array([-y, -y - _DELTA])).start
+                start = _solo_turns(
+                    rolls, turns, col, opening, farkle=np.array([-y, -y - _DELTA]), compiled=True
+                ).start
                 f = 1.0 - start[0]  # E from this turn if a Farkle costs y
                 slope = (start[0] - start[1]) / _DELTA
             else:
-                f = 1.0 - _solo_turns(rolls, turns, col[:1], opening, farkle=np.array([-y])).start[0]
+                f = (
+                    1.0
+                    - _solo_turns(rolls, turns, col[:1], opening, farkle=np.array([-y]), compiled=True).start[
+                        0
+                    ]
+                )
                 slope = (f - last[1]) / (y - last[0]) if abs(y - last[0]) > 1e-12 else slope
             if abs(f - y) < TOLERANCE * max(1.0, y):
                 break
