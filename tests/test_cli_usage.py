@@ -88,8 +88,11 @@ def test_the_readme_says_which_commands_take_rules() -> None:
         help_text = runner.invoke(app, [*path, "--help"]).stdout
         if "--rules" not in help_text:
             without.append(f"`{' '.join(path)}`")
-    assert sorted(without) == ["`class code`", "`class report`", "`reset`"]
-    assert "Every command except `reset`, `class code` and `class report` takes `--rules" in readme
+    assert sorted(without) == ["`class code`", "`class report`", "`games`", "`reset`", "`review`"]
+    assert (
+        "Every command except `reset`, `games`, `review`, `class code` and `class report` takes `--rules"
+        in readme
+    )
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,14 @@ def split_example(command: str) -> tuple[list[str], str | None]:
 
 
 @pytest.mark.parametrize(("command", "output"), examples(), ids=[c for c, _ in examples()])
-def test_readme_example_output(command: str, output: str) -> None:
+def test_readme_example_output(
+    command: str, output: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Run from a copy of the files the examples read, so a file an example writes lands in a
+    # scratch folder and never in the clone.
+    for folder in ("examples", "tests/data"):
+        shutil.copytree(README.parent / folder, tmp_path / folder)
+    monkeypatch.chdir(tmp_path)
     args, stdin = split_example(command)
     result = CliRunner().invoke(app, args, input=stdin)
     assert result.exit_code == 0, result.output

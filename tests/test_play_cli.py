@@ -229,7 +229,7 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
 def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
     inp, out = screen
     lines, _ = greedy_script(hard_setup())
-    inp.send_text("".join(line + "\r" for line in ["h", *lines]))
+    inp.send_text("".join(line + "\r" for line in ["h", *lines, "n"]))
     result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
     assert result.exit_code == 0, result.output
     shown = out.getvalue()

@@ -8,7 +8,7 @@ them, so ``farkle-train --help`` starts fast.
 from __future__ import annotations
 
 # The command modules register their commands on ``app`` when imported.
-from farkle_trainer.cli import classroom, daily, decide, engine, learn, play, records, score  # noqa: F401
+from farkle_trainer.cli import classroom, daily, decide, engine, learn, play, records, review, score  # noqa: F401
 from farkle_trainer.cli.common import app
 
 __all__ = ["app", "main"]

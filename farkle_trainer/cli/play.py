@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,7 +22,8 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
-    from farkle_trainer.training.games.match import Setup
+    from farkle_trainer.training.games.match import MatchState, Setup
+    from farkle_trainer.training.games.play import Played
     from farkle_trainer.ui.terminal import Terminal
 
 #: How long a computer's action stays on screen before the next one, on a terminal.
@@ -60,8 +63,10 @@ def build_setup(
     penalty: str | None,
     coach: bool,
     seed: str,
+    code: str | None = None,
 ) -> Setup:
     from farkle_trainer.cli.common import load
+    from farkle_trainer.training.classroom.codes import normalize_code
     from farkle_trainer.training.games import match as m
 
     levels = _levels(vs)
@@ -96,7 +101,8 @@ def build_setup(
         opening=None if opening is None else parse_points(opening, "--opening"),
         penalty=None if penalty is None else parse_points(penalty, "--penalty"),
         coached=coach,
-        seed=seed,
+        seed="" if code is not None else seed,
+        code="" if code is None else normalize_code(code),
     )
 
 
@@ -192,16 +198,51 @@ def play(
     resume: Annotated[
         bool, typer.Option("--resume", help="Carry on with the unfinished game (in its own settings).")
     ] = False,
+    code: Annotated[
+        str | None,
+        typer.Option(
+            "--code",
+            metavar="CODE",
+            help="A class code, like MATH7B: the class's same dice, so everyone who types it plays the "
+            "same game against the same computer (instead of --seed).",
+            show_default=False,
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            metavar="FILE.json",
+            help="Also write the game to FILE.json as it goes (a game played again goes to "
+            "FILE-2.json, ...); farkle-train review FILE.json shows it again.",
+            show_default=False,
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="With --save: replace FILE.json even if it is not a game file."),
+    ] = False,
     plain: PlainOpt = False,
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
     Against one computer with no coach and no hint asked the game is rated; everything else is
-    training. During the game h asks the coach, resign gives up, q stops.
+    training. During the game h asks the coach, resign gives up, q stops. At the end a yes to
+    "Play again?" starts the same game with the other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
 
+    from farkle_trainer.training.games.gamefile import check_game_path
+
+    if code is not None and seed is not None:
+        fail("--code and --seed both choose the dice: give one of them")
+    if resume and code is not None:
+        fail("--resume carries on in the saved game's own settings: leave out --code")
+    if force and save is None:
+        fail("--force goes with --save FILE.json")
+    if save is not None:
+        check_game_path(save, force=force)
     term = open_terminal(plain)
     fresh = None
     if not resume:
@@ -215,9 +256,40 @@ def play(
             penalty=penalty,
             coach=coach,
             seed=str(seed) if seed is not None else secrets.token_hex(4),
+            code=code,
         )
     with open_store_or_explain(data_dir, term) as store:
-        _play(term, store, fresh, fast=fast)
+        number = 1
+        while True:
+            path = None if save is None else numbered(save, number)
+            if path is not None and number > 1:
+                check_game_path(path, force=force)
+            final = _play(term, store, fresh, fast=fast, save=path)
+            if final is None or not _again(term, final.setup):
+                return
+            number += 1
+            fixed = seed is not None or bool(final.setup.code)
+            fresh = final.setup.rotated()
+            if not fixed:
+                fresh = replace(fresh, seed=secrets.token_hex(4))
+
+
+def numbered(path: Path, number: int) -> Path:
+    from farkle_trainer.training.games.gamefile import numbered as name
+
+    return name(path, number)
+
+
+def _again(term: Terminal, setup: Setup) -> bool:
+    """Whether to play the same game again; input running out or q is a quiet no."""
+    from farkle_trainer.engine.notation import parse_yes_no
+    from farkle_trainer.training.frontend import EndOfInput
+    from farkle_trainer.ui.views import play as view
+
+    try:
+        return term.ask(view.again_prompt(setup), parse_yes_no)
+    except EndOfInput:
+        return False
 
 
 def _offer(term: Terminal, row: GameRow) -> bool:
@@ -229,7 +301,28 @@ def _offer(term: Terminal, row: GameRow) -> bool:
     return term.ask(view.RESUME_PROMPT, parse_yes_no)
 
 
-def _play(term: Terminal, store: Store, fresh: Setup | None, *, fast: bool) -> None:
+class _GameFile:
+    """Writes the game to ``path`` (if any) after each action, and once more with its ending."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def __call__(self, state: MatchState, played: Played | None = None) -> None:
+        from farkle_trainer.training.games.gamefile import GameFileError, write_game_file
+
+        if self.path is None:
+            return
+        try:
+            write_game_file(self.path, state, resigned=None if played is None else played.resigned)
+        except OSError as exc:
+            raise GameFileError(f"--save: cannot write {self.path}: {exc.strerror or exc}") from None
+
+
+def _play(
+    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None
+) -> MatchState | None:
+    """Play one game (a new one, or the unfinished one); its last state once it has ended,
+    None when it stopped or never started."""
     import time
 
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
@@ -265,24 +358,30 @@ def _play(term: Terminal, store: Store, fresh: Setup | None, *, fast: bool) -> N
                 row = game.start_game(store, state)
     except EndOfInput:
         term.say(view.NOTHING_STARTED)
-        return
+        return None
     assert row is not None
+    write = _GameFile(save)
+    write(state)
     warm_table(term, state.setup)
     term.say(view.header(state))
     if resumed:
         term.say(view.resume_line(state))
     try:
-        played = game.run_game(term, view, store, row, state, pause=pause)
+        played = game.run_game(term, view, store, row, state, pause=pause, also=write)
     except (KeyboardInterrupt, EndOfInput) as stop:
         if isinstance(stop, KeyboardInterrupt):
             term.say()
         term.say(view.stopped_line(game.saved_state(store.get_game(row.id))))
         if isinstance(stop, KeyboardInterrupt):
             raise typer.Exit(INTERRUPTED) from None
-        return
+        return None
     final = played.state
+    write(final, played)
     analysis = analyse(final) if final.over else None
     term.show(
         view.game_over_text(final, analysis, played.resigned),
         lambda: view.game_over_rich(final, analysis, played.resigned),
     )
+    if save is not None:
+        term.say(view.saved_file_line(save))
+    return final

@@ -87,9 +87,13 @@ def new_code(stream: Stream | None = None, length: int = NEW_CODE_LENGTH) -> str
     return "".join(CODE_ALPHABET[below(len(CODE_ALPHABET))] for _ in range(length))
 
 
-def code_stream(code: str, activity: Activity) -> Stream:
+#: Streams of a code with no result file: ``play --code`` (the class's same game against a computer).
+GAME_STREAMS: tuple[str, ...] = ("play",)
+
+
+def code_stream(code: str, activity: Activity | Literal["play"]) -> Stream:
     """Where an activity's questions or dice come from for a class code: ``code:MATH7B:score``."""
-    if activity not in ACTIVITIES:
+    if activity not in ACTIVITIES and activity not in GAME_STREAMS:
         raise ValueError(f"unknown activity {activity!r}")
     return Stream(f"code:{normalize_code(code)}:{activity}")
 

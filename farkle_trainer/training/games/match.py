@@ -41,6 +41,7 @@ from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import explain, score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import STEP
+from farkle_trainer.training.classroom.codes import code_stream, normalize_code
 from farkle_trainer.training.games.game import DiceSource, seeded_source
 
 Phase = Literal["roll", "pick", "choose", "over"]
@@ -112,6 +113,8 @@ class Setup:
     form: Form = Form.MATCH
     coached: bool = False
     seed: str = ""
+    #: A class code (normalized): the dice are the code's, the same for the whole class.
+    code: str = ""
 
     def __post_init__(self) -> None:
         players = self.players
@@ -119,6 +122,8 @@ class Setup:
             raise MatchError(f"a game to the target has 2 to {MAX_PLAYERS} players, not {len(players)}")
         if self.form != Form.MATCH and (len(players) != 1 or not players[0].human):
             raise MatchError("a solo game has exactly one player, a person")
+        if self.code and normalize_code(self.code) != self.code:
+            raise MatchError(f"the class code must be written as {normalize_code(self.code)}")
         names = [p.name.strip() for p in players]
         if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
             raise MatchError("every player needs a name without spaces around it")
@@ -167,8 +172,14 @@ class Setup:
         return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
 
     def source(self) -> DiceSource:
-        """The game's dice: the same seed gives the same dice to the same choices."""
+        """The game's dice: the same seed (or class code) gives the same dice to the same choices."""
+        if self.code:
+            return seeded_source(code_stream(self.code, "play"))
         return seeded_source(Stream(f"match:{self.seed}"))
+
+    def rotated(self) -> Setup:
+        """The same game with every seat moved one place on: the second player starts."""
+        return replace(self, players=(*self.players[1:], self.players[0]))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -177,6 +188,7 @@ class Setup:
             "form": self.form.value,
             "coached": self.coached,
             "seed": self.seed,
+            "code": self.code,
         }
 
     @classmethod
@@ -187,12 +199,17 @@ class Setup:
         coached = data["coached"]
         if not isinstance(coached, bool):
             raise MatchError("coached must be true or false")
+        # Games saved before class codes have none.
+        code = data.get("code", "")
+        if not isinstance(code, str):
+            raise MatchError("the class code must be text")
         return cls(
             players=players,
             rules=_rules_from_data(data["rules"]),
             form=Form(data["form"]),
             coached=coached,
             seed=str(data["seed"]),
+            code=code,
         )
 
 
@@ -212,6 +229,7 @@ def new_setup(
     penalty: int | None = None,
     coached: bool = False,
     seed: str = "",
+    code: str = "",
 ) -> Setup:
     """A setup with the house rules given here replacing the rule table's own."""
     base = PRESETS["classic"] if rules is None else rules
@@ -219,7 +237,7 @@ def new_setup(
         combined = base.with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty, target=target)
     except InputError as exc:
         raise MatchError(str(exc)) from None
-    return Setup(tuple(players), combined, form, coached, seed)
+    return Setup(tuple(players), combined, form, coached, seed, code)
 
 
 _RULE_FIELDS = {f.name: f.type for f in fields(Rules)}

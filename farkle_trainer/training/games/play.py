@@ -365,9 +365,11 @@ def run_game(
     state: m.MatchState,
     *,
     pause: Callable[[], None] = lambda: None,
+    also: Callable[[m.MatchState], None] = lambda s: None,
 ) -> Played:
     """Play a stored game on, saving every state compare-and-set; record it once it ends.
 
+    ``also`` hears every state once the store holds it (a game file written as it goes).
     Raises what :func:`play_match` raises when stopped; the store then holds the last state.
     """
     version = row.version
@@ -375,6 +377,7 @@ def run_game(
     def save(s: m.MatchState) -> None:
         nonlocal version
         version = store.save_game(row.id, s.to_dict(), version=version, rated=s.rated)
+        also(s)
 
     played = play_match(front, view, state, state.setup.source(), save=save, pause=pause)
     final = played.state

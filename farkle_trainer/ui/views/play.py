@@ -92,6 +92,8 @@ def header(state: m.MatchState) -> str:
     else:
         what = f"Farkle to {pts(setup.target)}: {_line_up(setup)} ({_house(setup)})."
     lines = [what, kind_line(state)]
+    if setup.code:
+        lines.append(f"Class code {setup.code}: everyone who plays it gets the same dice.")
     if setup.coached:
         lines.append("The coach warns after a play that is a mistake or worse.")
     lines.append(HOW_TO_PLAY)
@@ -410,3 +412,149 @@ def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None
             )
         )
     return Group(*parts)
+
+
+def again_prompt(setup: m.Setup) -> str:
+    if setup.size == 1:
+        return "Play again? (y/n)"
+    who = "the other player" if setup.size == 2 else "the next player"
+    return f"Play again? ({who} starts) (y/n)"
+
+
+def saved_file_line(path: object) -> str:
+    return f"The game is in {path}: farkle-train review {path} shows it again."
+
+
+# -- saved games: games and review
+
+
+def _result_words(state: m.MatchState, outcome: str | None, finished: bool) -> str:
+    if not finished:
+        return f"unfinished (turn {state.turn})"
+    if outcome == "resigned":
+        return "resigned"
+    if not state.over:
+        return outcome or "over"
+    if state.setup.form == m.Form.TEN_TURNS:
+        return f"{pts(state.scores[0])} in {m.SOLO_TURNS} turns"
+    if state.setup.form == m.Form.FEWEST_TURNS:
+        return f"{pts(state.setup.target)} in {plural(state.turns[0], 'turn')}"
+    names = [state.setup.players[i].name for i in state.winners()]
+    if len(names) > 1:
+        return f"{' and '.join(names)} share the win"
+    return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
+
+
+def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
+    when = f"{row.started_at:%Y-%m-%d %H:%M} UTC"
+    kind = "rated" if row.rated else "training"
+    if state is None:
+        return f"Game {row.id}, {when}, {kind}: its saved state cannot be read."
+    players = _line_up(state.setup)
+    result = _result_words(state, row.outcome, row.finished)
+    return f"Game {row.id}, {when}: {players}, {kind}; {result}; {scores_text(state)}."
+
+
+NO_GAMES = "No saved games yet: start one with farkle-train play."
+
+
+def games_text(rows: Sequence[tuple[GameRow, m.MatchState | None]]) -> str:
+    if not rows:
+        return NO_GAMES
+    lines = [f"Saved games, newest first ({len(rows)}); farkle-train review ID shows one again:"]
+    lines += [game_row_line(row, state) for row, state in rows]
+    return "\n".join(lines)
+
+
+def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]:
+    data: dict[str, object] = {
+        "id": row.id,
+        "started_at": row.started_at.isoformat(),
+        "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
+        "kind": "rated" if row.rated else "training",
+        "game": row.kind,
+        "finished": row.finished,
+        "outcome": row.outcome,
+        "score": row.score,
+    }
+    if state is not None:
+        data["players"] = [{"name": p.name, "level": p.level and p.level.value} for p in state.setup.players]
+        data["scores"] = list(state.scores)
+        data["winners"] = [state.setup.players[i].name for i in state.winners()] if state.over else None
+        data["result"] = _result_words(state, row.outcome, row.finished)
+        data["target"] = state.setup.target
+        data["rules"] = state.setup.rules.name
+    return data
+
+
+def review_heading(source: str, state: m.MatchState) -> str:
+    return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {state.turn - 1} turns played."
+
+
+def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
+    move = r.move
+    return {
+        "turn": move.turn,
+        "player": setup.players[move.seat].name,
+        "roll": list(move.roll),
+        "points": move.points,
+        "keep": list(move.keep),
+        "action": move.action,
+        "value": r.chosen,
+        "best_keep": list(r.best_keep),
+        "best_action": r.best_action,
+        "best_value": r.best_value,
+        "lost": r.lost,
+        "grade": str(r.grade),
+    }
+
+
+def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -> dict[str, object]:
+    """A game and its analysis as figures (values in the unit's own terms: a chance 0 to 1,
+    points or turns; ``lost`` and ``luck`` as shown, percentage points for a chance)."""
+    setup = state.setup
+    names = [p.name for p in setup.players]
+    data: dict[str, object] = {
+        "setup": setup.to_dict(),
+        "scores": dict(zip(names, state.scores, strict=True)),
+        "turns": dict(zip(names, state.turns, strict=True)),
+        "over": state.over,
+        "resigned": None if resigned is None else names[resigned],
+        "winners": [names[i] for i in state.winners()] if state.over else None,
+        "moves": [mv.to_dict() for mv in state.log],
+    }
+    if a is None:
+        data["analysis"] = None
+        return data
+    data["analysis"] = {
+        "unit": a.unit.value,
+        "decisions": [_review_json(r, setup) for r in a.reviews],
+        "summaries": [
+            {
+                "player": names[s.seat],
+                "decisions": s.decisions,
+                "errors": s.errors,
+                "error_rate": s.error_rate,
+                "average_loss": s.average_loss,
+                "rating": s.rating,
+                "grades": {str(g): n for g, n in s.grades.items()},
+            }
+            for s in a.summaries
+        ],
+        "accounts": [
+            {
+                "player": names[x.seat],
+                "expected": x.expected,
+                "luck": x.luck,
+                "given_up": x.given_up,
+                "result": x.result,
+            }
+            for x in a.accounts
+        ],
+        "win_chances": (
+            None
+            if not a.chances
+            else {"player": names[a.chart_seat], "by_turn": [{"turn": t, "chance": c} for t, c in a.chances]}
+        ),
+    }
+    return data

@@ -1,0 +1,238 @@
+"""A whole game in a file (``play --save FILE.json``), and reading one back without trusting it.
+
+The file holds the setup (players, rules with their house rules, form, seed or class code),
+how many hints were asked, and every move in order: whose it was, the dice it showed, what
+was set aside and whether the player banked or rolled on (or Farkled). Its result (over or
+resigned, scores, winners) is written too, for a reader's convenience.
+
+Reading a file replays it: the dice come again from the setup's seed, each move must be
+legal on those dice, a computer's move must be the one that computer makes, and the result
+written in the file must be the one the moves give. Anything else is a :class:`GameFileError`
+that says which move or figure is wrong: a file can be edited, so nothing in it is taken on trust.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from farkle_trainer.engine.dice import format_dice
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.training.games import computers
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.game import DiceSource
+
+FORMAT = "farkle-train game"
+FILE_VERSION = 1
+KEEP = "choose another name, or add --force to replace it"
+
+
+class GameFileError(InputError):
+    """A game file that cannot be written here, or read, or whose moves or result do not hold."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game replayed from a file: its state after the last move, and the seat that resigned."""
+
+    state: m.MatchState
+    resigned: int | None
+
+
+def game_document(state: m.MatchState, *, resigned: int | None = None) -> dict[str, Any]:
+    from farkle_trainer import __version__
+
+    return {
+        "format": FORMAT,
+        "version": FILE_VERSION,
+        "program": f"farkle-trainer {__version__}",
+        "setup": state.setup.to_dict(),
+        "hints": state.hints,
+        "moves": [
+            {"seat": mv.seat, "roll": list(mv.roll), "keep": list(mv.keep), "action": mv.action}
+            for mv in state.log
+        ],
+        "over": state.over,
+        "resigned": resigned,
+        "scores": list(state.scores),
+        "winners": list(state.winners()) if state.over else None,
+    }
+
+
+def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = None) -> None:
+    """Write the game whole or not at all (a new file is renamed over the old one), so a game
+    stopped at any moment leaves the file of its last action."""
+    text = json.dumps(game_document(state, resigned=resigned), indent=2) + "\n"
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def check_game_path(path: Path, *, force: bool = False) -> None:
+    """Refuse, before the first roll, a place the game cannot be written to.
+
+    A file already there is replaced only when it is a game file this program wrote (or with
+    ``force``): anything else may be someone's work.
+    """
+    if path.is_dir():
+        raise GameFileError(f"{path} is a folder: give a file name, like {path / 'game.json'}")
+    if path.suffix.lower() != ".json":
+        raise GameFileError(f"a game file's name ends in .json, like game.json, not {path.name}")
+    if not path.parent.is_dir():
+        raise GameFileError(f"there is no folder {path.parent} to save {path.name} in")
+    if (path.exists() or path.is_symlink()) and not force and not _is_game_file(path):
+        raise GameFileError(f"{path} exists and is not a game file saved by farkle-train: {KEEP}")
+    if not os.access(path.parent, os.W_OK):
+        raise GameFileError(f"cannot write in the folder {path.parent}")
+
+
+def _is_game_file(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def numbered(path: Path, number: int) -> Path:
+    """Where the ``number``-th game of one ``play`` goes: ``game.json``, ``game-2.json``, ..."""
+    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+# -- reading
+
+
+def read_game_file(path: Path) -> SavedGame:
+    """The game in ``path``, replayed from its setup and seed (see the module)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameFileError(f"there is no file {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameFileError(f"{path} cannot be read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise GameFileError(f"{path} is not a game file: it is not JSON") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameFileError(f"{path} is not a game file saved by farkle-train")
+    if data.get("version") != FILE_VERSION:
+        raise GameFileError(f"{path} was saved by another version of farkle-train ({data.get('version')!r})")
+    try:
+        return replay(data)
+    except GameFileError as exc:
+        raise GameFileError(f"{path}: {exc}") from None
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise GameFileError(f"{where}{key} is missing or not the right kind of value")
+    return value
+
+
+def _faces(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and 1 <= v <= 6 for v in value):
+        raise GameFileError(f"{what} must be a list of die faces 1 to 6")
+    return tuple(value)
+
+
+def replay(data: Mapping[str, Any]) -> SavedGame:
+    """Play a game document's moves again on the setup's own dice; :class:`GameFileError`
+    names the first move or figure that does not hold."""
+    try:
+        setup = m.Setup.from_dict(_need(data, "setup", dict))
+    except (m.MatchError, KeyError, TypeError, ValueError) as exc:
+        raise GameFileError(f"its setup cannot be read: {exc}") from None
+    hints = _need(data, "hints", int)
+    moves = _need(data, "moves", list)
+    state = replace(m.new_match(setup), hints=max(hints, 0))
+    source = setup.source()
+    for i, claim in enumerate(moves):
+        state = _replay_move(state, source, i, claim)
+    if len(state.log) > len(moves):
+        missing = state.log[len(moves)]
+        raise GameFileError(
+            f"the moves stop before move {len(moves) + 1}, the Farkle on {format_dice(missing.roll, ' ')}"
+        )
+    return SavedGame(state, _check_result(data, state))
+
+
+def _replay_move(state: m.MatchState, source: DiceSource, i: int, claim: Any) -> m.MatchState:
+    where = f"move {i + 1}: "
+    if not isinstance(claim, dict):
+        raise GameFileError(f"{where}not a move")
+    seat = _need(claim, "seat", int, where)
+    roll = _faces(claim.get("roll"), f"{where}the roll")
+    keep = _faces(claim.get("keep"), f"{where}the dice set aside")
+    action = claim.get("action")
+    if action not in ("bank", "roll", "farkle"):
+        raise GameFileError(f"{where}the action is bank, roll or farkle, not {action!r}")
+    if state.over and len(state.log) == i:
+        raise GameFileError(f"{where}the game was already over")
+    if len(state.log) == i and state.phase == "roll":
+        state = m.roll(state, source)
+    showing = state.log[i] if len(state.log) > i else None
+    actual_seat = showing.seat if showing is not None else state.seat
+    actual_roll = showing.roll if showing is not None else state.roll
+    if seat != actual_seat:
+        raise GameFileError(f"{where}it is player {actual_seat + 1}'s move, not player {seat + 1}'s")
+    if roll != actual_roll:
+        raise GameFileError(
+            f"{where}the dice were {format_dice(actual_roll, ' ')}, not {format_dice(roll, ' ') or 'none'}"
+        )
+    if showing is not None:
+        if action != "farkle":
+            raise GameFileError(f"{where}{format_dice(roll, ' ')} is a Farkle: nothing can be set aside")
+        return state
+    if action == "farkle":
+        raise GameFileError(f"{where}{format_dice(roll, ' ')} is not a Farkle")
+    if not state.player.human:
+        choice = computers.choose(state)
+        if (choice.keep, choice.action) != (tuple(sorted(keep)), action):
+            made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
+            raise GameFileError(f"{where}{state.player.name} does not play that on these dice: it {made}")
+    try:
+        state = m.set_aside(state, keep)
+        return m.bank(state) if action == "bank" else m.roll_on(state, source)
+    except m.MatchError as exc:
+        raise GameFileError(f"{where}{exc}") from None
+
+
+def _check_result(data: Mapping[str, Any], state: m.MatchState) -> int | None:
+    over = data.get("over")
+    if over is not state.over:
+        said = "over" if over else "not over"
+        raise GameFileError(f"the file says the game is {said}, but its moves say otherwise")
+    scores = data.get("scores")
+    if scores != list(state.scores):
+        given = ", ".join(f"{s:,}" for s in state.scores)
+        raise GameFileError(f"the file gives the scores as {scores!r}, but its moves give {given}")
+    winners = data.get("winners")
+    actual = list(state.winners()) if state.over else None
+    if winners != actual:
+        names = ", ".join(state.setup.players[w].name for w in actual or ()) or "nobody yet"
+        raise GameFileError(f"the file gives the winners as {winners!r}, but its moves give {names}")
+    resigned = data.get("resigned")
+    if resigned is None:
+        return None
+    if (
+        not isinstance(resigned, int)
+        or isinstance(resigned, bool)
+        or state.over
+        or not 0 <= resigned < state.setup.size
+        or not state.setup.players[resigned].human
+    ):
+        raise GameFileError(f"the file says player {resigned!r} resigned, which its moves do not allow")
+    return resigned

@@ -1,0 +1,343 @@
+"""``play`` again, ``--save``, ``--code``, and the saved games: ``games`` and ``review``."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.input import PipeInput
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.play as play_cli
+import farkle_trainer.cli.review as review_cli
+from farkle_trainer.cli import app
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.analysis import analyse
+from farkle_trainer.training.games.gamefile import read_game_file
+from tests.factories import interactive_frontend
+from tests.plays import greedy_script
+
+runner = CliRunner()
+HARD_1000 = ["play", "--vs", "hard", "--seed", "3", "--target", "1000", "--plain"]
+
+
+def hard_setup(seed: str = "3", code: str = "") -> m.Setup:
+    return m.new_setup((m.Player("You"), m.Player("Hard", m.Level.HARD)), target=1000, seed=seed, code=code)
+
+
+def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, str]:
+    result = runner.invoke(app, args, input="".join(line + "\n" for line in lines))
+    return result.exit_code, result.output
+
+
+# -- play again
+
+
+def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> None:
+    first, _ = greedy_script(hard_setup())
+    second, final = greedy_script(hard_setup().rotated())
+    code, out = run(HARD_1000, [*first, "y", *second, "n"])
+    assert code == 0, out
+    assert "Play again? (the other player starts) (y/n) y\nFarkle to 1,000: Hard (computer) and You" in out
+    assert "Turn 1, Hard to roll. Scores: Hard 0, You 0.\nHard rolls 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
+    assert out.rstrip().endswith("Play again? (the other player starts) (y/n) n")
+    with Store.open(farkle_home) as store:
+        new, old = store.games()
+        assert m.MatchState.from_dict(new.state or {}) == final
+        assert [p["name"] for p in (old.state or {})["setup"]["players"]] == ["You", "Hard"]
+
+
+@pytest.mark.parametrize("answer", [["n"], ["q"], []])
+def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answer: list[str]) -> None:
+    lines, _ = greedy_script(hard_setup())
+    code, out = run(HARD_1000, [*lines, *answer])
+    assert code == 0, out
+    assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/n)")
+    with Store.open(farkle_home) as store:
+        assert len(store.games()) == 1 and store.unfinished_game() is None
+
+
+def test_play_again_without_a_seed_draws_new_dice(farkle_home: Path) -> None:
+    code, out = run(["play", "--solo", "--plain"], ["resign", "y", "maybe", "y", "resign", "y", "n"])
+    assert code == 0, out
+    assert "Play again? (y/n) maybe\n  (type y for yes or n for no)" in out
+    with Store.open(farkle_home) as store:
+        seeds = {(g.state or {})["setup"]["seed"] for g in store.games()}
+    assert len(seeds) == 2
+
+
+# -- games and review
+
+
+def played_game(farkle_home: Path) -> m.MatchState:
+    lines, final = greedy_script(hard_setup())
+    code, out = run(HARD_1000, lines)
+    assert code == 0, out
+    return final
+
+
+def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
+    assert run(["games", "--plain"]) == (0, "No saved games yet: start one with farkle-train play.\n")
+    played_game(farkle_home)
+    run(["play", "--solo", "--seed", "5", "--plain"], ["q"])
+    code, out = run(["games", "--plain"])
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "Saved games, newest first (2); farkle-train review ID shows one again:"
+    assert lines[1].startswith("Game 2, ") and lines[1].endswith(
+        ": You, training; unfinished (turn 1); 0 banked."
+    )
+    assert lines[2].endswith(": You and Hard (computer), rated; You win; You 1,450, Hard 650.")
+    data = json.loads(runner.invoke(app, ["games", "--json"]).stdout)
+    newest, oldest = data["games"]
+    assert (
+        newest["finished"] is False
+        and newest["kind"] == "training"
+        and newest["result"] == "unfinished (turn 1)"
+    )
+    assert oldest == oldest | {
+        "id": 1,
+        "kind": "rated",
+        "game": "computer",
+        "finished": True,
+        "outcome": "win",
+        "score": 1450,
+        "scores": [1450, 650],
+        "winners": ["You"],
+        "players": [{"name": "You", "level": None}, {"name": "Hard", "level": "hard"}],
+        "target": 1000,
+    }
+
+
+def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
+    final = played_game(farkle_home)
+    code, out = run(["review", "1", "--plain"])
+    assert code == 0, out
+    assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+    assert (
+        "You: error rate 0.00% (0 of 2); rating expert (1.42 points given up a decision on average)." in out
+    )
+    assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
+    assert "  turn   4:  61.95%\n  turn   5: 100.00%" in out
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    a = analyse(final)
+    assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
+    assert data["analysis"]["unit"] == "win"
+    assert [d["lost"] for d in data["analysis"]["decisions"]] == [r.lost for r in a.reviews]
+    assert [x["luck"] for x in data["analysis"]["accounts"]] == [x.luck for x in a.accounts]
+    assert data["analysis"]["win_chances"]["by_turn"][-1] == {"turn": 5, "chance": 1.0}
+    assert len(data["moves"]) == len(final.log)
+
+
+def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
+    run(HARD_1000, ["resign", "y"])
+    code, out = run(["review", "1", "--plain"])
+    assert code == 0, out
+    assert "You resigned. Scores: You 0, Hard 0." in out and "Luck" not in out
+    assert json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)["resigned"] == "You"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["review", "7"], "Error: there is no saved game 7: farkle-train games lists them"),
+        (["review", "1"], "Error: game 1 is not over: carry on with it with farkle-train play --resume"),
+        (["review", "game.txt"], "Error: GAME is a saved game's number or a FILE.json"),
+        (["review", "nowhere.json"], "Error: there is no file nowhere.json"),
+    ],
+)
+def test_review_refuses(farkle_home: Path, args: list[str], message: str) -> None:
+    run(HARD_1000, ["q"])
+    code, out = run([*args, "--plain"])
+    assert code == 2 and out.startswith(message) and len(out.splitlines()) == 1, out
+
+
+# -- --save and review FILE.json
+
+
+def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    lines, final = greedy_script(hard_setup())
+    code, out = run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    assert code == 0, out
+    partial = json.loads(path.read_text())
+    assert partial["over"] is False and partial["moves"] == [] and partial["setup"]["seed"] == "3"
+    code, out = run(["play", "--resume", "--plain", "--save", str(path)], lines[1:])
+    assert code == 0, out
+    assert f"The game is in {path}: farkle-train review {path} shows it again." in out
+    saved = read_game_file(path)
+    assert saved.state.log == final.log and saved.state.scores == (1450, 650) and saved.resigned is None
+    code, from_file = run(["review", str(path), "--plain"])
+    assert code == 0, from_file
+    assert from_file.splitlines()[0].startswith(f"Game from {path} (every move checked on its dice)")
+    _, from_store = run(["review", "1", "--plain"])
+    assert from_file.splitlines()[1:] == from_store.splitlines()[1:]
+
+
+def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first, _ = greedy_script(hard_setup())
+    code, out = run([*HARD_1000, "--save", str(path)], [*first, "y", "resign", "y", "n"])
+    assert code == 0, out
+    assert read_game_file(path).state.over
+    second = read_game_file(tmp_path / "game-2.json")
+    assert second.resigned == 1 and second.state.setup.players[0].name == "Hard"
+
+
+def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Path) -> None:
+    path = tmp_path / "notes.json"
+    path.write_text('{"mine": true}\n')
+    code, out = run([*HARD_1000, "--save", str(path)], ["q"])
+    assert code == 2 and out == (
+        f"Error: {path} exists and is not a game file saved by farkle-train: "
+        "choose another name, or add --force to replace it\n"
+    )
+    assert path.read_text() == '{"mine": true}\n'
+    code, out = run([*HARD_1000, "--save", str(path), "--force"], ["q"])
+    assert code == 0, out
+    assert json.loads(path.read_text())["format"] == "farkle-train game"
+    # A game file of its own may be replaced without --force.
+    code, out = run(["play", "--solo", "--seed", "1", "--plain", "--save", str(path)], ["n", "q"])
+    assert code == 0, out
+    assert json.loads(path.read_text())["setup"]["form"] == "ten-turns"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--save", "game.txt"], "Error: a game file's name ends in .json, like game.json, not game.txt"),
+        (["--save", "no/such/game.json"], "Error: there is no folder no/such to save game.json in"),
+        (["--force"], "Error: --force goes with --save FILE.json"),
+        (["--code", "MATH7B"], "Error: --code and --seed both choose the dice: give one of them"),
+    ],
+)
+def test_play_options_that_cannot_be_used(args: list[str], message: str) -> None:
+    code, out = run([*HARD_1000, *args])
+    assert code == 2 and out.startswith(message) and len(out.splitlines()) == 1, out
+
+
+def test_a_code_that_is_not_one_is_refused() -> None:
+    code, out = run(["play", "--code", "M!", "--plain"])
+    assert code == 2 and out.startswith("Error: a class code has only letters and digits"), out
+
+
+def finished_file(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    path = tmp_path / "game.json"
+    lines, _ = greedy_script(hard_setup())
+    code, out = run([*HARD_1000, "--save", str(path)], lines)
+    assert code == 0, out
+    return path, json.loads(path.read_text())
+
+
+def _set(data: dict[str, Any], change: str) -> None:
+    moves = data["moves"]
+    if change == "dice":
+        moves[0]["roll"] = [1, 1, 1, 3, 6, 6]
+    elif change == "keep":
+        moves[0]["keep"] = [1, 1]
+    elif change == "computer":
+        moves[1]["action"] = "roll"
+    elif change == "farkle":
+        moves[0]["action"] = "farkle"
+    elif change == "scores":
+        data["scores"] = [1450, 2000]
+    elif change == "winners":
+        data["winners"] = [1]
+    elif change == "short":
+        data["moves"] = moves[:-1]
+    elif change == "seed":
+        data["setup"]["seed"] = "4"
+    elif change == "bank":
+        moves[0]["action"] = "roll"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("dice", "move 1: the dice were 6 3 3 1 6 3, not 1 1 1 3 6 6"),
+        ("keep", "move 1: 1 1 are not all in the roll 6 3 3 1 6 3"),
+        ("computer", "move 2: Hard does not play that on these dice: it sets aside 5 6 6 6 and banks"),
+        ("farkle", "move 1: 6 3 3 1 6 3 is not a Farkle"),
+        ("scores", "the file gives the scores as [1450, 2000], but its moves give 1,450, 650"),
+        ("winners", "the file gives the winners as [1], but its moves give You"),
+        ("short", "the moves stop before move 6, the Farkle on 3 2 4 3"),
+        ("seed", "move 1: the dice were"),
+        ("bank", "move 2: it is player 1's move, not player 2's"),
+    ],
+)
+def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
+    tmp_path: Path, change: str, message: str
+) -> None:
+    path, data = finished_file(tmp_path)
+    _set(data, change)
+    path.write_text(json.dumps(data))
+    code, out = run(["review", str(path), "--plain"])
+    assert code == 2 and out.startswith(f"Error: {path}: {message}") and len(out.splitlines()) == 1, out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json", "is not a game file: it is not JSON"),
+        ('{"a": 1}', "is not a game file saved by farkle-train"),
+    ],
+)
+def test_review_refuses_a_file_that_is_not_a_game(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    code, out = run(["review", str(path)])
+    assert code == 2 and out == f"Error: {path} {message}\n"
+
+
+# -- a class code
+
+
+def test_code_plays_the_class_game_on_the_code_dice(tmp_path: Path) -> None:
+    setup = hard_setup(seed="", code="MATH7B")
+    lines, final = greedy_script(setup)
+    path = tmp_path / "class.json"
+    args = ["play", "--vs", "hard", "--code", "math-7b", "--target", "1000", "--plain", "--save", str(path)]
+    code, out = run(args, lines)
+    assert code == 0, out
+    assert "Class code MATH7B: everyone who plays it gets the same dice." in out
+    source = setup.source()
+    first = " ".join(f"{'abcdef'[i]}:{source(1, i + 1)}" for i in range(6))
+    assert f"You roll 6 dice: {first}" in out
+    assert first != "a:6 b:3 c:3 d:1 e:6 f:3"  # not the dice of any seed given here
+    saved = read_game_file(path)
+    assert saved.state.setup.code == "MATH7B" and saved.state.log == final.log
+
+
+# -- on a terminal
+
+
+@pytest.fixture
+def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(play_cli, "open_terminal", lambda plain: front)
+    monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
+    monkeypatch.setattr(play_cli, "PAUSE_SECONDS", 0.0)
+    yield pipe, out
+
+
+def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
+    inp, out = screen
+    lines, _ = greedy_script(hard_setup())
+    inp.send_text("".join(line + "\r" for line in [*lines, "y", "resign", "y", "n"]))
+    result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
+    assert "Turn 1, Hard to roll. Scores: Hard 0, You 0." in shown
+    assert "You resigned. Scores: Hard 400, You 0." in shown
+    result = runner.invoke(app, ["review", "1"])
+    assert result.exit_code == 0, result.output
+    again = out.getvalue()[len(shown) :]
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in again
+    assert any(mark in again for mark in "▁▂▃▄▅▆▇█")
