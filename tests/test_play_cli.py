@@ -24,7 +24,17 @@ from tests.factories import interactive_frontend
 from tests.plays import greedy_script
 
 runner = CliRunner()
-HARD_1000 = ["play", "--vs", "hard", "--seed", "3", "--target", "1000", "--plain"]
+HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
+
+
+@pytest.fixture(autouse=True)
+def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The program draws the seed (a chosen --seed would make the game training): "3" first,
+    # then new ones, as a real draw would give.
+    import secrets
+
+    drawn = iter(["3", *(f"drawn{i}" for i in range(100))])
+    monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
 
 
 def hard_setup(seed: str = "3", target: int = 1000) -> m.Setup:
@@ -197,7 +207,7 @@ def test_a_killed_game_resumes_on_the_same_roll(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
     env = {**os.environ, "FARKLE_TRAIN_HOME": str(farkle_home)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "farkle_trainer", *HARD_1000],
+        [sys.executable, "-m", "farkle_trainer", *HARD_1000, "--seed", "3"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=env,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,17 @@ from tests.factories import interactive_frontend
 from tests.plays import greedy_script
 
 runner = CliRunner()
-HARD_1000 = ["play", "--vs", "hard", "--seed", "3", "--target", "1000", "--plain"]
+HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
+
+
+@pytest.fixture(autouse=True)
+def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The program draws the seed (a chosen --seed would make the game training): "3" first,
+    # then new ones, as a real draw would give.
+    import secrets
+
+    drawn = iter(["3", *(f"drawn{i}" for i in range(100))])
+    monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
 
 
 def hard_setup(seed: str = "3", code: str = "") -> m.Setup:
@@ -39,9 +50,10 @@ def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, 
 
 
 def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> None:
-    first, _ = greedy_script(hard_setup())
-    second, final = greedy_script(hard_setup().rotated())
-    code, out = run(HARD_1000, [*first, "y", *second, "n"])
+    chosen = replace(hard_setup(), chosen_seed=True)
+    first, _ = greedy_script(chosen)
+    second, final = greedy_script(chosen.rotated())
+    code, out = run([*HARD_1000, "--seed", "3"], [*first, "y", *second, "n"])
     assert code == 0, out
     assert "Play again? (the other player starts) (y/n) y\nFarkle to 1,000: Hard (computer) and You" in out
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0.\nHard rolls 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
@@ -214,7 +226,10 @@ def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Pat
         (["--save", "game.txt"], "Error: a game file's name ends in .json, like game.json, not game.txt"),
         (["--save", "no/such/game.json"], "Error: there is no folder no/such to save game.json in"),
         (["--force"], "Error: --force goes with --save FILE.json"),
-        (["--code", "MATH7B"], "Error: --code and --seed both choose the dice: give one of them"),
+        (
+            ["--code", "MATH7B", "--seed", "3"],
+            "Error: --code and --seed both choose the dice: give one of them",
+        ),
     ],
 )
 def test_play_options_that_cannot_be_used(args: list[str], message: str) -> None:

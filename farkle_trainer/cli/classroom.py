@@ -71,7 +71,7 @@ def challenge(
 
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
-    from farkle_trainer.training.classroom.codes import CHALLENGE_RULES, play_challenge
+    from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge
     from farkle_trainer.training.games.game import TURNS
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session

@@ -64,6 +64,7 @@ def build_setup(
     coach: bool,
     seed: str,
     code: str | None = None,
+    chosen_seed: bool = False,
 ) -> Setup:
     from farkle_trainer.cli.common import load
     from farkle_trainer.training.classroom.codes import normalize_code
@@ -103,6 +104,7 @@ def build_setup(
         coached=coach,
         seed="" if code is not None else seed,
         code="" if code is None else normalize_code(code),
+        chosen_seed=chosen_seed,
     )
 
 
@@ -257,6 +259,7 @@ def play(
             coach=coach,
             seed=str(seed) if seed is not None else secrets.token_hex(4),
             code=code,
+            chosen_seed=seed is not None,
         )
     with open_store_or_explain(data_dir, term) as store:
         number = 1

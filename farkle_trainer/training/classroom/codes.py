@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.errors import InputError
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
     from farkle_trainer.training.drills.drills import Level as DrillLevel
     from farkle_trainer.training.drills.drills import Plan
     from farkle_trainer.training.frontend import Frontend
-    from farkle_trainer.training.games.daily import GameView
-    from farkle_trainer.training.games.game import GameState, Move, Review
     from farkle_trainer.training.quizzes.questions import Level
     from farkle_trainer.training.quizzes.quiz import Quiz
 
@@ -140,62 +137,3 @@ def ask_name(front: Frontend) -> str:
 
 
 # -- the class challenge
-
-
-@dataclass(frozen=True)
-class ChallengeOutcome:
-    """How a challenge ended: the game so far, perfect play on its dice (once over), the exit code."""
-
-    state: GameState
-    finished: bool
-    perfect_score: int | None
-    reviews: tuple[Review, ...]
-    exit_code: int
-
-
-CHALLENGE_RULES = "classic"
-#: What a player who asks for a hint in a class challenge is told.
-CHALLENGE_NO_HINTS = "no hints in a class challenge: everyone plays on their own"
-
-
-def play_challenge(
-    front: Frontend,
-    view: GameView,
-    code: str,
-    *,
-    decided: Callable[[Review, int], None],
-) -> ChallengeOutcome:
-    """Play the ten-turn game on the code's dice, to the end or until the player stops.
-
-    ``decided`` hears each decision once made (its review) and the points banked so far.
-    Hints are off: a class challenge compares players on the same dice.
-    """
-    from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
-    from farkle_trainer.training.games import game
-    from farkle_trainer.training.games.daily import play_game
-
-    source = game.seeded_source(code_stream(code, "challenge"))
-    state = game.new_game()
-
-    def save(s: GameState) -> None:
-        nonlocal state
-        state = s
-
-    def on_decision(move: Move) -> None:
-        decided(game.review_move(move), state.banked)
-
-    try:
-        play_game(
-            front,
-            view,
-            state,
-            source,
-            hints=False,
-            no_hints=CHALLENGE_NO_HINTS,
-            save=save,
-            decided=on_decision,
-        )
-    except (KeyboardInterrupt, EndOfInput) as stop:
-        exit_code = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0
-        return ChallengeOutcome(state, False, None, (), exit_code)
-    return ChallengeOutcome(state, True, game.perfect_play(source), game.review(state), 0)

@@ -22,7 +22,8 @@ from farkle_trainer.engine.dice import counts_of, is_subset
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.training.classroom.codes import CHALLENGE_RULES, class_drills, class_quiz, code_stream
+from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
+from farkle_trainer.training.classroom.codes import class_drills, class_quiz, code_stream
 from farkle_trainer.training.classroom.results import RESULT_VERSION, Result, ResultError
 from farkle_trainer.training.drills.drills import Level as DrillLevel
 from farkle_trainer.training.games import game

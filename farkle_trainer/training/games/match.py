@@ -115,6 +115,8 @@ class Setup:
     seed: str = ""
     #: A class code (normalized): the dice are the code's, the same for the whole class.
     code: str = ""
+    #: The seed was chosen by the player (``--seed``): the dice can be known in advance.
+    chosen_seed: bool = False
 
     def __post_init__(self) -> None:
         players = self.players
@@ -189,6 +191,7 @@ class Setup:
             "coached": self.coached,
             "seed": self.seed,
             "code": self.code,
+            "chosen_seed": self.chosen_seed,
         }
 
     @classmethod
@@ -203,6 +206,10 @@ class Setup:
         code = data.get("code", "")
         if not isinstance(code, str):
             raise MatchError("the class code must be text")
+        # Games saved before chosen seeds were told apart were drawn by the program.
+        chosen_seed = data.get("chosen_seed", False)
+        if not isinstance(chosen_seed, bool):
+            raise MatchError("chosen_seed must be true or false")
         return cls(
             players=players,
             rules=_rules_from_data(data["rules"]),
@@ -210,13 +217,16 @@ class Setup:
             coached=coached,
             seed=str(data["seed"]),
             code=code,
+            chosen_seed=chosen_seed,
         )
 
 
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
     """A game counts in stats and records only as one person against the computer, with no
-    coach and no hint asked; coached games, pass and play and solo are training."""
-    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted
+    coach and no hint asked, on dice nobody could know in advance; coached games, pass and
+    play, solo and games on a chosen seed or a class code's dice are training."""
+    known_dice = setup.chosen_seed or bool(setup.code)
+    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
 
 
 def new_setup(
@@ -230,6 +240,7 @@ def new_setup(
     coached: bool = False,
     seed: str = "",
     code: str = "",
+    chosen_seed: bool = False,
 ) -> Setup:
     """A setup with the house rules given here replacing the rule table's own."""
     base = PRESETS["classic"] if rules is None else rules
@@ -237,7 +248,7 @@ def new_setup(
         combined = base.with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty, target=target)
     except InputError as exc:
         raise MatchError(str(exc)) from None
-    return Setup(tuple(players), combined, form, coached, seed, code)
+    return Setup(tuple(players), combined, form, coached, seed, code, chosen_seed)
 
 
 _RULE_FIELDS = {f.name: f.type for f in fields(Rules)}

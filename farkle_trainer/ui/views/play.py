@@ -78,6 +78,10 @@ def kind_line(state: m.MatchState) -> str:
         why = "computers only"
     elif setup.coached:
         why = "the coach is on"
+    elif setup.code:
+        why = "the class code's dice are the same for everyone"
+    elif setup.chosen_seed:
+        why = "a chosen seed deals dice that can be known in advance"
     else:
         why = "a hint was asked"
     return f"Training game ({why}): recorded as progress, never in stats."
