@@ -9,18 +9,34 @@ The public API is small::
     True
 """
 
-from farkle_trainer.engine.dice import DiceError
-from farkle_trainer.engine.rules import Rules, RulesError, load_rules
-from farkle_trainer.engine.scoring import explain, score
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.dice import DiceError
+    from farkle_trainer.engine.gamesolver import win_chance
+    from farkle_trainer.engine.rules import Rules, RulesError, load_rules
+    from farkle_trainer.engine.scoring import explain, score
 
 __all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
 __version__ = "0.1.0"
 
+# Every command starts by importing this package: the public names load their modules only
+# when used, so `farkle-train --help` does not pay for the rules, scoring or the game solver.
+_HOMES = {
+    "DiceError": "farkle_trainer.engine.dice",
+    "Rules": "farkle_trainer.engine.rules",
+    "RulesError": "farkle_trainer.engine.rules",
+    "load_rules": "farkle_trainer.engine.rules",
+    "explain": "farkle_trainer.engine.scoring",
+    "score": "farkle_trainer.engine.scoring",
+    "win_chance": "farkle_trainer.engine.gamesolver",
+}
+
 
 def __getattr__(name: str) -> object:
-    # The game solver needs numpy; importing it lazily keeps the CLI's start fast.
-    if name == "win_chance":
-        from farkle_trainer.engine.gamesolver import win_chance
-
-        return win_chance
+    if name in _HOMES:
+        return getattr(import_module(_HOMES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
