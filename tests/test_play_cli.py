@@ -293,3 +293,35 @@ def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> 
             "best": 1450,
         }
     ]
+
+
+def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from farkle_trainer.ui import terminal
+
+    class Elsewhere(terminal.PlainFrontend):
+        """Before the first answer, another terminal saves the same game."""
+
+        moved = False
+
+        def _read(self, prompt: str) -> str:
+            if not self.moved:
+                self.moved = True
+                with Store.open(farkle_home) as other:
+                    (row,) = other.games()
+                    other.save_game(row.id, row.state or {}, version=row.version, rated=row.rated)
+            return super()._read(prompt)
+
+    lines, _ = greedy_script(hard_setup())
+    out = io.StringIO()
+    front = Elsewhere(io.StringIO("".join(f"{line}\n" for line in lines)), out, echo=True)
+    monkeypatch.setattr(play_cli, "open_terminal", lambda plain: front)
+    result = runner.invoke(app, HARD_1000)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "Error: game 1 was continued in another terminal; run farkle-train play --resume to see it"
+    )
+    with Store.open(farkle_home) as store:
+        (row,) = store.games()
+        assert not row.finished and row.version == 2

@@ -113,11 +113,11 @@ class DamagedStoreError(StoreError):
 
 
 class StaleAttemptError(StoreError):
-    """A daily attempt changed since it was read: another terminal saved it first."""
+    """A daily attempt or a game changed since it was read: another terminal saved it first."""
 
-    def __init__(self, attempt_id: int):
-        self.attempt_id = attempt_id
-        super().__init__(f"the daily attempt {attempt_id} was saved by another terminal since it was read")
+    def __init__(self, what: str, row_id: int):
+        self.attempt_id = row_id
+        super().__init__(f"{what} {row_id} was saved by another terminal since it was read")
 
 
 class NewerStoreError(StoreError):
@@ -979,7 +979,7 @@ class Store:
             if row is None:
                 raise StoreError(f"there is no daily attempt {attempt_id}")
             if row["version"] != version:
-                raise StaleAttemptError(attempt_id)
+                raise StaleAttemptError("the daily attempt", attempt_id)
             raise StoreError(f"the daily attempt {attempt_id} is already finished")
         return version + 1
 
@@ -1219,7 +1219,7 @@ class Store:
             if row is None:
                 raise StoreError(f"there is no saved game {game_id}")
             if row["version"] != version:
-                raise StaleAttemptError(game_id)
+                raise StaleAttemptError("game", game_id)
             raise StoreError(f"the game {game_id} is already over")
         return version + 1
 

@@ -17,8 +17,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.store.db import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
@@ -379,10 +381,26 @@ def run_game(
         version = store.save_game(row.id, s.to_dict(), version=version, rated=s.rated)
         also(s)
 
-    played = play_match(front, view, state, state.setup.source(), save=save, pause=pause)
-    final = played.state
-    store.finish_game(
-        row.id, final.to_dict(), outcome=outcome(final, played), score=person_score(final), version=version
-    )
+    try:
+        played = play_match(front, view, state, state.setup.source(), save=save, pause=pause)
+        final = played.state
+        store.finish_game(
+            row.id,
+            final.to_dict(),
+            outcome=outcome(final, played),
+            score=person_score(final),
+            version=version,
+        )
+    except StaleAttemptError:
+        # Another terminal moved this game on: nothing here is saved over it.
+        raise GameElsewhere(
+            f"game {row.id} was continued in another terminal; run farkle-train play --resume to see it"
+        ) from None
     record_decisions(store, store.get_game(row.id), final)
     return played
+
+
+class GameElsewhere(FarkleError):
+    """The game was carried on in another terminal since this one read it."""
+
+    exit_code = RUNTIME_FAILURE
