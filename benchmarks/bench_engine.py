@@ -57,6 +57,8 @@ def command_seconds(*args: str) -> float:
 def main() -> int:
     home = tempfile.mkdtemp(prefix="farkle-bench-")
     os.environ["FARKLE_TRAIN_HOME"] = home
+    # As installed: the modules' bytecode is written once and then read, never compiled per run.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     rows: list[tuple[str, float, float]] = []
     from farkle_trainer.engine.rules import PRESETS
 

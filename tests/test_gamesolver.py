@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -253,7 +254,7 @@ def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> Non
     assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
     path = next(gs.cache_dir().glob("game-*.npz"))
     values = np.load(path)["values"]
-    np.savez(path, values=values * 0.99, digest=np.array(gs._digest(values * 0.99)))
+    np.savez(path, values=values * 0.99, digest=np.array(gs._digest({"values": values * 0.99})))
     gs.clear_memory()
     # A file that is whole but wrong fails the spot check and is solved again.
     assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
@@ -310,3 +311,75 @@ def test_solo_expected_turns_match_value_iteration() -> None:
     assert np.abs(solo.turns - e).max() < 1e-9
     assert solo.expected_turns(0) == pytest.approx(1 + solo.roll_value(0, 0, 6), abs=1e-9)
     assert solo.value_after(0, 300, 3) <= solo.bank_value(0, 300)
+
+
+# -- the roll and final-turn tables kept on disk
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch, where: Path) -> None:
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(where))
+    gs._rolls.cache_clear()
+    gs._final_turn_cached.cache_clear()
+
+
+def _same_rolls(a: gs._Rolls, b: gs._Rolls) -> None:
+    assert (a.maxp, a.nsets, a.slots) == (b.maxp, b.nsets, b.slots)
+    for name in ("points", "dice", "prob", "farkle", "best_points"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    for x, y in zip(a.tables, b.tables, strict=True):
+        assert np.array_equal(x, y)
+
+
+def test_the_merged_rolls_come_back_from_disk_as_they_were_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fresh(monkeypatch, tmp_path)
+    made = gs._rolls(CLASSIC)
+    (path,) = tmp_path.glob("rolls-*.npz")
+    assert path.stat().st_mode & 0o777 == 0o600
+    gs._rolls.cache_clear()
+    _same_rolls(gs._rolls(CLASSIC), made)
+    _same_rolls(made, gs._merge_rolls(CLASSIC))
+
+
+def test_a_forged_or_damaged_rolls_file_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fresh(monkeypatch, tmp_path)
+    made = gs._rolls(CLASSIC)
+    (path,) = tmp_path.glob("rolls-*.npz")
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in gs._ROLL_ARRAYS}
+    # Chances moved from one set to another still add up; the compiled loop's copy then disagrees.
+    arrays["prob"] = arrays["prob"].copy()
+    arrays["prob"][5, [0, 1]] = arrays["prob"][5, [1, 0]]
+    gs._store(path, **arrays)
+    assert gs._load(path, gs._ROLL_ARRAYS) is not None  # whole, with a matching digest
+    assert gs._rolls_from(gs._load(path, gs._ROLL_ARRAYS) or {}) is None
+    for damage in (b"", b"PK\x03\x04 not a zip", path.read_bytes()[:100]):
+        path.write_bytes(damage)
+        gs._rolls.cache_clear()
+        _same_rolls(gs._rolls(CLASSIC), made)
+    path.unlink()
+    os.mkfifo(path)  # something that is not a file never makes a read wait
+    gs._rolls.cache_clear()
+    _same_rolls(gs._rolls(CLASSIC), made)
+
+
+def test_a_forged_final_turn_row_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fresh(monkeypatch, tmp_path)
+    made = gs._final_turn_cached(CLASSIC, 128)
+    (path,) = tmp_path.glob("final-*.npz")
+    gs._final_turn_cached.cache_clear()
+    again = gs._final_turn_cached(CLASSIC, 128)
+    assert np.array_equal(again.tie, made.tie) and np.array_equal(again.reach, made.reach)
+    rolls = gs._rolls(CLASSIC)
+    for row in (0, 1, 64, 127):
+        forged = made.tie.copy()
+        forged[row, 2] = min(1.0, forged[row, 2] + 1e-6)
+        assert not gs._final_turn_sound(rolls, forged, made.reach, 128), row
+    assert gs._final_turn_sound(rolls, made.tie, made.reach, 128)
+    assert not gs._final_turn_sound(rolls, made.tie[:100], made.reach, 128)
+    gs._store(path, tie=made.tie * 0.999, reach=made.reach)
+    gs._final_turn_cached.cache_clear()
+    assert np.array_equal(gs._final_turn_cached(CLASSIC, 128).tie, made.tie)

@@ -1,14 +1,13 @@
 """The ``farkle-train`` command: a thin layer that parses, calls the library, renders.
 
-Each submodule adds its commands to the one Typer ``app``; heavy modules (numpy,
-the solver, rich tables, questionary) are imported inside the commands that need
-them, so ``farkle-train --help`` starts fast.
+Each submodule has its own group of commands; ``app`` lists them all and imports a
+module only when one of its commands runs (see ``common.COMMANDS``). Heavy modules
+(numpy, the solvers, rich tables, questionary) are imported inside the commands that
+need them.
 """
 
 from __future__ import annotations
 
-# The command modules register their commands on ``app`` when imported.
-from farkle_trainer.cli import classroom, daily, decide, engine, learn, play, records, review, score  # noqa: F401
 from farkle_trainer.cli.common import app
 
 __all__ = ["app", "main"]

@@ -17,9 +17,9 @@ from farkle_trainer.cli.common import (
     RulesOpt,
     SaveResultOpt,
     TargetOpt,
-    app,
     class_entry,
     classic_only_rules,
+    command_group,
     end_result,
     load,
     may_replace,
@@ -36,10 +36,12 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.training.games.game import Review
 
-class_app = typer.Typer(
+app = command_group()
+
+
+class_app = command_group(
     help="For the teacher: a class code to share, and the class report from the students' result files.",
     no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(class_app, name="class")
 

@@ -10,13 +10,15 @@ import typer
 from farkle_trainer.cli.common import (
     DataDirOpt,
     PlainOpt,
-    app,
     classic_only_rules,
+    command_group,
     open_store_or_explain,
     unused_rules_note,
 )
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.ui.terminal import open_terminal
+
+app = command_group()
 
 
 def clock() -> datetime:

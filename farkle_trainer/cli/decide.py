@@ -16,13 +16,15 @@ from farkle_trainer.cli.common import (
     RulesOpt,
     SaveResultOpt,
     TargetOpt,
-    app,
     class_entry,
+    command_group,
     end_result,
     load,
     open_store_or_explain,
     with_target,
 )
+
+app = command_group()
 
 
 @app.command()

@@ -12,7 +12,7 @@ from farkle_trainer.cli.common import (
     OpeningOpt,
     PlainOpt,
     RulesOpt,
-    app,
+    command_group,
     dice_from,
     load,
     opening_for,
@@ -22,6 +22,8 @@ from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.game import GameOpt, LastTurnOpt, OpponentOpt, ScoreOpt, StepOpt, TargetOpt
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
+
+app = command_group()
 
 
 @app.command()

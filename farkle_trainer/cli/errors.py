@@ -12,8 +12,8 @@ from typing import IO, Any, NoReturn
 
 import typer
 from typer._click import exceptions as parser_errors
-from typer.core import TyperArgument, TyperGroup
 
+from farkle_trainer.cli.params import PlainGroup
 from farkle_trainer.engine.errors import BAD_INPUT, FarkleError, InputError
 from farkle_trainer.training.frontend import Stopped
 
@@ -46,37 +46,8 @@ def usage_error_lines(error: parser_errors.ClickException) -> list[str]:
     return lines
 
 
-class PlainArgument(TyperArgument):
-    """An argument shown in help as its metavar alone: ``DICE...``, ``[LESSON]``, never a Python type."""
-
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw
-        if not self.required and not name.startswith("["):
-            name = f"[{name}]"
-        return name + ("..." if self.nargs != 1 else "")
-
-    def _rich_display_name(self) -> str:
-        return self._usage_display_name()
-
-    def display_type_rich(self, ctx: Any) -> str | None:
-        return None
-
-
-def plain_arguments(command: Any) -> None:
-    """Show every argument of ``command`` and its subcommands as :class:`PlainArgument`."""
-    for param in getattr(command, "params", ()):
-        if type(param) is TyperArgument:
-            param.__class__ = PlainArgument
-    for sub in getattr(command, "commands", {}).values():
-        plain_arguments(sub)
-
-
-class BoundaryGroup(TyperGroup):
+class BoundaryGroup(PlainGroup):
     """Typer's group, with the project's errors turned into one line in one place."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        plain_arguments(self)
 
     def main(
         self,

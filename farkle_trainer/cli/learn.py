@@ -8,8 +8,17 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import DataDirOpt, PlainOpt, RulesOpt, app, load, open_store_or_explain
+from farkle_trainer.cli.common import (
+    DataDirOpt,
+    PlainOpt,
+    RulesOpt,
+    command_group,
+    load,
+    open_store_or_explain,
+)
 from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
+
+app = command_group()
 
 
 @app.command()

@@ -12,7 +12,7 @@ from farkle_trainer.cli.common import (
     DataDirOpt,
     PlainOpt,
     RulesOpt,
-    app,
+    command_group,
     fail,
     open_store_or_explain,
     parse_points,
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from farkle_trainer.ui.terminal import Terminal
 
 #: How long a computer's action stays on screen before the next one, on a terminal.
+app = command_group()
+
+
 PAUSE_SECONDS = 0.6
 LEVELS = ("easy", "medium", "hard")
 

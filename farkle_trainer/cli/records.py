@@ -18,8 +18,8 @@ from farkle_trainer.cli.common import (
     JsonOpt,
     PlainOpt,
     ReplaceOpt,
-    app,
     classic_only_rules,
+    command_group,
     load,
     may_replace,
     open_store_or_explain,
@@ -30,6 +30,9 @@ from farkle_trainer.ui.terminal import Terminal, open_terminal
 
 if TYPE_CHECKING:
     pass
+
+
+app = command_group()
 
 
 @app.command()

@@ -7,12 +7,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import DataDirOpt, JsonOpt, PlainOpt, app, fail, open_store_or_explain
+from farkle_trainer.cli.common import (
+    DataDirOpt,
+    JsonOpt,
+    PlainOpt,
+    command_group,
+    fail,
+    open_store_or_explain,
+)
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.store.rows import GameRow
     from farkle_trainer.training.games.match import MatchState
+
+
+app = command_group()
 
 
 def _state(row: GameRow) -> MatchState | None:

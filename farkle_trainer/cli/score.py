@@ -16,8 +16,8 @@ from farkle_trainer.cli.common import (
     PlainOpt,
     RulesOpt,
     SaveResultOpt,
-    app,
     class_entry,
+    command_group,
     end_result,
     load,
     one_of,
@@ -29,6 +29,9 @@ from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
     pass
+
+app = command_group()
+
 
 TopicOpt = Annotated[
     list[str] | None,

@@ -33,11 +33,13 @@ roll; none is sampled.
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -45,7 +47,7 @@ from farkle_trainer.engine.dice import Counts, counts_of, multisets, roll_chance
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
-from farkle_trainer.engine.solver import STEP, cache_dir, write_cache_file
+from farkle_trainer.engine.solver import STEP, cache_dir, read_cache_file, write_cache_file
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -120,6 +122,99 @@ class _Rolls:
 
 @cache
 def _rolls(rules: Rules) -> _Rolls:
+    """The merged rolls of ``rules``, from the disk cache when a sound copy is there."""
+    path = cache_dir() / f"rolls-v{_CACHE_VERSION}-{rules.scoring_key}.npz"
+    arrays = _load(path, _ROLL_ARRAYS)
+    rolls = None if arrays is None else _rolls_from(arrays)
+    if rolls is None:
+        rolls = _merge_rolls(rules)
+        names = ("starts", "rows", "chance_starts", "chance_dice", "chances")
+        tables = dict(zip(names, rolls.tables, strict=True))
+        _store(
+            path,
+            points=rolls.points,
+            dice=rolls.dice,
+            slots=np.array(rolls.slots, dtype=np.int64),
+            prob=rolls.prob,
+            farkle=rolls.farkle,
+            best_points=rolls.best_points,
+            **tables,
+        )
+    return rolls
+
+
+_ROLL_ARRAYS = (
+    "points",
+    "dice",
+    "slots",
+    "prob",
+    "farkle",
+    "best_points",
+    "starts",
+    "rows",
+    "chance_starts",
+    "chance_dice",
+    "chances",
+)
+
+
+def _rolls_from(arrays: dict[str, np.ndarray]) -> _Rolls | None:
+    """Rolls read back from a cache file, or None unless every array fits the others.
+
+    The checks are the ones a merged table always passes: sizes that agree, chances that
+    add up to one with the Farkle chance for every number of dice, options within reach,
+    each set's best points its largest option, and the compiled loop's tables matching
+    the slot layout.
+    """
+    a = arrays
+    ints = ("points", "dice", "slots", "best_points", "starts", "rows", "chance_starts", "chance_dice")
+    if any(a[k].dtype != np.int64 or a[k].ndim != 1 for k in ints):
+        return None
+    if any(a[k].dtype != np.float64 for k in ("prob", "farkle", "chances")):
+        return None
+    points, dice, slots, prob, farkle = a["points"], a["dice"], a["slots"], a["prob"], a["farkle"]
+    if prob.ndim != 2 or prob.shape[0] != 6 or farkle.shape != (6,) or len(slots) == 0:
+        return None
+    nsets = prob.shape[1]
+    if not len(points) == len(dice) == int(slots.sum()) or slots[0] != nsets or (np.diff(slots) > 0).any():
+        return None
+    if len(points) == 0 or points.min() < 1 or dice.min() < 1 or dice.max() > 6:
+        return None
+    if (prob < 0).any() or (farkle <= 0).any() or np.abs(prob.sum(axis=1) + farkle - 1.0).max() > 1e-12:
+        return None
+    maxp = int(points.max())
+    sizes = np.array([(slots > s).sum() for s in range(nsets)], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    if not np.array_equal(a["starts"], starts):
+        return None
+    offsets = np.cumsum((0, *slots[:-1].tolist()))
+    opt_index = np.array([offsets[k] + s for s in range(nsets) for k in range(sizes[s])], dtype=np.int64)
+    if not np.array_equal(a["rows"], ((points - 1) * 6 + (dice - 1))[opt_index]):
+        return None
+    best = np.maximum.reduceat(points[opt_index], starts[:-1])
+    if not np.array_equal(a["best_points"], best):
+        return None
+    nz_sets, nz_dice = np.nonzero(prob.T)
+    if not (
+        np.array_equal(a["chance_starts"], np.searchsorted(nz_sets, np.arange(nsets + 1)))
+        and np.array_equal(a["chance_dice"], nz_dice)
+        and np.array_equal(a["chances"], prob.T[nz_sets, nz_dice])
+    ):
+        return None
+    return _Rolls(
+        maxp=maxp,
+        nsets=nsets,
+        points=points,
+        dice=dice,
+        slots=tuple(int(k) for k in slots),
+        prob=prob,
+        farkle=farkle,
+        best_points=best,
+        tables=(starts.astype(np.int64), a["rows"], a["chance_starts"], a["chance_dice"], a["chances"]),
+    )
+
+
+def _merge_rolls(rules: Rules) -> _Rolls:
     table = score_table(rules)
     merged: dict[frozenset[tuple[int, int]], FloatArray] = {}
     farkle = np.zeros(6)
@@ -216,7 +311,41 @@ def _final_turn(rolls: _Rolls, size_: int) -> _FinalTurn:
 
 @cache
 def _final_turn_cached(rules: Rules, size_: int) -> _FinalTurn:
-    return _final_turn(_rolls(rules), size_)
+    """The final-turn tables, from the disk cache when a sound copy is there."""
+    rolls = _rolls(rules)
+    path = cache_dir() / f"final-v{_CACHE_VERSION}-{rules.scoring_key}-n{size_}.npz"
+    arrays = _load(path, ("tie", "reach"))
+    if arrays is not None and _final_turn_sound(rolls, arrays["tie"], arrays["reach"], size_):
+        return _FinalTurn(tie=arrays["tie"], reach=arrays["reach"])
+    final = _final_turn(rolls, size_)
+    _store(path, tie=final.tie, reach=final.reach)
+    return final
+
+
+def _final_turn_sound(rolls: _Rolls, tie: FloatArray, reach: FloatArray, size_: int) -> bool:
+    """Spot-check cached final-turn tables: shapes, chances, and rows worked out again.
+
+    Row ``r`` follows from the ``maxp`` rows below it, so a few rows (the first ones and
+    some spread over the table) are recomputed from the stored rows beneath them.
+    """
+    maxp = rolls.maxp
+    for table in (tie, reach):
+        if table.shape != (size_, 6) or table.dtype != np.float64 or not np.isfinite(table).all():
+            return False
+        if (table < 0).any() or (table > 1).any():
+            return False
+    checked = sorted({0, 1, 2, size_ // 3, size_ // 2, size_ - 1} & set(range(size_)))
+    rows = rolls.rows_down()
+    for is_tie, table in ((True, tie), (False, reach)):
+        for r in checked:
+            window = np.ones((maxp, 6))
+            for k in range(max(0, r - maxp), r):
+                done = table[k]
+                window[maxp - r + k] = (np.maximum(done, 0.5) if is_tie else 1.0) if k == 0 else done
+            best = rolls.best(window.reshape(-1, 1)[rows])
+            if np.abs((rolls.prob @ best)[:, 0] - table[r]).max() > 1e-12:
+                return False
+    return True
 
 
 # -- the solve
@@ -786,26 +915,45 @@ def _cache_path(kind: str, rules: Rules, target: int, opening: int) -> Path:
     return cache_dir() / name
 
 
-def _digest(values: FloatArray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 of the arrays' bytes in name order (for one array, of its bytes alone)."""
+    hasher = hashlib.sha256()
+    for name in sorted(arrays):
+        hasher.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return hasher.hexdigest()
 
 
-def _load(path: Path, shape: tuple[int, ...]) -> FloatArray | None:
+def _load(path: Path, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
+    """The named arrays of a cache file, or None if it is missing, damaged or not whole."""
+    data = read_cache_file(path)
+    if data is None:
+        return None
     try:
-        with np.load(path, allow_pickle=False) as data:
-            values = data["values"]
-            digest = str(data["digest"])
-    except (OSError, ValueError, KeyError, EOFError):
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in names}
+            digest = str(archive["digest"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
+    if any(values.dtype.kind not in "fi" for values in arrays.values()):
+        return None
+    if digest != _digest(arrays):
+        return None
+    return arrays
+
+
+def _load_values(path: Path, shape: tuple[int, ...]) -> FloatArray | None:
+    arrays = _load(path, ("values",))
+    if arrays is None:
+        return None
+    values = arrays["values"]
     if values.shape != shape or values.dtype != np.float64 or not np.isfinite(values).all():
-        return None
-    if digest != _digest(values):
         return None
     return values
 
 
-def _store(path: Path, values: FloatArray) -> None:
-    write_cache_file(path, lambda fh: np.savez(fh, values=values, digest=np.array(_digest(values))))
+def _store(path: Path, **arrays: np.ndarray) -> None:
+    named: dict[str, Any] = {**arrays, "digest": np.array(_digest(arrays))}
+    write_cache_file(path, lambda fh: np.savez(fh, **named))
 
 
 def _residual(game: _Game, w: FloatArray, a: IntArray, b: IntArray) -> float:
@@ -818,7 +966,7 @@ def _load_or_solve(rules: Rules, target: int, opening: int, progress: Progress |
     levels = target // STEP
     game = _game(rules, levels, opening // STEP)
     path = _cache_path("game", rules, target, opening)
-    w = _load(path, (levels, levels))
+    w = _load_values(path, (levels, levels))
     if w is not None:
         # A file can be whole and still not this game's: spot-check the equations.
         if (w < 0).any() or (w > 1).any():
@@ -829,7 +977,7 @@ def _load_or_solve(rules: Rules, target: int, opening: int, progress: Progress |
                 w = None
     if w is None:
         w, _ = _solve(game, progress)
-        _store(path, w)
+        _store(path, values=w)
     elif progress is not None:
         progress(1.0)
     return GameTable(rules=rules, target=target, opening=opening, chances=w, _game=game)
@@ -1096,12 +1244,12 @@ def solve_solo(rules: Rules, target: int | None = None, opening: int | None = No
     levels = target // STEP
     rolls = _rolls(rules)
     path = _cache_path("solo", rules, target, opening)
-    turns = _load(path, (levels,))
+    turns = _load_values(path, (levels,))
     if turns is not None and ((turns < 1).any() or _solo_residual(rolls, turns, opening // STEP) > 1e-9):
         turns = None
     if turns is None:
         turns = _solve_solo(rules, levels, opening // STEP)
-        _store(path, turns)
+        _store(path, values=turns)
     table = SoloTable(rules=rules, target=target, opening=opening, turns=turns, _rolls=rolls)
     _SOLO[key] = table
     return table

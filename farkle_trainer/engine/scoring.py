@@ -132,23 +132,28 @@ def _candidate_groups(counts: Counts, rules: Rules) -> list[tuple[Counts, Group]
 class ScoreTable:
     """The best split of every multiset of up to six dice under one rule set.
 
-    There are only 924 such multisets, so the whole table is worked out once
-    and every later question is a dictionary look-up.
+    There are only 924 such multisets. Each is worked out the first time it is asked for
+    (from its own sub-multisets) and then kept, so a single roll costs its 64 sub-multisets
+    at most, and every later question is a dictionary look-up.
     """
 
     def __init__(self, rules: Rules):
         self.rules = rules
         self._best: dict[Counts, Split | None] = {}
-        for n in range(0, 7):
-            for counts in multisets(n):
-                self._best[counts] = self._solve(counts)
+
+    def _get(self, counts: Counts) -> Split | None:
+        try:
+            return self._best[counts]
+        except KeyError:
+            best = self._best[counts] = self._solve(counts)
+            return best
 
     def _solve(self, counts: Counts) -> Split | None:
         if not any(counts):
             return Split((), (), 0)
         best: Split | None = None
         for part, group in _candidate_groups(counts, self.rules):
-            rest = self._best[minus(counts, part)]
+            rest = self._get(minus(counts, part))
             if rest is None:
                 continue
             points = group.points + rest.points
@@ -159,12 +164,14 @@ class ScoreTable:
 
     def split(self, counts: Counts) -> Split | None:
         """The best split of a selection, or None if some die in it cannot score."""
-        return self._best[counts]
+        if len(counts) != 6 or size(counts) > 6 or min(counts) < 0:
+            raise KeyError(counts)
+        return self._get(counts)
 
     @cache  # noqa: B019 - one table per rule set, kept for the life of the process
     def selections(self, roll: Counts) -> tuple[Split, ...]:
         """Every distinct scoring selection of a roll, most points first."""
-        found = [s for c in sub_multisets(roll) if (s := self._best[c]) is not None and s.points > 0]
+        found = [s for c in sub_multisets(roll) if (s := self.split(c)) is not None and s.points > 0]
         return tuple(sorted(found, key=lambda s: (-s.points, len(s.dice), s.dice)))
 
     def is_farkle(self, roll: Counts) -> bool:
@@ -178,7 +185,7 @@ class ScoreTable:
 
     def scoring_part(self, counts: Counts) -> Split | None:
         """The largest part of a selection that scores (most dice, then most points)."""
-        parts = [s for c in sub_multisets(counts) if (s := self._best[c]) is not None]
+        parts = [s for c in sub_multisets(counts) if (s := self.split(c)) is not None]
         if not parts:
             return None
         return max(parts, key=lambda s: (len(s.dice), s.points))

@@ -28,6 +28,7 @@ import ast
 import contextlib
 import math
 import os
+import stat
 import sys
 import tempfile
 from array import array
@@ -373,15 +374,40 @@ def _cache_path(rules: Rules, objective: Objective) -> Path:
     return cache_dir() / f"solution-v{_CACHE_VERSION}-{rules.scoring_key}-{objective.key}.npy"
 
 
+#: No cached table is larger than this; a bigger file is not one of ours.
+MAX_CACHE_FILE = 64 * 1024 * 1024
+
+
+def read_cache_file(path: Path) -> bytes | None:
+    """The bytes of a cache file, or None if there is no sound one to read.
+
+    Only a regular file of at most ``MAX_CACHE_FILE`` bytes is read: something else put at
+    a cache path (a FIFO would wait forever, a device never ends) is treated as missing,
+    and the table is solved again.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_FILE:
+                return None
+            data = fh.read(MAX_CACHE_FILE + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_CACHE_FILE else None
+
+
 def _load_cached(path: Path) -> tuple[int, array[float]] | None:
     """``(top, values)`` from a cached ``.npy`` file, read without numpy; None if it is not sound.
 
     The file is what ``numpy.save`` writes for a C-ordered little-endian float64 array of
     shape (top, 7): a magic string, a header giving that, then the raw numbers.
     """
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = read_cache_file(path)
+    if data is None:
         return None
     if data[:6] != b"\x93NUMPY" or len(data) < 10:
         return None

@@ -1,0 +1,162 @@
+"""Command-line values read the way the commands need them, without loading pydantic.
+
+Typer coerces every value through a pydantic ``TypeAdapter``, and loading pydantic costs
+about a tenth of a second per run, more than the rest of a ``hint``. Every parameter
+here is a flag, a string, a path, a whole number (perhaps bounded) or a list of strings
+or paths, which take a line each to read; anything else still goes to Typer.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+from typer._click.exceptions import BadParameter
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
+_FALSE = frozenset({"0", "false", "f", "no", "n", "off"})
+# Constraints a plain reading would skip; a parameter using any of them is left to Typer.
+_CHECKS = ("parser", "click_type", "exists", "writable", "resolve_path", "clamp", "formats")
+
+
+class PlainValue:
+    """Reads a string, a path or a whole number within optional bounds (one or a list)."""
+
+    def __init__(self, kind: type, low: int | None = None, high: int | None = None):
+        self.kind, self.low, self.high = kind, low, high
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        if param.multiple or param.nargs == -1:
+            if value is None:
+                return ()
+            if isinstance(value, str):
+                raise BadParameter("Value must be an iterable.", ctx=ctx, param=param)
+            return [self.one(item, param, ctx) for item in value]
+        return None if value is None else self.one(value, param, ctx)
+
+    def one(self, value: Any, param: Any, ctx: Any) -> Any:
+        if self.kind is bool:
+            return self.flag(value, param, ctx)
+        if self.kind is str:
+            return value if isinstance(value, str) else str(value)
+        if self.kind is Path:
+            return value if isinstance(value, Path) else Path(value)
+        return self.whole(value, param, ctx)
+
+    def flag(self, value: Any, param: Any, ctx: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise BadParameter(f"{value!r} is not yes or no.", ctx=ctx, param=param)
+
+    def whole(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise BadParameter(f"{value!r} is not a whole number.", ctx=ctx, param=param)
+        if isinstance(value, str):
+            if not _WHOLE.fullmatch(value):
+                raise BadParameter(f"{value!r} is not a whole number.", ctx=ctx, param=param)
+            try:
+                value = int(value)
+            except ValueError:  # more digits than Python will read
+                raise BadParameter("the number is far too long.", ctx=ctx, param=param) from None
+        low, high = self.low, self.high
+        if (low is not None and value < low) or (high is not None and value > high):
+            if low is not None and high is not None:
+                bounds = f"from {low:,} to {high:,}"
+            elif low is not None:
+                bounds = f"at least {low:,}"
+            else:
+                bounds = f"at most {high:,}"
+            raise BadParameter(f"must be {bounds}, not {value:,}.", ctx=ctx, param=param)
+        return value
+
+
+def plain_value(param: Any) -> PlainValue | None:
+    """The plain reading for a Typer parameter, or None when Typer should read it."""
+    descriptor = getattr(param, "type_descriptor", None)
+    if descriptor is None:
+        return None
+    info = descriptor.parameter_info
+    if any(getattr(info, check, None) for check in _CHECKS):
+        return None
+    if getattr(info, "file_okay", True) is not True or getattr(info, "dir_okay", True) is not True:
+        return None
+    annotation = descriptor.annotation
+    if get_origin(annotation) is list:
+        (annotation,) = get_args(annotation) or (None,)
+    if annotation is int:
+        return PlainValue(int, info.min, info.max)
+    if annotation in (str, Path, bool):
+        if info.min is not None or info.max is not None:
+            return None
+        return PlainValue(annotation)
+    return None
+
+
+class PlainOption(TyperOption):
+    """A Typer option read without pydantic where it can be."""
+
+    def get_runtime_param(self) -> Any:
+        return plain_value(self) or super().get_runtime_param()
+
+
+class PlainArgument(TyperArgument):
+    """An argument read without pydantic where it can be, and shown in help as its metavar
+    alone: ``DICE...``, ``[LESSON]``, never a Python type."""
+
+    def get_runtime_param(self) -> Any:
+        return plain_value(self) or super().get_runtime_param()
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        if not self.required and not name.startswith("["):
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def _rich_display_name(self) -> str:
+        return self._usage_display_name()
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+def plain_parameters(command: Any) -> None:
+    """Make every parameter of ``command`` a plain one (Typer makes them as it builds it)."""
+    for param in getattr(command, "params", ()):
+        if type(param) is TyperArgument:
+            param.__class__ = PlainArgument
+        elif type(param) is TyperOption:
+            param.__class__ = PlainOption
+
+
+def _plain_help(option: Any) -> Any:
+    if type(option) is TyperOption:
+        option.__class__ = PlainOption
+    return option
+
+
+class PlainCommand(TyperCommand):
+    """A command whose parameters, ``--help`` included, are plain ones."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_parameters(self)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help(super().get_help_option(ctx))
+
+
+class PlainGroup(TyperGroup):
+    """A group of commands whose own parameters, ``--help`` included, are plain ones."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_parameters(self)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _plain_help(super().get_help_option(ctx))
