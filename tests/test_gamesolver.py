@@ -330,24 +330,25 @@ def _same_rolls(a: gs._Rolls, b: gs._Rolls) -> None:
         assert np.array_equal(x, y)
 
 
-def test_the_merged_rolls_come_back_from_disk_as_they_were_made(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def rolls_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[gs._Rolls, Path]:
+    """The classic rolls, merged in a cache directory of their own, and their file."""
     _fresh(monkeypatch, tmp_path)
     made = gs._rolls(CLASSIC)
     (path,) = tmp_path.glob("rolls-*.npz")
+    return made, path
+
+
+def test_the_merged_rolls_come_back_from_disk_as_made(rolls_on_disk: tuple[gs._Rolls, Path]) -> None:
+    made, path = rolls_on_disk
     assert path.stat().st_mode & 0o777 == 0o600
     gs._rolls.cache_clear()
     _same_rolls(gs._rolls(CLASSIC), made)
     _same_rolls(made, gs._merge_rolls(CLASSIC))
 
 
-def test_a_forged_or_damaged_rolls_file_is_made_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _fresh(monkeypatch, tmp_path)
-    made = gs._rolls(CLASSIC)
-    (path,) = tmp_path.glob("rolls-*.npz")
+def test_a_forged_or_damaged_rolls_file_is_made_again(rolls_on_disk: tuple[gs._Rolls, Path]) -> None:
+    made, path = rolls_on_disk
     with np.load(path) as data:
         arrays = {name: data[name] for name in gs._ROLL_ARRAYS}
     # Chances moved from one set to another still add up; the compiled loop's copy then disagrees.

@@ -140,23 +140,20 @@ def _plain_help(option: Any) -> Any:
     return option
 
 
-class PlainCommand(TyperCommand):
-    """A command whose parameters, ``--help`` included, are plain ones."""
+class _PlainParameters:
+    """Makes a command's parameters, ``--help`` included, plain ones."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         plain_parameters(self)
 
     def get_help_option(self, ctx: Any) -> Any:
-        return _plain_help(super().get_help_option(ctx))
+        return _plain_help(super().get_help_option(ctx))  # type: ignore[misc]
 
 
-class PlainGroup(TyperGroup):
-    """A group of commands whose own parameters, ``--help`` included, are plain ones."""
+class PlainCommand(_PlainParameters, TyperCommand):
+    """A command whose parameters are read plainly."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        plain_parameters(self)
 
-    def get_help_option(self, ctx: Any) -> Any:
-        return _plain_help(super().get_help_option(ctx))
+class PlainGroup(_PlainParameters, TyperGroup):
+    """A group of commands whose own parameters are read plainly."""
