@@ -332,6 +332,21 @@ def test_a_save_names_the_version_it_read(store: Store, clock: Clock, tmp_path: 
     assert store.get_daily(attempt.id).state == {"banked": 450}
 
 
+def test_saved_games_are_written_by_compare_and_set(store: Store, clock: Clock, tmp_path: Path) -> None:
+    game = store.add_game({"turn": 0}, kind="match", level="medium", rated=True, rules="classic")
+    with Store.open(tmp_path / "data", clock=clock) as other:
+        newer = other.save_game(game.id, {"turn": 1}, version=game.version, rated=True)
+    assert newer == game.version + 1
+    with pytest.raises(StaleAttemptError, match=f"game {game.id} was saved by another terminal"):
+        store.save_game(game.id, {"turn": 9}, version=game.version, rated=True)
+    assert store.get_game(game.id).state == {"turn": 1}
+    store.finish_game(game.id, {"turn": 2}, outcome="won", score=2000, version=newer)
+    with pytest.raises(StoreError, match=f"the game {game.id} is already over"):
+        store.save_game(game.id, {"turn": 3}, version=newer + 1, rated=True)
+    with pytest.raises(StoreError, match="there is no saved game 99"):
+        store.save_game(99, {}, version=1, rated=True)
+
+
 def test_finished_attempts_stay_finished(store: Store) -> None:
     attempt = next_attempt(store, START.date(), store.now().date())
     store.finish_daily(attempt.id, score=100, perfect_score=None, marks="", turns=[], version=attempt.version)

@@ -58,6 +58,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -91,6 +92,22 @@ GAME_SESSION = "game"
 LESSON = "lesson"
 
 Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class _Versioned:
+    """A table whose unfinished rows are written by compare and set, and its words."""
+
+    table: str
+    missing: str  # "there is no <missing> N"
+    stale: str  # "<stale> N was saved by another terminal ..."
+    finished: str  # "<finished N>": the row is over
+
+
+_ATTEMPTS = _Versioned(
+    "daily_attempts", "daily attempt", "the daily attempt", "the daily attempt {} is already finished"
+)
+_GAMES = _Versioned("games", "saved game", "game", "the game {} is already over")
 
 
 class StoreError(FarkleError, ValueError):
@@ -967,20 +984,34 @@ class Store:
         self, db: sqlite3.Connection, attempt_id: int, version: int, sets: str, args: tuple[Any, ...]
     ) -> int:
         """Update an unfinished attempt still at ``version``; returns its new version."""
+        return self._write_versioned(db, _ATTEMPTS, attempt_id, version, sets, args)
+
+    def _write_versioned(
+        self,
+        db: sqlite3.Connection,
+        kind: _Versioned,
+        row_id: int,
+        version: int,
+        sets: str,
+        args: tuple[Any, ...],
+    ) -> int:
+        """Compare and set: update an unfinished row still at ``version``; returns its new version.
+
+        A row another process has moved on raises :class:`StaleAttemptError`, so two
+        terminals on one game never write over each other.
+        """
         cursor = db.execute(
-            f"""UPDATE daily_attempts SET {sets}, version = version + 1, updated_at = ?
+            f"""UPDATE {kind.table} SET {sets}, version = version + 1, updated_at = ?
                 WHERE id = ? AND version = ? AND finished_at IS NULL""",
-            (*args, _stamp(self.now()), attempt_id, version),
+            (*args, _stamp(self.now()), row_id, version),
         )
         if cursor.rowcount == 0:
-            row = db.execute(
-                "SELECT version, finished_at FROM daily_attempts WHERE id = ?", (attempt_id,)
-            ).fetchone()
+            row = db.execute(f"SELECT version FROM {kind.table} WHERE id = ?", (row_id,)).fetchone()
             if row is None:
-                raise StoreError(f"there is no daily attempt {attempt_id}")
+                raise StoreError(f"there is no {kind.missing} {row_id}")
             if row["version"] != version:
-                raise StaleAttemptError("the daily attempt", attempt_id)
-            raise StoreError(f"the daily attempt {attempt_id} is already finished")
+                raise StaleAttemptError(kind.stale, row_id)
+            raise StoreError(kind.finished.format(row_id))
         return version + 1
 
     def _finish_session(self, db: sqlite3.Connection, attempt_id: int, now: str) -> None:
@@ -1209,19 +1240,7 @@ class Store:
     def _write_game(
         self, db: sqlite3.Connection, game_id: int, version: int, sets: str, args: tuple[Any, ...]
     ) -> int:
-        cursor = db.execute(
-            f"""UPDATE games SET {sets}, version = version + 1, updated_at = ?
-                WHERE id = ? AND version = ? AND finished_at IS NULL""",
-            (*args, _stamp(self.now()), game_id, version),
-        )
-        if cursor.rowcount == 0:
-            row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"there is no saved game {game_id}")
-            if row["version"] != version:
-                raise StaleAttemptError("game", game_id)
-            raise StoreError(f"the game {game_id} is already over")
-        return version + 1
+        return self._write_versioned(db, _GAMES, game_id, version, sets, args)
 
     def rated_games(self) -> list[GameRow]:
         """Every finished rated game, oldest first."""
