@@ -105,6 +105,22 @@ def test_a_set_aside_must_be_in_the_roll_and_score(faces: tuple[int, ...], messa
     assert issubclass(GameError, ValueError)
 
 
+@pytest.mark.parametrize("faces", [(), (1, 1), (2,), (5, 3), (7,)])
+def test_the_daily_game_and_whole_games_refuse_a_pick_in_the_same_words(faces: tuple[int, ...]) -> None:
+    from farkle_trainer.training.games import match
+
+    roll = (1, 5, 2, 3, 4, 6)
+    said: list[str] = []
+    for check in (
+        lambda: game.check_set_aside(roll, faces),
+        lambda: match.check_set_aside(game.GAME_RULES, roll, faces),
+    ):
+        with pytest.raises(GameError) as refused:
+            check()
+        said.append(str(refused.value))
+    assert said[0] == said[1]
+
+
 def test_moves_out_of_turn_are_refused() -> None:
     source = rolls([1, 5, 2, 3, 4, 6])
     state = game.new_game()

@@ -28,25 +28,22 @@ player's after its first different choice (it is kept in the store for old rows 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
-from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.training.games import turn
+from farkle_trainer.training.games.turn import Action, DiceSource, GameError, Phase
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Choice, Grading
     from farkle_trainer.engine.plays import Play
     from farkle_trainer.engine.seeded import Stream
 
-#: A die's face from the roll number within the game (from 1) and its place in the roll (from 1).
-DiceSource = Callable[[int, int], int]
-Phase = Literal["roll", "pick", "choose", "over"]
-Action = Literal["bank", "roll", "farkle"]
 
 TURNS = 10
 #: Games are always played on this table, whatever rules a player uses elsewhere.
@@ -57,10 +54,6 @@ STATE_VERSION = 1
 FARKLE_MARK = "F"
 HOT_DICE_MARK = "H"
 PLAIN_MARK = "."
-
-
-class GameError(InputError):
-    """A move the game does not allow now (a pick that is not in the roll or does not score)."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +95,9 @@ class Move:
         return cls(
             turn=int(data["turn"]),
             roll_number=int(data["roll_number"]),
-            roll=_faces(data["roll"]),
+            roll=turn.faces(data["roll"]),
             points=int(data["points"]),
-            keep=_faces(data["keep"]),
+            keep=turn.faces(data["keep"]),
             action=action,
         )
 
@@ -201,8 +194,8 @@ class GameState:
                 banked=int(data["banked"]),
                 points=int(data["points"]),
                 dice=int(data["dice"]),
-                roll=_faces(data["roll"]),
-                kept=_faces(data["kept"]),
+                roll=turn.faces(data["roll"]),
+                kept=turn.faces(data["kept"]),
                 rolls=int(data["rolls"]),
                 hot=bool(data["hot"]),
                 marks=tuple(str(data["marks"])),
@@ -222,12 +215,6 @@ class GameState:
         return state
 
 
-def _faces(values: Iterable[Any]) -> tuple[int, ...]:
-    faces = tuple(int(v) for v in values)
-    counts_of(faces)  # refuses anything that is not a die face
-    return faces
-
-
 # -- transitions
 
 
@@ -237,13 +224,7 @@ def new_game() -> GameState:
 
 
 def _need(state: GameState, phase: Phase, doing: str) -> None:
-    if state.phase != phase:
-        if state.over:
-            raise GameError(f"cannot {doing}: the game is over")
-        raise GameError(f"cannot {doing} now (the game waits to {_WAITING[state.phase]})")
-
-
-_WAITING = {"roll": "roll", "pick": "set dice aside", "choose": "bank or roll on", "over": "end"}
+    turn.need(state.phase, phase, doing)
 
 
 def _throw(state: GameState, source: DiceSource) -> GameState:
@@ -279,21 +260,8 @@ def roll(state: GameState, source: DiceSource) -> GameState:
 
 
 def check_set_aside(roll: tuple[int, ...], faces: Iterable[int]) -> tuple[int, ...]:
-    """The faces (ascending) if they may be set aside from ``roll``, else :class:`GameError` saying why.
-
-    Every die set aside must be in the roll and must score.
-    """
-    picked = tuple(sorted(faces))
-    counts = counts_of(picked)
-    if not picked:
-        raise GameError("set aside at least one scoring die")
-    if not is_subset(counts, counts_of(roll)):
-        raise GameError(f"{format_dice(picked, ' ')} are not all in the roll {format_dice(roll, ' ')}")
-    if score_table(GAME_RULES).split(counts) is None:
-        from farkle_trainer.engine.scoring import explain
-
-        raise GameError("; ".join(d.reason for d in explain(picked, GAME_RULES).dead))
-    return picked
+    """The faces (ascending) if they may be set aside from ``roll``, else :class:`GameError` saying why."""
+    return turn.check_set_aside(GAME_RULES, roll, faces)
 
 
 def set_aside(state: GameState, faces: Iterable[int]) -> GameState:

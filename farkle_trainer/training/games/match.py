@@ -17,7 +17,7 @@ House rules, as the design reads them:
 Solo has two forms: ten turns for the highest score, and the target in as few turns as
 possible (a Farkle costs a turn).
 
-Dice come from a :data:`~farkle_trainer.training.games.game.DiceSource`: a pure function of
+Dice come from a :data:`~farkle_trainer.training.games.turn.DiceSource`: a pure function of
 the roll number within the game and the die's place, so a seed reproduces a game, a saved
 game resumes on the same dice, and nobody (person or computer) can see a roll before it is
 thrown: the state holds no dice that have not been rolled. State in, state out::
@@ -33,19 +33,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
-from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.dice import counts_of, is_subset
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.scoring import explain, score_table
+from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import code_stream, normalize_code
-from farkle_trainer.training.games.game import DiceSource, seeded_source
-
-Phase = Literal["roll", "pick", "choose", "over"]
-Action = Literal["bank", "roll", "farkle"]
+from farkle_trainer.training.games import turn
+from farkle_trainer.training.games.game import seeded_source
+from farkle_trainer.training.games.turn import Action, DiceSource, GameError, Phase
 
 MATCH_VERSION = 1
 MIN_TARGET = 1_000
@@ -57,8 +56,8 @@ SOLO_TURNS = 10
 FARKLES_FOR_PENALTY = 3
 
 
-class MatchError(InputError):
-    """A game that cannot be set up, a move the game does not allow now, or a bad saved game."""
+#: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
+MatchError = GameError
 
 
 class Level(StrEnum):
@@ -347,9 +346,9 @@ class Move:
             seat=int(data["seat"]),
             turn=int(data["turn"]),
             roll_number=int(data["roll_number"]),
-            roll=_faces(data["roll"]),
+            roll=turn.faces(data["roll"]),
             points=int(data["points"]),
-            keep=_faces(data["keep"]),
+            keep=turn.faces(data["keep"]),
             action=action,
             scores=tuple(int(s) for s in data["scores"]),
             farkles=int(data["farkles"]),
@@ -480,8 +479,8 @@ class MatchState:
                 turn=int(data["turn"]),
                 points=int(data["points"]),
                 dice=int(data["dice"]),
-                roll=_faces(data["roll"]),
-                kept=_faces(data["kept"]),
+                roll=turn.faces(data["roll"]),
+                kept=turn.faces(data["kept"]),
                 rolls=int(data["rolls"]),
                 closer=None if closer is None else int(closer),
                 finished=_flag(data["finished"]),
@@ -516,12 +515,6 @@ def _check_consistent(state: MatchState) -> None:
         raise MatchError("the saved game cannot be read: its scores, turns and dice do not add up")
 
 
-def _faces(values: Iterable[Any]) -> tuple[int, ...]:
-    faces = tuple(int(v) for v in values)
-    counts_of(faces)  # refuses anything that is not a die face
-    return faces
-
-
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
         raise MatchError(f"expected true or false, not {value!r}")
@@ -545,14 +538,8 @@ def new_match(setup: Setup) -> MatchState:
     return MatchState(setup=setup, scores=zeros, turns=zeros, farkles=zeros)
 
 
-_WAITING = {"roll": "roll", "pick": "set dice aside", "choose": "bank or roll on", "over": "end"}
-
-
 def _need(state: MatchState, phase: Phase, doing: str) -> None:
-    if state.phase != phase:
-        if state.over:
-            raise MatchError(f"cannot {doing}: the game is over")
-        raise MatchError(f"cannot {doing} now (the game waits to {_WAITING[state.phase]})")
+    turn.need(state.phase, phase, doing)
 
 
 def _move(state: MatchState, keep: tuple[int, ...], action: Action) -> Move:
@@ -629,20 +616,7 @@ def roll(state: MatchState, source: DiceSource) -> MatchState:
     return _throw(state, source)
 
 
-def check_set_aside(rules: Rules, roll: tuple[int, ...], faces: Iterable[int]) -> tuple[int, ...]:
-    """The faces (ascending) if they may be set aside from ``roll``, else :class:`MatchError` saying why."""
-    picked = tuple(sorted(faces))
-    if not picked:
-        raise MatchError("set aside at least one scoring die")
-    try:
-        counts = counts_of(picked)
-    except InputError as exc:
-        raise MatchError(str(exc)) from None
-    if not is_subset(counts, counts_of(roll)):
-        raise MatchError(f"{format_dice(picked, ' ')} are not all in the roll {format_dice(roll, ' ')}")
-    if score_table(rules).split(counts) is None:
-        raise MatchError("; ".join(d.reason for d in explain(picked, rules).dead))
-    return picked
+check_set_aside = turn.check_set_aside
 
 
 def set_aside(state: MatchState, faces: Iterable[int]) -> MatchState:
