@@ -7,6 +7,8 @@ import shlex
 from pathlib import Path
 
 import pytest
+from factories import interactive_frontend
+from prompt_toolkit.input import PipeInput
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -182,3 +184,20 @@ def test_learn_unknown_lesson_is_one_line() -> None:
     result = runner.invoke(app, ["learn", "99"])
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: no lesson '99'")
+
+
+@pytest.mark.parametrize("lesson", ["2", "5", "7"])
+def test_yes_after_a_lesson_starts_its_drill(
+    lesson: str, pipe: PipeInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from farkle_trainer.cli import learn
+
+    front, _ = interactive_frontend(pipe)
+    monkeypatch.setattr(learn, "open_terminal", lambda plain: front)
+    pipe.send_text("y")
+    # The drill reads the rest as typed lines: it stops at once.
+    result = runner.invoke(app, ["learn", lesson], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "No such option" not in result.output
+    drill = find_lesson(lesson).practice.split()[1]
+    assert {"score": "Scoring quiz", "decide": "Decision"}[drill] in result.stdout

@@ -79,4 +79,6 @@ def learn(
             args += ["--rules", rules]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
-        raise typer.Exit(app(args, standalone_mode=False) or 0)
+        from farkle_trainer.cli.common import app as farkle_train
+
+        raise typer.Exit(farkle_train(args, standalone_mode=False) or 0)
