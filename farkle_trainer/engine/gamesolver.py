@@ -637,16 +637,18 @@ def _solve_total(game: _Game, w: FloatArray, total: int) -> int:
         idx = np.flatnonzero(todo)
         z = 1.0 - x[mirror[idx]]
         if passes == 1 or passes % 8 == 0:
+            # The second point stays a chance: a hair below a Farkle value within a hair of one.
+            step = np.where(z + _DELTA <= 1.0, _DELTA, -_DELTA)
             values = _evaluate(
                 game,
                 w,
                 np.tile(a[idx], 2),
                 np.tile(b[idx], 2),
-                np.concatenate([z, z + _DELTA]),
+                np.concatenate([z, z + step]),
                 compiled=True,
             )
             f = values.start[: len(idx)]
-            slope[idx] = (values.start[len(idx) :] - f) / _DELTA
+            slope[idx] = (values.start[len(idx) :] - f) / step
         else:
             f = _evaluate(game, w, a[idx], b[idx], z, compiled=True).start
             moved = np.abs(z - last_z[idx]) > 1e-10
