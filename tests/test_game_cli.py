@@ -424,3 +424,20 @@ def test_the_bar_waits_a_second_then_shows_an_estimate() -> None:
 def test_no_bar_without_a_terminal() -> None:
     with bars.solve_progress(None, "Solving") as callback:
         assert callback is None
+
+
+@pytest.mark.parametrize("value", ["0", "abc", "500", "999", "100050", "20050", "2025", "١٢٠٠", "-1000"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["hint", "1", "5", "--score", "0", "--opponent", "0"],
+        ["strategy", "--game"],
+        ["decide", "--kind", "game", "--plain"],
+        ["play", "--plain"],
+    ],
+    ids=["hint", "strategy", "decide", "play"],
+)
+def test_every_target_out_of_range_is_refused_in_the_same_words(command: list[str], value: str) -> None:
+    result = runner.invoke(app, [*command, "--target", value])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: --target must be a multiple of 50 from 1,000 to 20,000, not ")

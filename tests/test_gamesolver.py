@@ -384,3 +384,29 @@ def test_a_forged_final_turn_row_is_caught(tmp_path: Path, monkeypatch: pytest.M
     gs._store(path, tie=made.tie * 0.999, reach=made.reach)
     gs._final_turn_cached.cache_clear()
     assert np.array_equal(gs._final_turn_cached(CLASSIC, 128).tie, made.tie)
+
+
+def test_every_farkle_value_a_solve_evaluates_is_a_chance(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Far behind at a high target the opponent's chance comes within a hair of one; the slope's
+    # second evaluation must then step down, never past one, where no cut certificate holds.
+    seen: list[float] = []
+    cut = gs._Game.cut
+
+    def checked(self: gs._Game, a: np.ndarray, b: np.ndarray, farkle: np.ndarray) -> np.ndarray:
+        seen.append(float(farkle.max()))
+        return cut(self, a, b, farkle)
+
+    monkeypatch.setattr(gs._Game, "cut", checked)
+    gs.clear_memory()
+    gs.solve_game(CLASSIC, 1000, opening=1000)
+    assert seen and max(seen) <= 1.0
+    z = np.array([0.2, 1.0 - 2e-7, 1.0])
+    assert np.all(z + gs._slope_step(z) <= 1.0) and np.all(gs._slope_step(z) != 0)
+
+
+def test_targets_up_to_twenty_thousand_are_games() -> None:
+    assert CLASSIC.with_house_rules(target=20_000).target == 20_000
+    with pytest.raises(ValueError, match="between 50 and 20,000"):
+        CLASSIC.with_house_rules(target=20_050)
+    with pytest.raises(gs.GameSolverError, match=r"from 1,000 to 20,000, not 500 \(the classic rules' own"):
+        gs.solve_game(CLASSIC.with_house_rules(target=500))

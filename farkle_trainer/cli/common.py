@@ -201,16 +201,24 @@ def load(rules: str) -> Rules:
     return load_rules(rules)
 
 
-def with_target(rules: Rules, target: str | None) -> Rules:
-    """The rules with ``--target`` as their target, checked against what the game solver covers."""
-    if target is None:
-        return rules
-    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+def parse_target(text: str) -> int:
+    """``--target``: a game's target, a multiple of 50 within the game solver's range.
 
-    value = parse_points(target, "--target", positive=True)
-    if not MIN_TARGET <= value <= MAX_TARGET:
-        fail(f"--target must be {MIN_TARGET:,} to {MAX_TARGET:,}, not {value:,}")
-    return rules.with_house_rules(target=value)
+    Every way of getting it wrong gets the same line, so the range is always said.
+    """
+    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
+
+    cleaned = re.sub(r"[,_\s]", "", text)
+    value = int(cleaned) if re.fullmatch(r"[0-9]{1,6}", cleaned, re.ASCII) else None
+    if value is None or value % 50 or not MIN_TARGET <= value <= MAX_TARGET:
+        shown = f"{value:,}" if value is not None else repr(text)
+        fail(f"--target must be a multiple of 50 from {MIN_TARGET:,} to {MAX_TARGET:,}, not {shown}")
+    return value
+
+
+def with_target(rules: Rules, target: str | None) -> Rules:
+    """The rules with ``--target`` as their target."""
+    return rules if target is None else rules.with_house_rules(target=parse_target(target))
 
 
 def opening_for(rules: Rules, opening: str | None) -> int:

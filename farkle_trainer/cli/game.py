@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import fail, parse_points
+from farkle_trainer.cli.common import fail, parse_points, parse_target
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
@@ -85,7 +85,7 @@ def _progress(term: Terminal, json: bool) -> Iterator[Callable[[float], None] | 
 
 
 def _target(target: str | None) -> int | None:
-    return None if target is None else parse_points(target, "--target", positive=True)
+    return None if target is None else parse_target(target)
 
 
 def _opening(opening: str | None) -> int | None:

@@ -16,6 +16,7 @@ from farkle_trainer.cli.common import (
     fail,
     open_store_or_explain,
     parse_points,
+    parse_target,
 )
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -26,10 +27,9 @@ if TYPE_CHECKING:
     from farkle_trainer.training.games.play import Played
     from farkle_trainer.ui.terminal import Terminal
 
-#: How long a computer's action stays on screen before the next one, on a terminal.
 app = command_group()
 
-
+#: How long a computer's action stays on screen before the next one, on a terminal.
 PAUSE_SECONDS = 0.6
 LEVELS = ("easy", "medium", "hard")
 
@@ -101,7 +101,7 @@ def build_setup(
         line_up,
         load(rules_name),
         form=form,
-        target=None if target is None else parse_points(target, "--target", positive=True),
+        target=None if target is None else parse_target(target),
         opening=None if opening is None else parse_points(opening, "--opening"),
         penalty=None if penalty is None else parse_points(penalty, "--penalty"),
         coached=coach,

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -27,10 +27,6 @@ from farkle_trainer.cli.common import (
 )
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.ui.terminal import Terminal, open_terminal
-
-if TYPE_CHECKING:
-    pass
-
 
 app = command_group()
 

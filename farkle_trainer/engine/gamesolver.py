@@ -45,7 +45,7 @@ import numpy as np
 
 from farkle_trainer.engine.dice import Counts, counts_of, multisets, roll_chance, size
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.solver import STEP, cache_dir, read_cache_file, write_cache_file
 
@@ -60,9 +60,6 @@ Progress = Callable[[float], None]
 
 #: Every stored win chance satisfies its Bellman equation to within this.
 TOLERANCE = 1e-12
-#: Targets the game solver accepts, in points.
-MIN_TARGET = 1_000
-MAX_TARGET = 20_000
 _CACHE_VERSION = 1
 # The Newton slope comes from a second evaluation this far away; the residual test, not
 # the slope, decides when a pair is done.
@@ -637,8 +634,7 @@ def _solve_total(game: _Game, w: FloatArray, total: int) -> int:
         idx = np.flatnonzero(todo)
         z = 1.0 - x[mirror[idx]]
         if passes == 1 or passes % 8 == 0:
-            # The second point stays a chance: a hair below a Farkle value within a hair of one.
-            step = np.where(z + _DELTA <= 1.0, _DELTA, -_DELTA)
+            step = _slope_step(z)
             values = _evaluate(
                 game,
                 w,
@@ -670,6 +666,12 @@ def _solve_total(game: _Game, w: FloatArray, total: int) -> int:
         raise GameSolverError(f"win chances did not converge at total {total * STEP:,}")
     w[a, b] = x
     return passes
+
+
+def _slope_step(z: FloatArray) -> FloatArray:
+    """How far away the second evaluation for the slope is: a hair up, or a hair down where
+    that would push a Farkle value past one (the cut certificates only cover chances)."""
+    return np.where(z + _DELTA <= 1.0, _DELTA, -_DELTA)
 
 
 def _solve(game: _Game, progress: Progress | None = None) -> tuple[FloatArray, int]:
@@ -863,15 +865,21 @@ def _resolve(rules: Rules, target: int | None, opening: int | None) -> tuple[int
         # whole. One sweep over the plain game's 40,000 turn starts to 10,000 already takes
         # about a minute here, and value iteration needs dozens; an estimate is not offered.
         raise GameSolverError("win chances are not available with the three-Farkle penalty rule")
+    chosen = target is not None
     target = rules.target if target is None else target
     opening = rules.opening_minimum if opening is None else opening
     if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
+        shown = f"{target:,}" if isinstance(target, int) else repr(target)
+        whose = "" if chosen else f" (the {rules.name} rules' own; give another target)"
         raise GameSolverError(
-            f"the target must be a multiple of {STEP} from {MIN_TARGET:,} to {MAX_TARGET:,}, not {target!r}"
+            f"win chances need a target that is a multiple of {STEP} from {MIN_TARGET:,} to "
+            f"{MAX_TARGET:,}, not {shown}{whose}"
         )
     if not isinstance(opening, int) or opening % STEP or not 0 <= opening <= target:
+        shown = f"{opening:,}" if isinstance(opening, int) else repr(opening)
         raise GameSolverError(
-            f"the opening minimum must be a multiple of {STEP} from 0 to the target, not {opening!r}"
+            f"the opening minimum must be a multiple of {STEP} from 0 to the target of {target:,}, "
+            f"not {shown}"
         )
     return target, opening
 

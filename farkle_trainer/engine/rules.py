@@ -105,7 +105,7 @@ class Rules:
                 "three_farkle_penalty", three_farkle_penalty, zero_ok=True
             )
         if target is not None:
-            changes["target"] = _check_points("target", target)
+            changes["target"] = _check_points("target", target, high=MAX_TARGET)
         return replace(self, **changes)
 
     def table(self) -> list[tuple[str, str]]:
@@ -240,6 +240,10 @@ MAX_RULE_FILE = 64 * 1024
 #: The most any value of a rule file may be worth. The solver's work grows with the points a
 #: turn can reach: with every value at these maxima a strategy still takes about 2 s of CPU.
 MAX_RULE_POINTS = 10_000
+#: Games are played to a target from MIN_TARGET to MAX_TARGET (in fifties): the game solver's
+#: range. A rule file may name a lower target, used by nothing that needs a game.
+MIN_TARGET = 1_000
+MAX_TARGET = 20_000
 MAX_FACTOR = 10
 _HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
 _TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
@@ -341,7 +345,8 @@ def _validate(rules: Rules, source: str | None) -> None:
         value = getattr(rules, attr)
         if value is None and attr in _OPTIONAL:
             continue
-        _check_points(toml_key[attr], value, source=source)
+        high = MAX_TARGET if attr == "target" else MAX_RULE_POINTS
+        _check_points(toml_key[attr], value, source=source, high=high)
     for attr in kinds:
         value = getattr(rules, attr)
         if value is None:
@@ -362,16 +367,16 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_points(key: str, value: object, *, zero_ok: bool = False, source: str | None = None) -> int:
+def _check_points(
+    key: str, value: object, *, zero_ok: bool = False, source: str | None = None, high: int = MAX_RULE_POINTS
+) -> int:
     """Points must be whole multiples of 50: the solver counts turn points in fifties."""
     if not _is_int(value):
         raise RulesError(f"must be a whole number of points, not {value!r}", key=key, source=source)
     assert isinstance(value, int)
     low = 0 if zero_ok else 50
-    if value < low or value > MAX_RULE_POINTS:
-        raise RulesError(
-            f"must be between {low:,} and {MAX_RULE_POINTS:,}, not {value:,}", key=key, source=source
-        )
+    if value < low or value > high:
+        raise RulesError(f"must be between {low:,} and {high:,}, not {value:,}", key=key, source=source)
     if value % 50:
         raise RulesError(f"must be a multiple of 50, not {value:,}", key=key, source=source)
     return value
