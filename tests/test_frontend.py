@@ -6,6 +6,8 @@ import io
 
 import pytest
 from factories import interactive_frontend
+from hypothesis import given
+from hypothesis import strategies as st
 from prompt_toolkit.input import PipeInput
 
 from farkle_trainer.engine.notation import (
@@ -54,6 +56,8 @@ def test_selection_by_faces_or_places() -> None:
         ("", "pick at least one die"),
         ("4", "has no 4"),
         ("1 1", "has only one 1, not two"),
+        ("1 1 1 1 1 1 1", "has only one 1, not 7"),
+        ("5" * 1000, "has two 5s, not 1,000"),
         ("g", "not a place in this roll"),
         ("a a", "picked twice"),
         ("7", "not a die face"),
@@ -63,6 +67,20 @@ def test_selection_by_faces_or_places() -> None:
 def test_bad_selections_say_why(text: str, message: str) -> None:
     with pytest.raises(AnswerError, match=message):
         parse_selection(text, (5, 2, 1, 3, 5, 6))
+
+
+@given(
+    st.text(alphabet=st.sampled_from("123456789 abcdefgx,-ub\t"), max_size=40) | st.text(max_size=20),
+    st.lists(st.integers(1, 6), min_size=1, max_size=6),
+)
+def test_any_typed_selection_is_dice_of_the_roll_or_one_reason(text: str, dice: list[int]) -> None:
+    roll = tuple(dice)
+    try:
+        picked = parse_selection(text, roll)
+    except AnswerError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert all(picked.count(face) <= roll.count(face) for face in picked)
 
 
 def plain(answers: str) -> tuple[PlainFrontend, io.StringIO]:

@@ -441,3 +441,30 @@ def test_every_target_out_of_range_is_refused_in_the_same_words(command: list[st
     result = runner.invoke(app, [*command, "--target", value])
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: --target must be a multiple of 50 from 1,000 to 20,000, not ")
+
+
+def test_a_score_below_the_opening_minimum_cannot_happen() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "hint",
+            "1",
+            "5",
+            "--points",
+            "600",
+            "--score",
+            "0",
+            "--opponent",
+            "300",
+            "--target",
+            "2000",
+            "--opening",
+            "500",
+        ],
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "Error: the opponent's score of 300 cannot happen with an opening minimum of 500"
+    )
+    with pytest.raises(ValueError, match="cannot happen"):
+        gs.solve_game(CLASSIC, 2000, opening=500).win_chance(0, 300)

@@ -339,7 +339,11 @@ def test_a_session_position_is_stored_and_revived(farkle_home: Path) -> None:
 
 @pytest.mark.parametrize(
     ("target", "message"),
-    [("950", "--target must be 1,000 to 20,000"), ("1025", "multiple of 50"), ("25000", "1,000 to 20,000")],
+    [
+        ("950", "--target must be a multiple of 50 from 1,000 to 20,000"),
+        ("1025", "multiple of 50"),
+        ("25000", "1,000 to 20,000"),
+    ],
 )
 def test_a_bad_target_is_one_line(target: str, message: str) -> None:
     code, out, err = run(["--kind", "game", "--target", target, "--plain"])

@@ -137,7 +137,7 @@ def test_resume_without_a_game_is_an_error() -> None:
         (["--players", "Ana,ana"], "two players cannot share a name"),
         (["--vs", "hard", "--penalty", "500"], "cannot play with the three-Farkle penalty"),
         (["--target", "70"], "--target must be a multiple of 50"),
-        (["--target", "500"], "the target must be a multiple of 50 from 1,000"),
+        (["--target", "500"], "--target must be a multiple of 50 from 1,000"),
         (["--penalty", "300"], "the three-Farkle penalty is 0, 500 or 1,000"),
     ],
 )

@@ -97,6 +97,13 @@ def _check_position(table: GameTable, my_score: int, opponent_score: int, last_t
     for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
         if score < 0 or score % STEP:
             raise GameSolverError(f"{who} must be a non-negative multiple of {STEP}, not {score:,}")
+    if table.opening:
+        for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
+            if 0 < score < table.opening and not (last_turn and score >= target):
+                raise GameSolverError(
+                    f"{who} of {score:,} cannot happen with an opening minimum of {table.opening:,}: "
+                    "a player's first bank is at least the minimum"
+                )
     if my_score >= target:
         raise GameSolverError(
             f"your score {my_score:,} has reached the target of {target:,}: the game is over"

@@ -134,7 +134,8 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
             shown = format_dice(roll, " ")
             if not have[face]:
                 raise AnswerError(f"the roll {shown} has no {face}")
-            raise AnswerError(f"the roll {shown} has {_how_many(have[face], face)}, not {_NUMBERS[n]}")
+            asked = _NUMBERS[n] if n < len(_NUMBERS) else f"{n:,}"
+            raise AnswerError(f"the roll {shown} has {_how_many(have[face], face)}, not {asked}")
     return tuple(sorted(picked))
 
 
