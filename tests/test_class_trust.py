@@ -74,16 +74,27 @@ def test_hostile_files_are_one_line_each_and_the_rest_is_reported(tmp_path: Path
     lone = result_document(coded_quiz("Ben", [True]))
     lone["name"] = "\ud800"
     (folder / "surrogate.json").write_text(json.dumps(seal(lone)))  # ASCII: "\ud800" escaped
+    os.mkfifo(folder / "pipe.json")  # passed over in a folder: it would wait for a writer forever
+    (folder / "huge.json").write_text(" " * (5 * 2**20))
     code, out, err = invoke(["class", "report", str(folder), "--plain"])
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "Class MATH7B: 1 result counted; 3 files left out:"
-    assert sorted(line.split(": ", 1)[1] for line in lines[1:4]) == [
+    assert lines[0] == "Class MATH7B: 1 result counted; 4 files left out:"
+    assert sorted(line.split(": ", 1)[1] for line in lines[1:5]) == [
         "nested too deeply to be a result file",
         "nested too deeply to be a result file",
         "not a result file: it holds text that is not valid Unicode",
+        "too large to be a result file (over 4 MB)",
     ]
     assert "  Ana      2 of 3       67%" in lines
+
+
+def test_a_fifo_named_as_a_result_is_one_line_never_a_wait(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code, _, err = invoke(["class", "report", str(fifo), "--plain"])
+    assert code == 2
+    assert err == f"Error: no result to report: {fifo}: not a regular file: not a result file\n"
 
 
 def test_a_file_name_that_is_not_utf8_still_goes_to_the_csv(tmp_path: Path) -> None:

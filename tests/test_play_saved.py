@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -301,13 +302,23 @@ def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
     [
         ("not json", "is not a game file: it is not JSON"),
         ('{"a": 1}', "is not a game file saved by farkle-train"),
+        ("[" * 5000 + "]" * 5000, "is not a game file: it is nested too deeply"),
+        ('{"pad": "' + "x" * (5 * 2**20) + '"}', "is too large to be a game file (over 4 MB)"),
     ],
+    ids=["text", "other-json", "deep", "huge"],
 )
 def test_review_refuses_a_file_that_is_not_a_game(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "x.json"
     path.write_text(text)
     code, out = run(["review", str(path)])
     assert code == 2 and out == f"Error: {path} {message}\n"
+
+
+def test_review_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.json"
+    os.mkfifo(path)
+    code, out = run(["review", str(path)])
+    assert code == 2 and out == f"Error: {path} is not a game file: it is not a regular file\n"
 
 
 # -- a class code

@@ -363,9 +363,22 @@ def _check_totals(r: Result, data: Mapping[str, Any]) -> None:
         raise ResultError("tampered", "edited: its totals do not add up to its answers")
 
 
+#: A result file holds one session's answers: a few kilobytes. Anything far larger is not one.
+MAX_RESULT_FILE = 4 * 1024 * 1024
+
+
 def read_result(path: Path) -> Result:
+    """The result in ``path``: only a regular file (a FIFO would wait forever) of a sane size."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.exists() and not path.is_file():
+            raise ResultError("unreadable", "not a regular file: not a result file")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_RESULT_FILE + 1)
+        if len(raw) > MAX_RESULT_FILE:
+            raise ResultError(
+                "not-result", f"too large to be a result file (over {MAX_RESULT_FILE // 2**20} MB)"
+            )
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ResultError("not-json", "not JSON (not even text): not a result file") from None
     except OSError as exc:

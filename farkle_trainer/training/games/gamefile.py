@@ -99,10 +99,28 @@ def check_game_path(path: Path, *, force: bool = False) -> None:
 
 def _is_game_file(path: Path) -> bool:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = json.loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, GameFileError):
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+#: A game file holds one game's moves: a few tens of kilobytes. Anything far larger is not one.
+MAX_GAME_FILE = 4 * 1024 * 1024
+
+
+def _read_text(path: Path) -> str:
+    """The text of a game file: a regular file (a FIFO would wait forever) of at most
+    MAX_GAME_FILE bytes; :class:`GameFileError` otherwise."""
+    if not path.is_file():
+        if not path.exists():
+            raise FileNotFoundError(path)
+        raise GameFileError(f"{path} is not a game file: it is not a regular file")
+    with path.open("rb") as fh:
+        raw = fh.read(MAX_GAME_FILE + 1)
+    if len(raw) > MAX_GAME_FILE:
+        raise GameFileError(f"{path} is too large to be a game file (over {MAX_GAME_FILE // 2**20} MB)")
+    return raw.decode("utf-8")
 
 
 def numbered(path: Path, number: int) -> Path:
@@ -116,7 +134,7 @@ def numbered(path: Path, number: int) -> Path:
 def read_game_file(path: Path) -> SavedGame:
     """The game in ``path``, replayed from its setup and seed (see the module)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_text(path)
     except FileNotFoundError:
         raise GameFileError(f"there is no file {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -125,6 +143,8 @@ def read_game_file(path: Path) -> SavedGame:
         data = json.loads(text)
     except ValueError:
         raise GameFileError(f"{path} is not a game file: it is not JSON") from None
+    except RecursionError:
+        raise GameFileError(f"{path} is not a game file: it is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{path} is not a game file saved by farkle-train")
     if data.get("version") != FILE_VERSION:
