@@ -276,8 +276,12 @@ def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_penalty_and_bad_settings_are_refused() -> None:
-    with pytest.raises(gs.GameSolverError, match="three-Farkle penalty"):
+    with pytest.raises(
+        gs.GameSolverError, match=r"^win chances are not available with the three-Farkle penalty"
+    ):
         gs.solve_game(CLASSIC.with_house_rules(three_farkle_penalty=500))
+    with pytest.raises(gs.GameSolverError, match=r"^expected turns are not available with the three-Farkle"):
+        gs.solve_solo(CLASSIC.with_house_rules(three_farkle_penalty=500))
     with pytest.raises(gs.GameSolverError):
         gs.solve_game(CLASSIC, 1025)
     with pytest.raises(gs.GameSolverError):

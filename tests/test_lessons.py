@@ -201,3 +201,11 @@ def test_yes_after_a_lesson_starts_its_drill(
     assert "No such option" not in result.output
     drill = find_lesson(lesson).practice.split()[1]
     assert {"score": "Scoring quiz", "decide": "Decision"}[drill] in result.stdout
+
+
+def test_lesson_7_under_a_penalty_says_the_drill_needs_a_table_without_it() -> None:
+    penalty = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
+    text = " ".join(find_lesson("7").render(penalty).split())
+    assert "leave out this table's three-Farkle penalty of 1,000" in text
+    assert "the drill at the end needs a table without it" in text
+    assert "penalty" not in " ".join(find_lesson("7").render(PRESETS["classic"]).split())

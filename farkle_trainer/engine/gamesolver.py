@@ -863,13 +863,15 @@ def _pow2(n: int) -> int:
 # -- solving, with the caches
 
 
-def _resolve(rules: Rules, target: int | None, opening: int | None) -> tuple[int, int]:
+def _resolve(
+    rules: Rules, target: int | None, opening: int | None, values: str = "win chances"
+) -> tuple[int, int]:
     if rules.three_farkle_penalty:
         # With the penalty a Farkle can lower a score, so totals no longer order the pairs:
         # the nine times larger state space (both runs of Farkles) must be iterated as a
         # whole. One sweep over the plain game's 40,000 turn starts to 10,000 already takes
         # about a minute here, and value iteration needs dozens; an estimate is not offered.
-        raise GameSolverError("win chances are not available with the three-Farkle penalty rule")
+        raise GameSolverError(f"{values} are not available with the three-Farkle penalty rule")
     chosen = target is not None
     target = rules.target if target is None else target
     opening = rules.opening_minimum if opening is None else opening
@@ -1252,7 +1254,7 @@ def solve_solo(rules: Rules, target: int | None = None, opening: int | None = No
     from the top down, each by Newton steps on ``E = 1 + F(E)`` where ``F`` is the turn's
     value given the Farkle value: concave and piecewise linear with slope below one.
     """
-    target, opening = _resolve(rules, target, opening)
+    target, opening = _resolve(rules, target, opening, values="expected turns")
     key = (rules, target, opening)
     if key in _SOLO:
         return _SOLO[key]

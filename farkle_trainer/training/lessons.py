@@ -233,7 +233,8 @@ def _game_note(rules: Rules) -> str:
         return ""
     return (
         f"These figures leave out this table's three-Farkle penalty of "
-        f"{points(rules.three_farkle_penalty)}: win chances are not worked out with it."
+        f"{points(rules.three_farkle_penalty)}: win chances are not worked out with it, so the "
+        "drill at the end needs a table without it (leave out --rules to practise on classic)."
     )
 
 
