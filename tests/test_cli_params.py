@@ -178,3 +178,19 @@ def test_usage_errors_from_the_readings_are_one_line() -> None:
     result = runner.invoke(app, ["score", "--count", "500"])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == said + "must be from 1 to 100, not 500."
+
+
+@pytest.mark.parametrize("written", ["1200", "1,200", "1 200"])
+def test_points_are_read_as_people_write_them(written: str) -> None:
+    result = runner.invoke(app, ["hint", "1", "5", "--points", written, "--plain"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Roll: 1 5, 1,200 points at stake")
+
+
+@pytest.mark.parametrize("written", ["1_200", "١٢٠٠", "1200.0", "+1200", "12e2", "1200pts"])
+def test_points_in_other_notations_are_one_line(written: str) -> None:
+    result = runner.invoke(app, ["hint", "1", "5", "--points", written])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: --points takes a whole number of points from 0 to 100,000, like 350, not {written!r}\n"
+    )

@@ -182,8 +182,8 @@ MAX_POINTS = 100_000
 
 def parse_points(text: str, option: str, *, positive: bool = False) -> int:
     """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50, up to MAX_POINTS."""
-    cleaned = re.sub(r"[,_\s]", "", text)
-    if not re.fullmatch(r"-?\d{1,20}", cleaned):
+    cleaned = re.sub(r"[,\s]", "", text)
+    if not re.fullmatch(r"-?[0-9]{1,20}", cleaned, re.ASCII):
         fail(f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {text!r}")
     value = int(cleaned)
     if value > MAX_POINTS:
@@ -208,7 +208,7 @@ def parse_target(text: str) -> int:
     """
     from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
-    cleaned = re.sub(r"[,_\s]", "", text)
+    cleaned = re.sub(r"[,\s]", "", text)
     value = int(cleaned) if re.fullmatch(r"[0-9]{1,6}", cleaned, re.ASCII) else None
     if value is None or value % 50 or not MIN_TARGET <= value <= MAX_TARGET:
         shown = f"{value:,}" if value is not None else repr(text)
