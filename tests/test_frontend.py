@@ -170,3 +170,20 @@ def test_interactive_eof_at_a_list_or_checkbox(pipe: PipeInput) -> None:
     pipe.send_text(" \x04")
     with pytest.raises(EndOfInput):
         front.pick_dice("Set aside", (1, 2, 5), lambda faces: None)
+
+
+def test_a_letter_answers_a_menu_as_enter_does_so_the_answer_stays_on_screen() -> None:
+    from types import SimpleNamespace
+
+    from questionary.prompts.common import InquirerControl
+
+    from farkle_trainer.ui.terminal import _exit_with
+
+    control = InquirerControl(["Bank 250", "Roll 2 dice"])
+    ended: list[int] = []
+    app = SimpleNamespace(
+        layout=SimpleNamespace(find_all_controls=lambda: [control]), exit=lambda result: ended.append(result)
+    )
+    _exit_with(1)(SimpleNamespace(app=app))
+    assert ended == [1]
+    assert control.is_answered and control.get_pointed_at().title == "Roll 2 dice"

@@ -280,6 +280,13 @@ class InteractiveFrontend(Terminal):
 
 def _exit_with(index: int) -> Callable[[Any], None]:
     def pick(event: Any) -> None:
+        from questionary.prompts.common import InquirerControl
+
+        # As Enter does: point at the choice and mark it answered, so the answer stays on screen.
+        for control in event.app.layout.find_all_controls():
+            if isinstance(control, InquirerControl):
+                control.pointed_at = index
+                control.is_answered = True
         event.app.exit(result=index)
 
     return pick

@@ -193,7 +193,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
     table.add_column("#", justify="right")
     table.add_column("play")
     table.add_column(
-        {Unit.CHANCE: "percent", Unit.WIN: "percent", Unit.TURNS: "turns"}.get(p.unit, "value"),
+        {Unit.CHANCE: "to pass", Unit.WIN: "to win", Unit.TURNS: "turns"}.get(p.unit, "points"),
         justify="right",
     )
     table.add_column("gives up", justify="right")
