@@ -423,3 +423,23 @@ def test_a_first_solve_is_announced_once() -> None:
     prepare(rules, (Kind.GAME,), said.append)
     prepare(CLASSIC, (Kind.KEEP,), said.append)  # nothing to solve for a turn's drills
     assert len(said) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "note"),
+    [
+        (
+            ["--kind", "keep", "--target", "2000"],
+            "Not used: --target (only game and solo drills play to a target).",
+        ),
+        (["--kind", "game", "--target", "2000", "--strategy"], "Not used: --strategy (in a game the bank"),
+    ],
+)
+def test_an_option_that_changes_nothing_is_said_to(args: list[str], note: str) -> None:
+    result = runner.invoke(app, ["decide", *args, "--count", "1", "--plain"], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(note)
+    plain = runner.invoke(
+        app, ["decide", "--kind", "game", "--target", "2000", "--count", "1", "--plain"], input="q\n"
+    )
+    assert "Not used" not in plain.stdout

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,6 +24,9 @@ from farkle_trainer.cli.common import (
     open_store_or_explain,
     with_target,
 )
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.kinds import Kind
 
 app = command_group()
 
@@ -118,6 +122,8 @@ def decide(
             kinds, waiting = learner_kinds(store)
             if waiting:
                 front.say(view.kinds_line(kinds, waiting))
+        for note in unused_options(kinds, target=target is not None, strategy=strategy):
+            front.say(note)
         settings = session_settings(table, kinds, chosen_level, count)
         result = None
         if entry is None:
@@ -149,3 +155,18 @@ def decide(
         end_result(front, result, not stopped)
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)
+
+
+def unused_options(kinds: Sequence[Kind], *, target: bool, strategy: bool) -> list[str]:
+    """Lines for options given that change nothing for these kinds of drill."""
+    from farkle_trainer.engine.kinds import SCORE_KINDS, TURN_KINDS
+
+    notes = []
+    if target and not any(k in SCORE_KINDS for k in kinds):
+        notes.append("Not used: --target (only game and solo drills play to a target).")
+    if strategy and not any(k in TURN_KINDS for k in kinds):
+        notes.append(
+            "Not used: --strategy (in a game the bank thresholds move with both scores: "
+            "see farkle-train strategy --game)."
+        )
+    return notes
