@@ -187,3 +187,14 @@ def test_a_letter_answers_a_menu_as_enter_does_so_the_answer_stays_on_screen() -
     _exit_with(1)(SimpleNamespace(app=app))
     assert ended == [1]
     assert control.is_answered and control.get_pointed_at().title == "Roll 2 dice"
+
+
+def test_a_menu_hint_is_shortened_rather_than_wrapped_on_a_narrow_terminal() -> None:
+    from farkle_trainer.ui.terminal import menu_instruction
+
+    prompt = "Bank 250 or roll 2 dice?"
+    assert menu_instruction(prompt, "b/r", 100) == "(b/r, or arrows and enter; q stops)"
+    assert menu_instruction(prompt, "b/r", 60) == "(b/r; q stops)"
+    for width in range(20, 120):
+        line = f"? {prompt} {menu_instruction(prompt, 'b/r', width)}"
+        assert len(line) <= width or menu_instruction(prompt, "b/r", width) == "(b/r; q stops)"

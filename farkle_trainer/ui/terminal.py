@@ -264,9 +264,7 @@ class InteractiveFrontend(Terminal):
 
         options = [questionary.Choice(title=label, value=i) for i, (label, _) in enumerate(choices)]
         letters = "/".join(k for k in keys if k is not None)
-        instruction = (
-            f"({letters}, or arrows and enter; q stops)" if letters else "(arrows and enter; q stops)"
-        )
+        instruction = menu_instruction(prompt, letters, self.console.width)
         index = self._run(
             questionary.select(
                 prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
@@ -276,6 +274,18 @@ class InteractiveFrontend(Terminal):
         if index is None:
             raise EndOfInput
         return choices[index][1]
+
+
+def menu_instruction(prompt: str, letters: str, width: int) -> str:
+    """How to answer a menu, said after its question: in full where the line has room.
+
+    On a narrow terminal the full hint would wrap mid-word, so only what cannot be guessed
+    (the letters and how to stop) is kept.
+    """
+    full = f"({letters}, or arrows and enter; q stops)" if letters else "(arrows and enter; q stops)"
+    if len("? ") + len(prompt) + 1 + len(full) <= width:
+        return full
+    return f"({letters}; q stops)" if letters else "(q stops)"
 
 
 def _exit_with(index: int) -> Callable[[Any], None]:
