@@ -103,6 +103,10 @@ def test_an_empty_file_is_the_base_table_under_the_file_name(tmp_path: Path) -> 
     assert rules.scoring_key == PRESETS["classic"].scoring_key
 
 
+def test_a_rule_file_may_set_any_target_a_game_can_have(tmp_path: Path) -> None:
+    assert load_rules(write(tmp_path, "[house]\ntarget = 20000")).target == 20_000
+
+
 @pytest.mark.parametrize(
     ("text", "key", "words"),
     [
@@ -118,6 +122,8 @@ def test_an_empty_file_is_the_base_table_under_the_file_name(tmp_path: Path) -> 
         ("base = 'vegas'", "base", "preset"),
         ("singles = 3", "singles", "table"),
         ("[house]\ntarget = 0", "house.target", "between"),
+        ("[house]\ntarget = 20050", "house.target", "between 50 and 20,000"),
+        ("[singles]\none = 10050", "singles.one", "between 50 and 10,000"),
         ("[house]\nopening_minimum = 333", "house.opening_minimum", "multiple of 50"),
     ],
 )
