@@ -343,3 +343,14 @@ def test_stats_say_that_rules_do_not_change_them() -> None:
     assert code == 0
     assert "official daily games are always classic" in err
     assert out.startswith("No official daily games yet.")
+
+
+def test_every_kind_of_session_has_a_name_in_progress() -> None:
+    from farkle_trainer.store.db import DAILY_PRACTICE, GAME_SESSION
+    from farkle_trainer.training.drills.session import KIND as DECIDE
+    from farkle_trainer.training.quizzes.session import KIND as SCORE
+    from farkle_trainer.ui.views.records import KIND_LABELS
+
+    for kind in (SCORE, DECIDE, DAILY_PRACTICE, GAME_SESSION, "challenge"):
+        assert KIND_LABELS.get(kind, "").istitle() or KIND_LABELS.get(kind, "")[:1].isupper(), kind
+    assert KIND_LABELS[GAME_SESSION] == "Whole games"

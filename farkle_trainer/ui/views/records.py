@@ -29,6 +29,7 @@ KIND_LABELS = {
     "daily-practice": "Daily practice",
     "challenge": "Challenges",
     "lesson": "Lessons",
+    "game": "Whole games",
 }
 BAR_WIDTH = 30
 SPARKS = "▁▂▃▄▅▆▇█"
