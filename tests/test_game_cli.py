@@ -466,5 +466,5 @@ def test_a_score_below_the_opening_minimum_cannot_happen() -> None:
     assert result.stderr.startswith(
         "Error: the opponent's score of 300 cannot happen with an opening minimum of 500"
     )
-    with pytest.raises(ValueError, match="cannot happen"):
-        gs.solve_game(CLASSIC, 2000, opening=500).win_chance(0, 300)
+    # The table itself has a value there: a head start below the minimum counts as opened.
+    assert 0 < gs.solve_game(CLASSIC, 2000, opening=500).win_chance(0, 300) < 1

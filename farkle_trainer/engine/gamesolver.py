@@ -825,11 +825,6 @@ class GameTable:
         level = _level(score)
         if level >= self._game.levels:
             raise ValueError(f"a score of {score:,} has reached the target of {self.target:,}")
-        if 0 < level < self._game.opening:
-            raise ValueError(
-                f"a score of {score:,} cannot happen with an opening minimum of {self.opening:,}: "
-                "a player's first bank is at least the minimum"
-            )
         return level
 
     def _turn(self, a: int, b: int, pos: int) -> _Pass:
