@@ -145,3 +145,8 @@ def test_a_table_that_fits_is_drawn_and_one_that_does_not_is_plain() -> None:
 def test_wrapping_never_splits_a_roll_or_a_number() -> None:
     lines = [line.plain for line in wrap(Text("Roll: 1 5 2 2 3 6, 1,350 points at stake"), 16)]
     assert lines == ["Roll:", "  1 5 2 2 3 6,", "  1,350 points", "  at stake"]
+
+
+def test_wrapping_keeps_percentage_points_with_their_number() -> None:
+    lines = [line.plain for line in wrap(Text("roll 56.40%  gives up 0.18 pp"), 27)]
+    assert lines == ["roll 56.40%  gives up", "  0.18 pp"]
