@@ -185,6 +185,16 @@ def test_hint_need_ranks_by_chance() -> None:
     assert "values are chances" in text and "%" in text
 
 
+def test_hint_a_play_as_good_as_the_best_reads_as_best() -> None:
+    # Banking 1,100 or 1,150 both reach 1,100 for certain.
+    h = hint([1, 5, 2, 3], 1000, load_rules("classic"), need=1100)
+    rows = render.hint_text(h).splitlines()[-3:]
+    assert rows[0].endswith("-> bank, best") and rows[1].endswith("-> bank, equal best")
+    assert rows[2].endswith("-> roll, gives up  27.78 pp")
+    table = rich_text(render.hint_rich(h))
+    assert "│ equal best │" in table and "0.00 pp" not in table
+
+
 def test_hint_rich_table() -> None:
     text = rich_text(render.hint_rich(hint([1, 5, 2, 2, 3, 6], 300, load_rules("classic"))))
     assert "Roll: 1 2 2 3 5 6, 300 points at stake (classic rules)" in text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -322,6 +323,43 @@ def test_the_hint_table_fits_or_falls_back_to_plain_lines(table: gs.GameTable) -
         narrow = rich_text(render.game_hint_rich(h), width)
         assert "┃" not in narrow and "…" not in narrow
         assert "52.49%" in narrow and "0.50 pp" in narrow
+
+
+def play_lines(text: str) -> list[str]:
+    lines = text.splitlines()
+    return lines[lines.index("Plays, best first (bank / roll on / gives up, in percentage points):") + 1 :]
+
+
+def test_plain_columns_line_up_where_banking_is_not_allowed() -> None:
+    h = game_hint([1, 5, 1, 1, 3, 6], 250, CLASSIC, 0, 0, target=TARGET, opening=500)
+    rows = play_lines(render.game_hint_text(h))
+    assert any("bank not allowed" in row for row in rows) and any("bank  " in row for row in rows)
+    for column in ("bank ", " roll ", "->"):
+        assert len({row.index(column) for row in rows}) == 1, (column, rows)
+
+
+def test_a_play_as_good_as_the_best_reads_as_best() -> None:
+    h = game_hint([1, 5, 2, 3], 850, CLASSIC, 1200, 2100, target=TARGET, last_turn=True)
+    rows = play_lines(render.game_hint_text(h))
+    assert rows[0].endswith("-> bank, best") and rows[1].endswith("-> bank, equal best")
+    assert rows[2].endswith("-> roll, gives up 27.78 pp")
+    wide = rich_text(render.game_hint_rich(h), 100)
+    assert "┃" in wide and "│ equal best │" in wide and "0.00 pp" not in wide
+
+
+def test_a_narrow_screen_shows_the_best_play_first_and_each_value_beside_its_name(
+    table: gs.GameTable,
+) -> None:
+    h = game_hint([1, 5, 2, 2, 3, 6], 600, CLASSIC, 1200, 1500, target=TARGET)
+    lines = rich_text(render.game_hint_rich(h), 60).splitlines()
+    assert max(len(line) for line in lines) <= 60
+    best = next(i for i, line in enumerate(lines) if line.startswith("Best play:"))
+    assert best < next(i for i, line in enumerate(lines) if line.startswith("Plays, best first"))
+    values = "\n".join(lines)
+    for name in ("bank", "roll"):
+        assert len(re.findall(rf"{name} +\d+\.\d\d%", values)) == len(h.plays), values
+    assert "   2. keep 1    +100    5 left  -> roll" in lines
+    assert "      bank 54.29%  roll 56.40%  gives up 0.18 pp" in lines
 
 
 def rich_text(renderable: object, width: int) -> str:

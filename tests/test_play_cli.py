@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import PipeInput
+from rich.console import Console
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.play as play_cli
@@ -20,6 +21,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.progress import load_progress
+from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
 from tests.plays import greedy_script
 
@@ -293,6 +295,35 @@ def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> 
             "best": 1450,
         }
     ]
+
+
+@pytest.mark.parametrize("width", [60, 40])
+def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    import farkle_trainer.cli.records as records_cli
+
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, lines)  # a rated win
+    run(HARD_1000, ["resign", "y"])  # a rated loss
+    out = io.StringIO()
+    front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
+    monkeypatch.setattr(records_cli, "open_terminal", lambda plain: front)
+    result = runner.invoke(app, ["stats"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue().splitlines()
+    assert max(len(line) for line in shown) <= width
+    rated = shown[shown.index("") + 1 :]
+    if width == 60:
+        assert rated[:2] == [
+            "Rated games against the computer (apart from the daily game)",
+            "2 games; wins in a row 0 (longest 1).",
+        ]
+        assert "┃ level ┃ games ┃ won ┃ lost ┃ resigned ┃ average ┃  best ┃" in rated
+        assert "│ hard  │     2 │   1 │    1 │        1 │  725.00 │ 1,450 │" in rated
+    else:
+        # Too narrow for the table: the plain lines, each wrapped under its own start.
+        assert rated[0].startswith("Rated games against the computer")
+        assert all(line.startswith(("Rated", "  ")) for line in rated), rated
+        assert "average score 725.00" in " ".join(line.strip() for line in rated)
 
 
 def test_a_game_moved_on_in_another_terminal_is_never_saved_over(

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from prompt_toolkit.input import PipeInput
+from rich.console import Console
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.play as play_cli
@@ -21,6 +22,7 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import analyse
 from farkle_trainer.training.games.gamefile import read_game_file
+from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
 from tests.plays import greedy_script
 
@@ -125,6 +127,29 @@ def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
         "players": [{"name": "You", "level": None}, {"name": "Hard", "level": "hard"}],
         "target": 1000,
     }
+
+
+@pytest.mark.parametrize("width", [100, 60])
+def test_games_on_a_terminal_fit_its_width(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    played_game(farkle_home)
+    out = io.StringIO()
+    front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
+    monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue().splitlines()
+    assert max(len(line) for line in shown) <= width
+    if width == 100:
+        assert shown[0] == "Saved games, newest first (1); farkle-train review ID shows one again:"
+        assert "┃ game ┃ started (UTC)    ┃ kind  ┃ result  ┃ scores              ┃" in shown
+        assert any(line.endswith("│ rated │ You win │ You 1,450, Hard 650 │") for line in shown)
+    else:
+        # Too narrow for the table: the plain lines, each wrapped under its own start.
+        assert shown[0].startswith("Saved games, newest first (1);")
+        assert all(line.startswith(("Saved", "Game 1, ", "  ")) for line in shown), shown
+        assert "You win; You 1,450, Hard 650." in " ".join(line.strip() for line in shown)
 
 
 def test_review_shows_the_analysis_again(farkle_home: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from farkle_trainer.engine.rules import CLASSIC, Rules
 from farkle_trainer.engine.solver import Objective, Solution, _compute, _load_cached, solve
 from farkle_trainer.ui import progress as progress_module
-from farkle_trainer.ui.progress import turn_progress
+from farkle_trainer.ui.progress import solve_progress, turn_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 
 # A table of its own, so no other test has solved it into the cache already.
@@ -52,6 +53,21 @@ def test_a_long_solve_draws_a_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch)
         callback(1, 10)
         callback(5, 10)
     assert "Solving the turn exactly" in file.getvalue()
+
+
+@pytest.mark.parametrize("width", [100, 60])
+def test_the_bar_leaves_room_for_the_time_left(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    file = io.StringIO()
+    console = Console(file=file, force_terminal=True, width=width, color_system=None)
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    with solve_progress(console, "Solving the game to 10,000 (once)") as bar:
+        assert bar is not None
+        bar(0.25)
+        bar(0.5)
+    # Each drawing of the bar, without the codes that move the cursor.
+    drawn = [d for d in re.split(r"\x1b\[[0-9;?]*[A-Za-z]", file.getvalue()) if d.strip()]
+    assert drawn and all(len(d.rstrip()) <= width for d in drawn), drawn
+    assert all(re.search(r"about (\d:\d\d:\d\d|-:--:--) left$", d.rstrip()) for d in drawn), drawn
 
 
 def test_a_quick_solve_draws_nothing() -> None:

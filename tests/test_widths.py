@@ -26,7 +26,7 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.drills.drills import summarize
 from farkle_trainer.training.lessons import all_lessons
-from farkle_trainer.training.progress import load_progress, load_stats
+from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress, load_stats
 from farkle_trainer.ui.views import classroom, drills, engine, records
 from farkle_trainer.ui.views import lessons as lesson_views
 from farkle_trainer.ui.views.fit import fit, wrap
@@ -102,6 +102,19 @@ def test_progress_and_stats_fit_every_width(width: int) -> None:
         stats = load_stats(store)
     check(records.progress_text(progress), lambda: records.progress_rich(progress), width)
     check(records.stats_text(stats), lambda: records.stats_rich(stats), width)
+    rated = GameStats(
+        levels=(
+            LevelRecord(
+                "easy", played=3, wins=2, shared=1, losses=0, resigned=0, average_score=1_050.5, best=1_450
+            ),
+            LevelRecord(
+                "hard", played=4, wins=1, shared=0, losses=3, resigned=2, average_score=766.67, best=1_000
+            ),
+        ),
+        current_streak=1,
+        longest_streak=2,
+    )
+    check(records.game_stats_text(rated), lambda: records.game_stats_rich(rated), width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -145,3 +158,8 @@ def test_a_table_that_fits_is_drawn_and_one_that_does_not_is_plain() -> None:
 def test_wrapping_never_splits_a_roll_or_a_number() -> None:
     lines = [line.plain for line in wrap(Text("Roll: 1 5 2 2 3 6, 1,350 points at stake"), 16)]
     assert lines == ["Roll:", "  1 5 2 2 3 6,", "  1,350 points", "  at stake"]
+
+
+def test_wrapping_keeps_percentage_points_with_their_number() -> None:
+    lines = [line.plain for line in wrap(Text("roll 56.40%  gives up 0.18 pp"), 27)]
+    assert lines == ["roll 56.40%  gives up", "  0.18 pp"]

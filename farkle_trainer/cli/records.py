@@ -136,7 +136,7 @@ def stats(
         out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
         if games.played:
             out.say()
-            out.lines("\n".join(view.game_stats_lines(games)))
+            out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
 
 
 @app.command()

@@ -49,7 +49,7 @@ def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = 
     if json:
         term.json({"games": [view.game_row_json(row, state) for row, state in rows]})
         return
-    term.say(view.games_text(rows))
+    term.show(view.games_text(rows), lambda: view.games_rich(rows))
 
 
 @app.command()

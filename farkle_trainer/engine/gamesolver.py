@@ -45,6 +45,7 @@ import numpy as np
 
 from farkle_trainer.engine.dice import Counts, counts_of, multisets, roll_chance, size
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.grading import TIE
 from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.solver import STEP, cache_dir, read_cache_file, write_cache_file
@@ -1070,6 +1071,11 @@ class GamePlays:
         """How much winning chance a play gives up against the best one."""
         assert self.best is not None
         return max(0.0, self.best.best - play.best)
+
+    def ties_best(self, play: GamePlay) -> bool:
+        """Whether a play is as good as the best: it gives up less than a tie, in percentage
+        points (see ``TIE``)."""
+        return 100 * self.gives_up(play) < TIE
 
 
 def game_plays(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import Counts, counts_of, size
+from farkle_trainer.engine.grading import TIE
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.solver import STEP, Objective, Progress, Solution, solve
@@ -86,6 +87,12 @@ class Hint:
         """How much a play gives up against the best one, in the objective's units."""
         assert self.best is not None
         return max(0.0, self.best.value.best - play.value.best)
+
+    def ties_best(self, play: Play) -> bool:
+        """Whether a play is as good as the best: it gives up less than a tie (see ``TIE``)."""
+        lost = self.gives_up(play)
+        # A chance is compared in percentage points, the unit its loss is shown in.
+        return (100 * lost if self.objective.kind == "reach" else lost) < TIE
 
 
 def hint(

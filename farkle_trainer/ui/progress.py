@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 
 #: A solve shorter than this shows no bar.
 DELAY = 1.0
+#: The bar's width where the screen has room (rich's own default).
+BAR_WIDTH = 40
+
+
+def bar_width(screen_width: int, description: str) -> int:
+    """The bar's width that leaves room on the line for everything else, so a narrow screen
+    gets a shorter bar rather than a time cut to "0:0…"."""
+    # The description, "100%", "about", "0:00:00" and "left", with a space between each column.
+    rest = len(description) + len("100%") + len("about") + len("0:00:00") + len("left") + 5
+    return max(1, min(BAR_WIDTH, screen_width - rest))
 
 
 class SolveBar:
@@ -46,7 +56,7 @@ class SolveBar:
 
         self.bar = Progress(
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=bar_width(self.console.width, self.description)),
             TaskProgressColumn(),
             TextColumn("about"),
             TimeRemainingColumn(),

@@ -185,10 +185,25 @@ def _gives_up(h: Hint, p: Play) -> str:
     return gives_up_text(lost, Unit.POINTS)
 
 
+def _verdict(h: Hint, i: int, p: Play) -> str:
+    """``"best"``, ``"equal best"`` for a play that gives up nothing shown, else ``"gives up"``."""
+    if i == 1:
+        return "best"
+    return "equal best" if h.ties_best(p) else "gives up"
+
+
+def _gives_up_cell(h: Hint, p: Play, verdict: str) -> str:
+    """The rich table's "gives up": a loss, "-" for the best play, "equal best" for one as good."""
+    if verdict == "gives up":
+        return _gives_up(h, p)
+    return "-" if verdict == "best" else verdict
+
+
 def _hint_rows(h: Hint) -> list[list[str]]:
     rows = []
     for i, p in enumerate(h.plays, 1):
         v = p.value
+        verdict = _verdict(h, i, p)
         rows.append(
             [
                 f"{i}.",
@@ -197,8 +212,8 @@ def _hint_rows(h: Hint) -> list[list[str]]:
                 "hot dice" if p.dice_left == 0 else f"{p.dice_left} left",
                 f"bank {_value_text(h, v.bank).rjust(len('not allowed'))}",
                 f"roll {_value_text(h, v.roll)}",
-                f"-> {v.action}, {'best' if i == 1 else 'gives up'}",
-                "" if i == 1 else _gives_up(h, p),
+                f"-> {v.action}, {verdict}",
+                _gives_up(h, p) if verdict == "gives up" else "",
             ]
         )
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
@@ -209,6 +224,9 @@ def _hint_rows(h: Hint) -> list[list[str]]:
         r[5] = "roll " + r[5][len("roll ") :].rjust(widths[5] - len("roll "))
     return rows
 
+
+#: Rich hint rows: the best play stands out, and a play as good as it is marked the same way.
+_ROW_STYLES = {"best": "bold green", "equal best": "green"}
 
 #: Plain hint columns: which are right-aligned (numbers), the rest left-aligned.
 _RIGHT = (True, False, True, False, False, False, False, True)
@@ -221,6 +239,11 @@ def hint_text(h: Hint) -> str:
         out.append("Plays, best first (bank / roll on / gives up):")
         rows = _hint_rows(h)
         widths = [max(len(r[c]) for r in rows) for c in range(len(_RIGHT))]
+        # A verdict with no loss after it ("-> bank, equal best") ends its line: only the
+        # verdicts of plays that give something up set where the losses start.
+        losing = [r for r in rows if r[-1]]
+        if losing:
+            widths[-2] = max(len(r[-2]) for r in losing)
         for r in rows:
             cells = [
                 cell.rjust(w) if right else cell.ljust(w)
@@ -253,7 +276,7 @@ def hint_rich(h: Hint) -> RenderableType:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for i, p in enumerate(h.plays, 1):
             v = p.value
-            style = "bold green" if i == 1 else ""
+            verdict = _verdict(h, i, p)
             table.add_row(
                 str(i),
                 dice_text(p.keep),
@@ -262,8 +285,8 @@ def hint_rich(h: Hint) -> RenderableType:
                 _value_text(h, v.bank),
                 _value_text(h, v.roll),
                 v.action,
-                "-" if i == 1 else _gives_up(h, p),
-                style=style,
+                _gives_up_cell(h, p, verdict),
+                style=_ROW_STYLES.get(verdict, ""),
             )
         parts.append(table)
     parts.append(Text(_hint_summary(h), style="bold" if h.plays else "bold yellow"))

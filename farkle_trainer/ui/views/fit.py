@@ -4,13 +4,13 @@ Rich squeezes a table that does not fit by wrapping cells and then cutting them 
 a narrow terminal would show "400.…" for 400.12 or empty boxes. A view made with :func:`fit`
 draws its tables only where every one fits at its natural width, and otherwise prints the
 view's plain text. Lines of text are wrapped at spaces but never inside a number or a list of
-dice ("1 5 2 2"), so a wrapped line still reads right.
+dice ("1 5 2 2"), nor between a number and "pp", so a wrapped line still reads right.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,18 +18,26 @@ if TYPE_CHECKING:
     from rich.measure import Measurement
     from rich.text import Text
 
-#: A space where a line may break: not one between two digits, which joins a roll's dice.
-_BREAK = re.compile(r"(?<!\d) | (?!\d)| {2,}")
+#: A space where a line may break: not one between two digits, which joins a roll's dice, nor
+#: one between a number and "pp", which means nothing on a line of its own.
+_BREAK = re.compile(r"(?<!\d) | (?!\d|pp\b)| {2,}")
 #: Wide enough that rich never squeezes a table while measuring it.
 _UNBOUNDED = 10_000
 
 
 class Fitted:
-    """A rich renderable with a plain-text stand-in for consoles too narrow for its tables."""
+    """A rich renderable with a plain-text stand-in for consoles too narrow for its tables.
 
-    def __init__(self, renderable: RenderableType, text: str) -> None:
+    The stand-in is the view's plain text, or a function of the width that gives it, for a view
+    whose plain layout has a narrower form.
+    """
+
+    def __init__(self, renderable: RenderableType, text: str | Callable[[int], str]) -> None:
         self.renderable = renderable
         self.text = text
+
+    def plain(self, width: int) -> str:
+        return self.text if isinstance(self.text, str) else self.text(width)
 
     def fits(self, console: Console, options: ConsoleOptions) -> bool:
         from rich.measure import Measurement
@@ -44,7 +52,7 @@ class Fitted:
         from rich.text import Text
 
         if not self.fits(console, options):
-            for line in self.text.split("\n"):
+            for line in self.plain(options.max_width).split("\n"):
                 yield from wrap(Text(line), options.max_width)
             return
         for part in _parts(self.renderable):
@@ -59,8 +67,9 @@ class Fitted:
         return Measurement.get(console, options, self.renderable)
 
 
-def fit(renderable: RenderableType, text: str) -> Fitted:
-    """``renderable`` where its tables fit the console, else ``text`` (the view's plain layout)."""
+def fit(renderable: RenderableType, text: str | Callable[[int], str]) -> Fitted:
+    """``renderable`` where its tables fit the console, else ``text`` (the view's plain layout,
+    or a function of the console's width that gives it)."""
     return Fitted(renderable, text)
 
 

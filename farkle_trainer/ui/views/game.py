@@ -7,9 +7,11 @@ would not fit the screen is replaced by the plain lines, so no number is ever cu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.notation import dice_text, points
+from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -107,35 +109,80 @@ def _points_words(h: GameHint) -> str:
     return f"keep {dice_text(points_best.keep)} and {points_best.value.action}"
 
 
-def _rows(h: GameHint) -> list[tuple[str, str, str, str, str, str, str]]:
-    rows: list[tuple[str, str, str, str, str, str, str]] = []
-    for i, p in enumerate(h.plays):
-        rows.append(
-            (
-                dice_text(p.keep),
-                f"+{points(p.score)}",
-                "hot dice" if p.dice_left == 0 else f"{p.dice_left} left",
-                chance(p.bank),
-                chance(p.roll),
-                p.action,
-                "best" if i == 0 else f"gives up {pp(h.game.gives_up(p))}",
-            )
+@dataclass(frozen=True)
+class _Row:
+    """One play as the plain lines show it."""
+
+    keep: str
+    score: str
+    left: str
+    bank: str
+    roll: str
+    action: str
+    verdict: str
+
+
+def _verdict(h: GameHint, p: GamePlay) -> str:
+    """``"best"``, ``"equal best"`` for a play that gives up nothing shown, else its loss."""
+    if p is h.best:
+        return "best"
+    return "equal best" if h.game.ties_best(p) else f"gives up {pp(h.game.gives_up(p))}"
+
+
+def _rows(h: GameHint) -> list[_Row]:
+    return [
+        _Row(
+            keep=dice_text(p.keep),
+            score=f"+{points(p.score)}",
+            left="hot dice" if p.dice_left == 0 else f"{p.dice_left} left",
+            bank=chance(p.bank),
+            roll=chance(p.roll),
+            action=p.action,
+            verdict=_verdict(h, p),
         )
-    return rows
+        for p in h.plays
+    ]
 
 
-def game_hint_text(h: GameHint) -> str:
+def _widest(cells: list[str], least: int = 0) -> int:
+    return max([least, *map(len, cells)])
+
+
+def _play_lines(h: GameHint, width: int | None = None) -> list[str]:
+    """One line a play, in aligned columns; where those are wider than ``width``, two shorter
+    lines a play: what to do, then the values (bank / roll on / gives up, as the heading says)."""
+    rows = _rows(h)
+    keep, score = _widest([r.keep for r in rows]), _widest([r.score for r in rows], 6)
+    bank, roll = _widest([r.bank for r in rows]), _widest([r.roll for r in rows])
+    one = [
+        f"  {i:>2}. keep {r.keep:<{keep}}  {r.score:<{score}}  {r.left:<8}  "
+        f"bank {r.bank:>{bank}}  roll {r.roll:>{roll}}  -> {r.action}, {r.verdict}"
+        for i, r in enumerate(rows, 1)
+    ]
+    if width is None or max(len(line) for line in one) <= width:
+        return one
+    left = _widest([r.left for r in rows])
+    out = []
+    for i, r in enumerate(rows, 1):
+        out.append(f"  {i:>2}. keep {r.keep:<{keep}}  {r.score:<{score}}  {r.left:<{left}}  -> {r.action}")
+        out.append(f"      bank {r.bank:>{bank}}  roll {r.roll:>{roll}}  {r.verdict}")
+    return out
+
+
+def _game_hint_lines(h: GameHint, width: int | None = None) -> list[str]:
     out = _game_heading(h) + _game_summary(h)
     if h.plays:
         out.append("Plays, best first (bank / roll on / gives up, in percentage points):")
-        rows = _rows(h)
-        keep_width = max(len(r[0]) for r in rows)
-        for i, (keep, score, left, bank, roll, action, loss) in enumerate(rows, 1):
-            out.append(
-                f"  {i:>2}. keep {keep:<{keep_width}}  {score:<6}  {left:<8}  "
-                f"bank {bank}  roll {roll}  -> {action}, {loss}"
-            )
-    return "\n".join(out)
+        out += _play_lines(h, width)
+    return out
+
+
+def game_hint_text(h: GameHint) -> str:
+    return "\n".join(_game_hint_lines(h))
+
+
+#: Rich hint rows: the best play stands out, and a play as good as it is marked the same way.
+_ROW_STYLES = {"best": "bold green", "equal best": "green"}
 
 
 def game_hint_rich(h: GameHint) -> RenderableType:
@@ -161,6 +208,7 @@ def game_hint_rich(h: GameHint) -> RenderableType:
         ]:
             table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
         for i, p in enumerate(h.plays, 1):
+            verdict = _verdict(h, p)
             table.add_row(
                 str(i),
                 dice_text(p.keep),
@@ -169,14 +217,14 @@ def game_hint_rich(h: GameHint) -> RenderableType:
                 chance(p.bank),
                 chance(p.roll),
                 p.action,
-                "-" if i == 1 else pp(h.game.gives_up(p)),
-                style="bold green" if i == 1 else "",
+                "-" if verdict == "best" else verdict.removeprefix("gives up "),
+                style=_ROW_STYLES.get(verdict, ""),
             )
-        plain = game_hint_text(h).splitlines()[len(heading) + len(summary) :]
-        parts.append(Fitted(table, "\n".join(plain)))
+        parts.append(table)
     parts.append(Text(summary[0], style="bold" if h.plays else "bold yellow"))
     parts += [Text(line, style="yellow") for line in summary[1:]]
-    return Group(*parts)
+    # Too narrow for the table: the plain lines, best play first as in plain output.
+    return fit(Group(*parts), lambda width: "\n".join(_game_hint_lines(h, width)))
 
 
 def game_hint_data(h: GameHint) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Account, Analysis, Review, Values
 from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position
+from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -449,25 +450,68 @@ def _result_words(state: m.MatchState, outcome: str | None, finished: bool) -> s
     return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
 
 
+def _started(row: GameRow) -> str:
+    return f"{row.started_at:%Y-%m-%d %H:%M}"
+
+
+def _kind(row: GameRow) -> str:
+    return "rated" if row.rated else "training"
+
+
+UNREADABLE = "its saved state cannot be read"
+
+
 def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
-    when = f"{row.started_at:%Y-%m-%d %H:%M} UTC"
-    kind = "rated" if row.rated else "training"
+    when = f"{_started(row)} UTC"
     if state is None:
-        return f"Game {row.id}, {when}, {kind}: its saved state cannot be read."
+        return f"Game {row.id}, {when}, {_kind(row)}: {UNREADABLE}."
     players = _line_up(state.setup)
     result = _result_words(state, row.outcome, row.finished)
-    return f"Game {row.id}, {when}: {players}, {kind}; {result}; {scores_text(state)}."
+    return f"Game {row.id}, {when}: {players}, {_kind(row)}; {result}; {scores_text(state)}."
 
 
 NO_GAMES = "No saved games yet: start one with farkle-train play."
 
 
+def _games_heading(count: int) -> str:
+    return f"Saved games, newest first ({count}); farkle-train review ID shows one again:"
+
+
 def games_text(rows: Sequence[tuple[GameRow, m.MatchState | None]]) -> str:
     if not rows:
         return NO_GAMES
-    lines = [f"Saved games, newest first ({len(rows)}); farkle-train review ID shows one again:"]
+    lines = [_games_heading(len(rows))]
     lines += [game_row_line(row, state) for row, state in rows]
     return "\n".join(lines)
+
+
+def _game_cells(row: GameRow, state: m.MatchState | None) -> tuple[str, ...]:
+    if state is None:
+        return (str(row.id), _started(row), _kind(row), UNREADABLE, "")
+    result = _result_words(state, row.outcome, row.finished)
+    return (str(row.id), _started(row), _kind(row), result, scores_text(state))
+
+
+def games_rich(rows: Sequence[tuple[GameRow, m.MatchState | None]]) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if not rows:
+        return Text(NO_GAMES)
+    # The scores name the players in order, so the table leaves out the plain lines' line-up.
+    table = Table()
+    for name, justify in [
+        ("game", "right"),
+        ("started (UTC)", "left"),
+        ("kind", "left"),
+        ("result", "left"),
+        ("scores", "left"),
+    ]:
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for row, state in rows:
+        table.add_row(*_game_cells(row, state), style="" if row.finished else "bold")
+    return fit(Group(Text(_games_heading(len(rows))), table), games_text(rows))
 
 
 def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]:

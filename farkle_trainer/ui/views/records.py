@@ -5,6 +5,7 @@ Like :mod:`farkle_trainer.ui.views.engine`, every summary has three views built 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
@@ -14,6 +15,7 @@ from farkle_trainer.training.progress import (
     MIN_ANSWERS,
     GameStats,
     HistogramBucket,
+    LevelRecord,
     ProgressSummary,
     StatsSummary,
 )
@@ -325,6 +327,53 @@ def game_stats_lines(g: GameStats) -> list[str]:
             f"{r.losses} lost{resigned}{average}{best}"
         )
     return out
+
+
+def game_stats_text(g: GameStats) -> str:
+    return "\n".join(game_stats_lines(g))
+
+
+def _average(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+def _level_counts(g: GameStats) -> list[tuple[str, Callable[[LevelRecord], int]]]:
+    """The count columns of the rated games table; shared wins and resignations are rare, so
+    theirs only where some level has one."""
+    columns: list[tuple[str, Callable[[LevelRecord], int]]] = [
+        ("games", lambda r: r.played),
+        ("won", lambda r: r.wins),
+    ]
+    if any(r.shared for r in g.levels):
+        columns.append(("shared", lambda r: r.shared))
+    columns.append(("lost", lambda r: r.losses))
+    if any(r.resigned for r in g.levels):
+        columns.append(("resigned", lambda r: r.resigned))
+    return columns
+
+
+def game_stats_rich(g: GameStats) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if not g.played:
+        return Text(game_stats_text(g))
+    heading = Text("Rated games against the computer (apart from the daily game)", style="bold")
+    streak = Text(
+        f"{plural(g.played, 'game')}; wins in a row {g.current_streak} (longest {g.longest_streak})."
+    )
+    counts = _level_counts(g)
+    table = Table()
+    table.add_column("level")
+    for name, _ in counts:
+        table.add_column(name, justify="right")
+    table.add_column("average", justify="right")
+    table.add_column("best", justify="right")
+    for r in g.levels:
+        best = "-" if r.best is None else f"{r.best:,}"
+        table.add_row(r.level, *(f"{count(r):,}" for _, count in counts), _average(r.average_score), best)
+    return fit(Group(heading, streak, table), game_stats_text(g))
 
 
 def game_stats_data(g: GameStats) -> dict[str, Any]:
