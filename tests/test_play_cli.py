@@ -112,6 +112,39 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
         assert not new.finished
 
 
+def test_ctrl_c_while_the_game_is_solved_saves_nothing(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first game to a target solves its table first, behind a bar: no die has been seen.
+    def interrupted(term: object, setup: m.Setup) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    code, out = run(HARD_1000, [])
+    assert code == 130
+    assert "Nothing was started." in out
+    with Store.open(farkle_home) as store:
+        assert store.games() == []
+
+
+def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(HARD_1000, ["q"])
+
+    def interrupted(term: object, setup: m.Setup) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    code, out = run(HARD_1000, ["n"])
+    assert code == 130
+    assert "Nothing was started; the unfinished game is kept." in out
+    assert "counts as resigned." not in out
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert not game.finished
+
+
 def test_resign_after_confirmation(farkle_home: Path) -> None:
     code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
     assert code == 0, out

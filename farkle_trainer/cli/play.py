@@ -324,6 +324,20 @@ class _GameFile:
             raise GameFileError(f"--save: cannot write {self.path}: {exc.strerror or exc}") from None
 
 
+def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> None:
+    """Solve the table before a new game is saved: stopped during the solve, the game never
+    started (no die was seen), so nothing is kept of it and an unfinished game stays as it was."""
+    from farkle_trainer.training.frontend import INTERRUPTED
+    from farkle_trainer.ui.views import play as view
+
+    try:
+        warm_table(term, setup)
+    except KeyboardInterrupt:
+        term.say()
+        term.say(view.NOTHING_STARTED if unfinished else view.NOTHING_SAVED)
+        raise typer.Exit(INTERRUPTED) from None
+
+
 def _play(
     term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None
 ) -> MatchState | None:
@@ -357,18 +371,21 @@ def _play(
                 term.say(view.SETTINGS_KEPT)
                 state = game.saved_state(row)
             else:
-                if row is not None:
-                    game.abandon(store, row)
-                    term.say(view.abandoned_line(row))
                 state = m.new_match(fresh)
-                row = game.start_game(store, state)
     except EndOfInput:
         term.say(view.NOTHING_STARTED)
         return None
+    if resumed:
+        warm_table(term, state.setup)
+    else:
+        _warm_before_start(term, state.setup, unfinished=row is not None)
+        if row is not None:
+            game.abandon(store, row)
+            term.say(view.abandoned_line(row))
+        row = game.start_game(store, state)
     assert row is not None
     write = _GameFile(save)
     write(state)
-    warm_table(term, state.setup)
     term.say(view.header(state))
     if resumed:
         term.say(view.resume_line(state))

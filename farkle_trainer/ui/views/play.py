@@ -264,6 +264,7 @@ def no_hints_line() -> str:
 RESUME_PROMPT = "Carry on with it? (y/n)"
 SETTINGS_KEPT = "Carrying on with the saved game, in its own settings."
 NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
+NOTHING_SAVED = "Nothing was started."
 
 
 def _game_name(row: GameRow) -> str:
