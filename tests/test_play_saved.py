@@ -214,10 +214,51 @@ def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Pat
     code, out = run([*HARD_1000, "--save", str(path), "--force"], ["q"])
     assert code == 0, out
     assert json.loads(path.read_text())["format"] == "farkle-train game"
-    # A game file of its own may be replaced without --force.
+    # Another game's file is someone's record too: only --force replaces it.
     code, out = run(["play", "--solo", "--seed", "1", "--plain", "--save", str(path)], ["n", "q"])
+    assert code == 2 and out.endswith(
+        f"Error: {path} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert json.loads(path.read_text())["setup"]["form"] == "match"
+    code, out = run(["play", "--solo", "--seed", "1", "--plain", "--save", str(path), "--force"], ["n", "q"])
     assert code == 0, out
     assert json.loads(path.read_text())["setup"]["form"] == "ten-turns"
+
+
+def test_save_never_replaces_another_game_file(farkle_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    code, out = run([*HARD_1000, "--seed", "3", "--save", str(path)], ["q"])
+    assert code == 0, out
+    first = path.read_text()
+    # The file is the unfinished game's: a new game in its place is refused before that game is closed.
+    code, out = run([*HARD_1000, "--seed", "1", "--save", str(path)], ["n", "q"])
+    assert code == 2 and out.endswith("choose another name, or add --force to replace it\n"), out
+    assert path.read_text() == first
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert not game.finished  # refused before the unfinished game was closed
+
+
+def test_a_finished_game_file_is_never_replaced_by_a_new_game(tmp_path: Path) -> None:
+    path, data = finished_file(tmp_path)
+    code, out = run([*HARD_1000, "--save", str(path)], ["q"])
+    assert code == 2 and out == (
+        f"Error: {path} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert json.loads(path.read_text()) == data
+
+
+def test_a_game_played_again_never_replaces_another_game_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    finished_file(tmp_path)
+    other = tmp_path / "other.json"
+    second = tmp_path / "other-2.json"
+    second.write_text((tmp_path / "game.json").read_text())
+    code, out = run([*HARD_1000, "--save", str(other)], ["resign", "y", "y"])
+    assert code == 2 and out.endswith(
+        f"Error: {second} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert second.read_text() == path.read_text()
 
 
 @pytest.mark.parametrize(

@@ -225,7 +225,10 @@ def play(
     ] = None,
     force: Annotated[
         bool,
-        typer.Option("--force", help="With --save: replace FILE.json even if it is not a game file."),
+        typer.Option(
+            "--force",
+            help="With --save: replace FILE.json even if it holds another game or is not a game file.",
+        ),
     ] = False,
     plain: PlainOpt = False,
 ) -> None:
@@ -270,7 +273,7 @@ def play(
             path = None if save is None else numbered(save, number)
             if path is not None and number > 1:
                 check_game_path(path, force=force)
-            final = _play(term, store, fresh, fast=fast, save=path)
+            final = _play(term, store, fresh, fast=fast, save=path, force=force)
             if final is None or not _again(term, final.setup):
                 return
             number += 1
@@ -338,8 +341,23 @@ def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> Non
         raise typer.Exit(INTERRUPTED) from None
 
 
+def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
+    """Before the unfinished game is offered: a file at ``save`` that is not that game's own
+    can be written by no game here, whatever the answer, so it is refused at once."""
+    from farkle_trainer.training.games import play as game
+    from farkle_trainer.training.games.gamefile import check_replace, holds_game
+    from farkle_trainer.training.games.match import MatchError
+
+    try:
+        unfinished = None if row is None else game.saved_state(row)
+    except MatchError:
+        unfinished = None
+    if unfinished is None or not holds_game(save, unfinished):
+        check_replace(save, None, force=force)
+
+
 def _play(
-    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None
+    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
 ) -> MatchState | None:
     """Play one game (a new one, or the unfinished one); its last state once it has ended,
     None when it stopped or never started."""
@@ -349,6 +367,7 @@ def _play(
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.training.games.gamefile import check_replace
     from farkle_trainer.ui.terminal import InteractiveFrontend
     from farkle_trainer.ui.views import play as view
 
@@ -366,6 +385,8 @@ def _play(
             state = game.saved_state(row)
             resumed = True
         else:
+            if save is not None:
+                _check_save_first(save, row, force=force)
             resumed = row is not None and _offer(term, row)
             if row is not None and resumed:
                 term.say(view.SETTINGS_KEPT)
@@ -375,6 +396,8 @@ def _play(
     except EndOfInput:
         term.say(view.NOTHING_STARTED)
         return None
+    if save is not None:
+        check_replace(save, state if resumed else None, force=force)
     if resumed:
         warm_table(term, state.setup)
     else:
