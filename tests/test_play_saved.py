@@ -192,6 +192,56 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     assert from_file.splitlines()[1:] == from_store.splitlines()[1:]
 
 
+def test_a_resumed_game_keeps_writing_the_file_it_was_started_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, final = greedy_script(hard_setup())
+    monkeypatch.chdir(tmp_path)
+    code, out = run([*HARD_1000, "--save", "g.json"], [lines[0], "q"])
+    assert code == 0, out
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the file is remembered where it is, not by a relative name
+    code, out = run(["play", "--resume", "--plain"], [*lines[1:], "n"])
+    assert code == 0, out
+    path = tmp_path / "g.json"
+    assert f"The game is in {path}: farkle-train review {path} shows it again." in out
+    saved = read_game_file(path)
+    assert saved.state.over and saved.state.log == final.log
+    assert not (elsewhere / "g.json").exists()
+
+
+def test_a_resumed_game_offered_by_play_keeps_writing_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    lines, final = greedy_script(hard_setup())
+    run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    code, out = run(HARD_1000, ["y", *lines[1:], "n"])
+    assert code == 0, out
+    assert read_game_file(path).state.log == final.log
+
+
+@pytest.mark.parametrize("other", ["notes", "game"])
+def test_a_resumed_game_whose_file_was_replaced_says_it_is_not_written(tmp_path: Path, other: str) -> None:
+    path = tmp_path / "g.json"
+    lines, _ = greedy_script(hard_setup())
+    run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    if other == "notes":
+        path.write_text('{"mine": true}\n')
+    else:
+        data = json.loads(path.read_text())
+        data["setup"]["seed"] = "4"
+        path.write_text(json.dumps(data))
+    before = path.read_text()
+    code, out = run(["play", "--resume", "--plain"], [*lines[1:], "n"])
+    assert code == 0, out
+    assert (
+        f"Note: {path} no longer holds this game, so the game is not written there "
+        "(add --save FILE.json to write it to a file)." in out
+    )
+    assert "Game over: You win." in out and "The game is in" not in out
+    assert path.read_text() == before
+
+
 def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     first, _ = greedy_script(hard_setup())

@@ -356,6 +356,25 @@ def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
         check_replace(save, None, force=force)
 
 
+def _kept_file(row: GameRow, state: MatchState) -> tuple[Path | None, str | None]:
+    """The file a resumed game was being written to, if it may still be written: the same
+    game's file, or none there now. Else no file, and the note that says so."""
+    from farkle_trainer.training.games import play as game
+    from farkle_trainer.training.games.gamefile import GameFileError, check_game_path, check_replace
+    from farkle_trainer.ui.views import play as view
+
+    path = game.saved_file(row)
+    if path is None:
+        return None, None
+    try:
+        check_game_path(path)
+        check_replace(path, state)
+    except GameFileError as exc:
+        gone = path.exists() or path.is_symlink()
+        return None, view.file_not_written_line(path, None if gone else str(exc))
+    return path, None
+
+
 def _play(
     term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
 ) -> MatchState | None:
@@ -396,8 +415,12 @@ def _play(
     except EndOfInput:
         term.say(view.NOTHING_STARTED)
         return None
+    file, note = save, None
     if save is not None:
         check_replace(save, state if resumed else None, force=force)
+    elif resumed:
+        assert row is not None
+        file, note = _kept_file(row, state)
     if resumed:
         warm_table(term, state.setup)
     else:
@@ -405,15 +428,17 @@ def _play(
         if row is not None:
             game.abandon(store, row)
             term.say(view.abandoned_line(row))
-        row = game.start_game(store, state)
+        row = game.start_game(store, state, file=file)
     assert row is not None
-    write = _GameFile(save)
+    write = _GameFile(file)
     write(state)
     term.say(view.header(state))
     if resumed:
         term.say(view.resume_line(state))
+    if note is not None:
+        term.say(note)
     try:
-        played = game.run_game(term, view, store, row, state, pause=pause, also=write)
+        played = game.run_game(term, view, store, row, state, pause=pause, also=write, file=file)
     except (KeyboardInterrupt, EndOfInput) as stop:
         if isinstance(stop, KeyboardInterrupt):
             term.say()
@@ -428,6 +453,6 @@ def _play(
         view.game_over_text(final, analysis, played.resigned),
         lambda: view.game_over_rich(final, analysis, played.resigned),
     )
-    if save is not None:
-        term.say(view.saved_file_line(save))
+    if file is not None:
+        term.say(view.saved_file_line(file))
     return final

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
@@ -317,10 +318,29 @@ def describe_level(setup: m.Setup) -> str | None:
     return ",".join(levels) or None
 
 
-def start_game(store: Store, state: m.MatchState) -> GameRow:
+#: The key of a stored game's state that keeps the file it is also written to (``play --save``).
+FILE_KEY = "file"
+
+
+def stored(state: m.MatchState, file: Path | None = None) -> dict[str, Any]:
+    """A game's state as the store keeps it, with the file it is written to, if any, so that a
+    game carried on later keeps writing it."""
+    data = state.to_dict()
+    if file is not None:
+        data[FILE_KEY] = str(file.absolute())
+    return data
+
+
+def saved_file(row: GameRow) -> Path | None:
+    """The file a stored game was being written to, if any."""
+    value = (row.state or {}).get(FILE_KEY)
+    return Path(value) if isinstance(value, str) and value else None
+
+
+def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -> GameRow:
     setup = state.setup
     return store.add_game(
-        state.to_dict(),
+        stored(state, file),
         kind=setup.kind.value,
         level=describe_level(setup),
         rated=state.rated,
@@ -368,17 +388,19 @@ def run_game(
     *,
     pause: Callable[[], None] = lambda: None,
     also: Callable[[m.MatchState], None] = lambda s: None,
+    file: Path | None = None,
 ) -> Played:
     """Play a stored game on, saving every state compare-and-set; record it once it ends.
 
-    ``also`` hears every state once the store holds it (a game file written as it goes).
+    ``also`` hears every state once the store holds it (a game file written as it goes);
+    ``file`` is where that file is, kept with the game.
     Raises what :func:`play_match` raises when stopped; the store then holds the last state.
     """
     version = row.version
 
     def save(s: m.MatchState) -> None:
         nonlocal version
-        version = store.save_game(row.id, s.to_dict(), version=version, rated=s.rated)
+        version = store.save_game(row.id, stored(s, file), version=version, rated=s.rated)
         also(s)
 
     try:
@@ -386,7 +408,7 @@ def run_game(
         final = played.state
         store.finish_game(
             row.id,
-            final.to_dict(),
+            stored(final, file),
             outcome=outcome(final, played),
             score=person_score(final),
             version=version,

@@ -430,6 +430,13 @@ def saved_file_line(path: object) -> str:
     return f"The game is in {path}: farkle-train review {path} shows it again."
 
 
+def file_not_written_line(path: object, reason: str | None) -> str:
+    """A resumed game's file that it no longer goes to: replaced by something else (no
+    ``reason``), or out of reach."""
+    why = f"{path} no longer holds this game" if reason is None else f"{reason}"
+    return f"Note: {why}, so the game is not written there (add --save FILE.json to write it to a file)."
+
+
 # -- saved games: games and review
 
 
