@@ -168,6 +168,10 @@ def test_resume_without_a_game_is_an_error() -> None:
         (["--players", "Ana,Ben,Cy", "--vs", "easy,hard"], "at most 4 players"),
         (["--players", "Ana"], "a game needs two players"),
         (["--players", "Ana,ana"], "two players cannot share a name"),
+        (["--players", "Ana\x1b[41m,Ben"], "a player's name cannot contain control characters"),
+        (["--players", "An\ta,Ben"], "a player's name cannot contain control characters"),
+        (["--players", "An\ra,Ben"], "a player's name cannot contain control characters"),
+        (["--players", f"{'A' * 500},Ben"], "a player's name has at most 20 characters, not 500"),
         (["--vs", "hard", "--penalty", "500"], "cannot play with the three-Farkle penalty"),
         (["--target", "70"], "--target must be a multiple of 50"),
         (["--target", "500"], "the target must be a multiple of 50 from 1,000"),
@@ -177,6 +181,7 @@ def test_resume_without_a_game_is_an_error() -> None:
 def test_setups_that_cannot_be_played(args: list[str], message: str) -> None:
     code, out = run(["play", "--plain", *args], [])
     assert code == 2 and message in out, out
+    assert out.startswith("Error: ") and len(out.splitlines()) == 1 and "\x1b" not in out, out
 
 
 def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:

@@ -361,6 +361,10 @@ def _set(data: dict[str, Any], change: str) -> None:
         data["setup"]["seed"] = "4"
     elif change == "bank":
         moves[0]["action"] = "roll"
+    elif change == "escape":
+        data["setup"]["players"][0]["name"] = "You\x1b[2J\x1b[41m"
+    elif change == "long name":
+        data["setup"]["players"][0]["name"] = "Y" * 500
 
 
 @pytest.mark.parametrize(
@@ -375,6 +379,8 @@ def _set(data: dict[str, Any], change: str) -> None:
         ("short", "the moves stop before move 6, the Farkle on 3 2 4 3"),
         ("seed", "move 1: the dice were"),
         ("bank", "move 2: it is player 1's move, not player 2's"),
+        ("escape", "its setup cannot be read: a player's name cannot contain control characters"),
+        ("long name", "its setup cannot be read: a player's name has at most 20 characters, not 500"),
     ],
 )
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
@@ -385,6 +391,7 @@ def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
     path.write_text(json.dumps(data))
     code, out = run(["review", str(path), "--plain"])
     assert code == 2 and out.startswith(f"Error: {path}: {message}") and len(out.splitlines()) == 1, out
+    assert "\x1b" not in out
 
 
 @pytest.mark.parametrize(

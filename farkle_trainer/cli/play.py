@@ -146,7 +146,8 @@ def play(
         typer.Option(
             "--players",
             metavar="NAMES",
-            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs).",
+            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs); "
+            "names of up to 20 characters.",
             show_default=False,
         ),
     ] = None,
