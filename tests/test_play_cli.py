@@ -184,6 +184,22 @@ def test_setups_that_cannot_be_played(args: list[str], message: str) -> None:
     assert out.startswith("Error: ") and len(out.splitlines()) == 1 and "\x1b" not in out, out
 
 
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [("-1", "-1"), ("99999999999999999999999999999", "99,999,999,999,999,999,999,999,999,999")],
+)
+def test_a_seed_out_of_range_is_refused_as_score_refuses_it(seed: str, shown: str) -> None:
+    code, out = run(["play", "--plain", "--seed", seed], [])
+    _, score = run(["score", "--plain", "--seed", seed], [])
+    assert code == 2
+    first = out.splitlines()[0]
+    assert (
+        first
+        == f"Error: Invalid value for '--seed': must be from 0 to 9,223,372,036,854,775,807, not {shown}."
+    )
+    assert first == score.splitlines()[0]
+
+
 def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:
     setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5")
     lines, final = greedy_script(setup)

@@ -17,6 +17,7 @@ from farkle_trainer.cli.common import (
     open_store_or_explain,
     parse_points,
 )
+from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -190,6 +191,8 @@ def play(
         typer.Option(
             "--seed",
             metavar="N",
+            min=0,
+            max=MAX_SEED,
             help="Reproducible dice (and computer choices with them).",
             show_default=False,
         ),
