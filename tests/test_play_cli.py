@@ -149,9 +149,49 @@ def test_resign_after_confirmation(farkle_home: Path) -> None:
     code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
     assert code == 0, out
     assert "Resign this game? It counts as a loss. (y/n) n" in out
-    assert "You resigned. Scores: You 0, Hard 0." in out
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     with Store.open(farkle_home) as store:
         assert store.get_game(1).outcome == "resigned"
+
+
+PASS_AND_PLAY = ["play", "--seed", "1", "--target", "1000", "--plain", "--players"]
+
+
+def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Path) -> None:
+    import json
+
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? Ana wins. (y/n) y" in out
+    assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0." in out
+    review = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    assert review["resigned"] == "Ben" and review["winners"] == ["Ana"]
+    (game,) = json.loads(runner.invoke(app, ["games", "--json"]).stdout)["games"]
+    assert game["winners"] == ["Ana"] and game["result"] == "Ben resigned, Ana wins"
+
+
+def test_with_three_players_a_resignation_ends_the_game_and_the_leader_of_the_others_wins() -> None:
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["1", "b", "resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? It ends here for everyone: Ana wins. (y/n) y" in out
+    assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0, Cy 0." in out
+
+
+def test_equal_leaders_share_the_win_when_one_resigns() -> None:
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Ana resigned: Ben and Cy share the win. Scores: Ana 0, Ben 0, Cy 0." in out
+
+
+def test_a_training_game_resigned_is_not_called_a_loss() -> None:
+    code, out = run([*HARD_1000, "--seed", "3"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? Hard wins. (y/n) y" in out and "loss" not in out
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
+    code, out = run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? (y/n) y" in out
+    assert "Game given up after 0 turns, on 0." in out and "Game over" not in out
 
 
 def test_resume_without_a_game_is_an_error() -> None:

@@ -151,8 +151,9 @@ def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
     run(HARD_1000, ["resign", "y"])
     code, out = run(["review", "1", "--plain"])
     assert code == 0, out
-    assert "You resigned. Scores: You 0, Hard 0." in out and "Luck" not in out
-    assert json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)["resigned"] == "You"
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out and "Luck" not in out
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    assert data["resigned"] == "You" and data["winners"] == ["Hard"]
 
 
 @pytest.mark.parametrize(
@@ -250,6 +251,24 @@ def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None
     assert read_game_file(path).state.over
     second = read_game_file(tmp_path / "game-2.json")
     assert second.resigned == 1 and second.state.setup.players[0].name == "Hard"
+    assert json.loads((tmp_path / "game-2.json").read_text())["winners"] == [0]
+
+
+def test_review_of_a_resigned_game_file_checks_its_winners(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out = run([*HARD_1000, "--save", str(path)], ["resign", "y", "n"])
+    assert code == 0, out
+    data = json.loads(path.read_text())
+    assert data["resigned"] == 0 and data["winners"] == [1]
+    code, out = run(["review", str(path), "--plain"])
+    assert code == 0 and "You resigned: Hard wins. Scores: You 0, Hard 0." in out, out
+    # A file from before a resignation named its winners has none: it reads as the same game.
+    path.write_text(json.dumps({**data, "winners": None}))
+    code, again = run(["review", str(path), "--plain"])
+    assert code == 0 and again == out, again
+    path.write_text(json.dumps({**data, "winners": [0]}))
+    code, out = run(["review", str(path), "--plain"])
+    assert code == 2 and "the file gives the winners as [0], but its moves give Hard" in out, out
 
 
 def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Path) -> None:
@@ -448,7 +467,7 @@ def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringI
     shown = out.getvalue()
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0." in shown
-    assert "You resigned. Scores: Hard 400, You 0." in shown
+    assert "You resigned: Hard wins. Scores: Hard 400, You 0." in shown
     result = runner.invoke(app, ["review", "1"])
     assert result.exit_code == 0, result.output
     again = out.getvalue()[len(shown) :]

@@ -60,8 +60,12 @@ def game_document(state: m.MatchState, *, resigned: int | None = None) -> dict[s
         "over": state.over,
         "resigned": resigned,
         "scores": list(state.scores),
-        "winners": list(state.winners()) if state.over else None,
+        "winners": _listed(m.final_winners(state, resigned)),
     }
+
+
+def _listed(seats: tuple[int, ...] | None) -> list[int] | None:
+    return None if seats is None else list(seats)
 
 
 def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = None) -> None:
@@ -252,12 +256,18 @@ def _check_result(data: Mapping[str, Any], state: m.MatchState) -> int | None:
     if scores != list(state.scores):
         given = ", ".join(f"{s:,}" for s in state.scores)
         raise GameFileError(f"the file gives the scores as {scores!r}, but its moves give {given}")
+    resigned = _check_resigned(data.get("resigned"), state)
     winners = data.get("winners")
-    actual = list(state.winners()) if state.over else None
-    if winners != actual:
+    actual = _listed(m.final_winners(state, resigned))
+    # Files written before a resignation named its winners give none; the moves still say who.
+    written_before = resigned is not None and winners is None
+    if winners != actual and not written_before:
         names = ", ".join(state.setup.players[w].name for w in actual or ()) or "nobody yet"
         raise GameFileError(f"the file gives the winners as {winners!r}, but its moves give {names}")
-    resigned = data.get("resigned")
+    return resigned
+
+
+def _check_resigned(resigned: Any, state: m.MatchState) -> int | None:
     if resigned is None:
         return None
     if (

@@ -512,6 +512,19 @@ class MatchState:
         return state
 
 
+def final_winners(state: MatchState, resigned: int | None = None) -> tuple[int, ...] | None:
+    """Who won a game that has ended: over, or given up by the seat ``resigned``. A game to the
+    target given up ends for everyone: the other players with the top score win (equal top
+    scores share the win). None while the game goes on, and for a solo game given up."""
+    if state.over:
+        return state.winners()
+    if resigned is None or state.setup.form != Form.MATCH:
+        return None
+    others = [i for i in range(state.setup.size) if i != resigned]
+    top = max(state.scores[i] for i in others)
+    return tuple(i for i in others if state.scores[i] == top)
+
+
 def _check_consistent(state: MatchState) -> None:
     size = state.setup.size
     problems = [

@@ -58,9 +58,9 @@ class MatchView(Protocol):
     """Every line a whole game says, as a front end words it."""
 
     SET_ASIDE_PROMPT: str
-    RESIGN_PROMPT: str
 
     def header(self, state: m.MatchState) -> str: ...
+    def resign_prompt(self, state: m.MatchState) -> str: ...
     def resume_line(self, state: m.MatchState) -> str: ...
     def turn_line(self, state: m.MatchState) -> str: ...
     def roll_line(self, state: m.MatchState) -> str: ...
@@ -178,8 +178,8 @@ def _ask_action(front: Frontend, view: MatchView, state: m.MatchState) -> Answer
     return front.ask(view.action_prompt(state), parse)
 
 
-def _confirm_resign(front: Frontend, view: MatchView) -> bool:
-    return front.ask(view.RESIGN_PROMPT, parse_yes_no)
+def _confirm_resign(front: Frontend, view: MatchView, state: m.MatchState) -> bool:
+    return front.ask(view.resign_prompt(state), parse_yes_no)
 
 
 def _show_throw(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
@@ -284,7 +284,7 @@ def play_match(
             save(state)
             front.say(view.hint_line(position(state), first=not asked_before))
             asked_before = True
-        elif answer is Command.RESIGN and _confirm_resign(front, view):
+        elif answer is Command.RESIGN and _confirm_resign(front, view, state):
             return Played(state, "resigned", state.seat)
     return Played(state, "over")
 
@@ -305,6 +305,13 @@ def outcome(state: m.MatchState, played: Played | None) -> str:
     seat = state.setup.humans[0]
     share = state.result(seat)
     return "win" if share == 1.0 else "loss" if share == 0.0 else "shared"
+
+
+def resigned_seat(state: m.MatchState) -> int | None:
+    """Who gave up a game the store keeps as resigned: the person whose turn it was, or the
+    first person (a game closed by starting another on a computer's turn)."""
+    humans = state.setup.humans
+    return state.seat if state.player.human else (humans[0] if humans else None)
 
 
 def person_score(state: m.MatchState) -> int:

@@ -18,7 +18,7 @@ from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Account, Analysis, Review, Values
 from farkle_trainer.training.games.computers import Choice
-from farkle_trainer.training.games.play import RESUME_COMMAND, Position
+from farkle_trainer.training.games.play import RESUME_COMMAND, Position, resigned_seat
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from farkle_trainer.store.rows import GameRow
 
 SET_ASIDE_PROMPT = "Set aside:"
-RESIGN_PROMPT = "Resign this game? It counts as a loss. (y/n)"
 HOW_TO_PLAY = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
     "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
@@ -245,6 +244,26 @@ def hint_line(position: Position, *, first: bool) -> str:
     return "\n".join(lines)
 
 
+def resign_prompt(state: m.MatchState) -> str:
+    """The question before a game is given up, saying what it means: a loss in a rated game,
+    else who wins (a game of three or four ends for everyone)."""
+    if state.rated:
+        return "Resign this game? It counts as a loss. (y/n)"
+    winners = m.final_winners(state, state.seat)
+    if not winners:
+        return "Resign this game? (y/n)"
+    ends = "It ends here for everyone: " if state.setup.size > 2 else ""
+    return f"Resign this game? {ends}{_wins(state.setup, winners)}. (y/n)"
+
+
+def _wins(setup: m.Setup, seats: Sequence[int]) -> str:
+    """``Ana wins``, ``You win``, ``Ana and Ben share the win``."""
+    names = [setup.players[i].name for i in seats]
+    if len(names) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
+
+
 def coach_line(review: Review) -> str:
     move = review.move
     best = _play_words(review.best_keep, review.best_action, move.roll)
@@ -298,21 +317,19 @@ def stopped_line(state: m.MatchState) -> str:
 
 def result_line(state: m.MatchState, resigned: int | None = None) -> str:
     setup = state.setup
+    if setup.form != m.Form.MATCH and resigned is not None:
+        return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
     if setup.form == m.Form.TEN_TURNS:
         return f"Game over: {pts(state.scores[0])} in {m.SOLO_TURNS} turns."
     if setup.form == m.Form.FEWEST_TURNS:
-        if resigned is not None:
-            return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
         turns = plural(state.turns[0], "turn")
         return f"Game over: {pts(setup.target)} reached in {turns} ({pts(state.scores[0])})."
+    winners = m.final_winners(state, resigned)
+    assert winners is not None
     if resigned is not None:
-        return f"{setup.players[resigned].name} resigned. Scores: {scores_text(state)}."
-    winners = state.winners()
-    names = [setup.players[i].name for i in winners]
-    head = f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} share the win"
-    if names == ["You"]:
-        head = "You win"
-    return f"Game over: {head}. Scores: {scores_text(state)}."
+        who = setup.players[resigned].name
+        return f"{who} resigned: {_wins(setup, winners)}. Scores: {scores_text(state)}."
+    return f"Game over: {_wins(setup, winners)}. Scores: {scores_text(state)}."
 
 
 def _review_lines(r: Review, setup: m.Setup) -> list[str]:
@@ -440,21 +457,28 @@ def file_not_written_line(path: object, reason: str | None) -> str:
 # -- saved games: games and review
 
 
+def _resigned(state: m.MatchState, outcome: str | None) -> int | None:
+    """The seat that gave a stored game up, if it was given up."""
+    return resigned_seat(state) if outcome == "resigned" and not state.over else None
+
+
 def _result_words(state: m.MatchState, outcome: str | None, finished: bool) -> str:
     if not finished:
         return f"unfinished (turn {state.turn})"
+    resigned = _resigned(state, outcome)
+    winners = m.final_winners(state, resigned)
     if outcome == "resigned":
-        return "resigned"
+        if resigned is None or not winners:
+            return "resigned"
+        return f"{state.setup.players[resigned].name} resigned, {_wins(state.setup, winners)}"
     if not state.over:
         return outcome or "over"
     if state.setup.form == m.Form.TEN_TURNS:
         return f"{pts(state.scores[0])} in {m.SOLO_TURNS} turns"
     if state.setup.form == m.Form.FEWEST_TURNS:
         return f"{pts(state.setup.target)} in {plural(state.turns[0], 'turn')}"
-    names = [state.setup.players[i].name for i in state.winners()]
-    if len(names) > 1:
-        return f"{' and '.join(names)} share the win"
-    return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
+    assert winners is not None
+    return _wins(state.setup, winners)
 
 
 def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
@@ -492,7 +516,8 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
     if state is not None:
         data["players"] = [{"name": p.name, "level": p.level and p.level.value} for p in state.setup.players]
         data["scores"] = list(state.scores)
-        data["winners"] = [state.setup.players[i].name for i in state.winners()] if state.over else None
+        winners = m.final_winners(state, _resigned(state, row.outcome))
+        data["winners"] = None if winners is None else [state.setup.players[i].name for i in winners]
         data["result"] = _result_words(state, row.outcome, row.finished)
         data["target"] = state.setup.target
         data["rules"] = state.setup.rules.name
@@ -526,13 +551,14 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
     points or turns; ``lost`` and ``luck`` as shown, percentage points for a chance)."""
     setup = state.setup
     names = [p.name for p in setup.players]
+    winners = m.final_winners(state, resigned)
     data: dict[str, object] = {
         "setup": setup.to_dict(),
         "scores": dict(zip(names, state.scores, strict=True)),
         "turns": dict(zip(names, state.turns, strict=True)),
         "over": state.over,
         "resigned": None if resigned is None else names[resigned],
-        "winners": [names[i] for i in state.winners()] if state.over else None,
+        "winners": None if winners is None else [names[i] for i in winners],
         "moves": [mv.to_dict() for mv in state.log],
     }
     if a is None:
