@@ -194,6 +194,31 @@ def test_a_training_game_resigned_is_not_called_a_loss() -> None:
     assert "Game given up after 0 turns, on 0." in out and "Game over" not in out
 
 
+def test_a_resigned_game_of_one_turn_is_reviewed_in_the_singular() -> None:
+    run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
+    code, out = run(["review", "1", "--plain"], [])
+    assert code == 0, out
+    assert out.splitlines()[0].endswith(": Ana and Ben (classic table); 1 turn played.")
+
+
+def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
+    code, out = run(HARD_1000, ["u", "q"])
+    assert code == 0, out
+    assert "Set aside: u\n  (nothing is set aside yet, so there is nothing to change: " in out
+    assert "is not a place" not in out
+
+
+def test_more_costly_decisions_than_shown_are_counted_in_words() -> None:
+    import re
+
+    setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5", chosen_seed=True)
+    lines, _ = greedy_script(setup, bank_at=0)
+    code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
+    assert code == 0, out
+    assert re.search(r"\n  and \d+ more: turn ", out), out
+    assert "mores" not in out
+
+
 def test_resume_without_a_game_is_an_error() -> None:
     code, out = run(["play", "--resume", "--plain"], [])
     assert code == 2 and "there is no unfinished game" in out

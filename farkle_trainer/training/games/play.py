@@ -147,6 +147,12 @@ def _ask_set_aside(front: Frontend, view: MatchView, state: m.MatchState) -> tup
         command = _read_command(text)
         if command is not None:
             return command
+        if text.strip().lower() in UNDO_WORDS:
+            # The header offers u to change a set-aside: here there is none to change yet.
+            raise AnswerError(
+                "nothing is set aside yet, so there is nothing to change: "
+                "set dice aside by face (1 5) or by place (a e)"
+            )
         return m.check_set_aside(state.rules, state.roll, parse_selection(text, state.roll))
 
     return front.ask(view.SET_ASIDE_PROMPT, parse)

@@ -372,7 +372,7 @@ def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
         rest = costly[REVIEW_IN_FULL:]
         if rest:
             out.append(
-                f"  and {plural(len(rest), 'more')}: "
+                f"  and {len(rest):,} more: "
                 + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
             )
     for s in a.summaries:
@@ -525,7 +525,8 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
 
 
 def review_heading(source: str, state: m.MatchState) -> str:
-    return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {state.turn - 1} turns played."
+    played = plural(state.turn - 1, "turn")
+    return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {played} played."
 
 
 def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
