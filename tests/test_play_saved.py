@@ -132,15 +132,18 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert code == 0, out
     assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
-    assert (
-        "You: error rate 0.00% (0 of 2); rating expert (1.42 points given up a decision on average)." in out
-    )
+    # The decisions are given in pp: so is their average (the rating reads it on the points scale).
+    assert "You: error rate 0.00% (0 of 2); rating expert (0.07 pp given up a decision on average)." in out
     assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
     assert "  turn   4:  61.95%\n  turn   5: 100.00%" in out
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     a = analyse(final)
     assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
     assert data["analysis"]["unit"] == "win"
+    (summary,) = data["analysis"]["summaries"]
+    assert summary["average_loss_unit"] == "percentage points" and summary["rating"] == "expert"
+    assert summary["average_loss"] == pytest.approx(sum(r.lost for r in a.reviews) / len(a.reviews))
+    assert summary["average_points"] == pytest.approx(20 * summary["average_loss"])
     assert [d["lost"] for d in data["analysis"]["decisions"]] == [r.lost for r in a.reviews]
     assert [x["luck"] for x in data["analysis"]["accounts"]] == [x.luck for x in a.accounts]
     assert data["analysis"]["win_chances"]["by_turn"][-1] == {"turn": 5, "chance": 1.0}

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.grading import Unit, gives_up_text, rating_figure
+from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_unit_name, rating_figure
 from farkle_trainer.engine.notation import dice_count, dice_text, labelled_roll, move_words, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Account, Analysis, Review, Values
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary, Values
 from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position, resigned_seat
 
@@ -356,6 +356,15 @@ def _luck(a: Account) -> str:
     return f"{a.luck:+,.2f} points"
 
 
+def _average_loss(s: Summary) -> str:
+    """The average loss in the unit the decisions were shown in; decisions shown in points and
+    in pp (last turns) are averaged in points, at the rate ratings count a pp."""
+    assert s.average_in_unit is not None
+    shown = f"{rating_figure(s.average_in_unit, s.loss_unit)} {loss_unit_name(s.loss_unit)}"
+    counted = f", a pp counted as {in_points(1.0, Unit.CHANCE):g} points" if s.mixed else ""
+    return f"{shown} given up a decision on average{counted}"
+
+
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     setup = state.setup
     out: list[str] = []
@@ -376,12 +385,11 @@ def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
                 + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
             )
     for s in a.summaries:
-        if s.error_rate is None or s.average_loss is None:
+        if s.error_rate is None or s.average_in_unit is None:
             continue
         out.append(
             f"{setup.players[s.seat].name}: error rate {percent(s.error_rate)} "
-            f"({s.errors} of {s.decisions}); "
-            f"rating {s.rating} ({rating_figure(s.average_loss)} points given up a decision on average)."
+            f"({s.errors} of {s.decisions}); rating {s.rating} ({_average_loss(s)})."
         )
     luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
@@ -547,6 +555,15 @@ def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
     }
 
 
+#: The unit of a summary's average loss, in words (``average_points`` is what the rating reads).
+_JSON_UNITS = {
+    Unit.POINTS: "points",
+    Unit.CHANCE: "percentage points",
+    Unit.WIN: "percentage points",
+    Unit.TURNS: "turns",
+}
+
+
 def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -> dict[str, object]:
     """A game and its analysis as figures (values in the unit's own terms: a chance 0 to 1,
     points or turns; ``lost`` and ``luck`` as shown, percentage points for a chance)."""
@@ -574,7 +591,9 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "decisions": s.decisions,
                 "errors": s.errors,
                 "error_rate": s.error_rate,
-                "average_loss": s.average_loss,
+                "average_loss": s.average_in_unit,
+                "average_loss_unit": _JSON_UNITS[s.loss_unit],
+                "average_points": s.average_loss,
                 "rating": s.rating,
                 "grades": {str(g): n for g, n in s.grades.items()},
             }
