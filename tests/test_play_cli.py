@@ -98,6 +98,20 @@ def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
 
 
+def test_resume_says_the_options_for_a_new_game_are_not_used() -> None:
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, [lines[0], "q"])
+    args = ["play", "--resume", "--plain", "--vs", "easy", "--target", "2000", "--rules", "fixed", "--fast"]
+    code, out = run(args, lines[1:])
+    assert code == 0, out
+    assert out.splitlines()[0] == (
+        "Note: the saved game keeps its own players and settings, so --vs, --target and --rules are not used."
+    )
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+    code, out = run(["play", "--resume", "--plain", "--vs", "easy"], [])
+    assert code == 2 and out.startswith("Error: there is no unfinished game"), out
+
+
 def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
     run(HARD_1000, [lines[0], "q"])

@@ -271,7 +271,22 @@ def play(
             code=code,
             chosen_seed=seed is not None,
         )
+    unused = _unused_on_resume(
+        vs=vs,
+        players=players,
+        solo=solo,
+        rules=rules,
+        target=target,
+        opening=opening,
+        penalty=penalty,
+        seed=seed,
+        coach=coach,
+    )
     with open_store_or_explain(data_dir, term) as store:
+        if resume and unused and store.unfinished_game() is not None:
+            from farkle_trainer.ui.views import play as view
+
+            term.say(view.unused_options_line(unused))
         number = 1
         while True:
             path = None if save is None else numbered(save, number)
@@ -285,6 +300,34 @@ def play(
             fresh = final.setup.rotated()
             if not fixed:
                 fresh = replace(fresh, seed=secrets.token_hex(4))
+
+
+def _unused_on_resume(
+    *,
+    vs: str | None,
+    players: str | None,
+    solo: bool,
+    rules: str,
+    target: str | None,
+    opening: str | None,
+    penalty: str | None,
+    seed: int | None,
+    coach: bool,
+) -> list[str]:
+    """The options given that would set up a new game, which ``--resume`` does not use."""
+    given = {
+        "--vs": vs is not None,
+        "--players": players is not None,
+        "--solo": solo,
+        "--target": target is not None,
+        "--opening": opening is not None,
+        "--penalty": penalty is not None,
+        "--seed": seed is not None,
+        "--coach": coach,
+        # The default table cannot be told from one typed: classic is the only one taken as unset.
+        "--rules": rules.strip().lower() != "classic",
+    }
+    return [option for option, used in given.items() if used]
 
 
 def numbered(path: Path, number: int) -> Path:

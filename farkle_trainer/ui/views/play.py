@@ -295,6 +295,12 @@ def _game_name(row: GameRow) -> str:
     return f"game {row.id}, {kind}{level}, {rated}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
 
 
+def unused_options_line(options: Sequence[str]) -> str:
+    listed = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
+    verb = "is" if len(options) == 1 else "are"
+    return f"Note: the saved game keeps its own players and settings, so {listed} {verb} not used."
+
+
 def unfinished_line(row: GameRow) -> str:
     text = f"You have an unfinished {_game_name(row)}."
     if row.rated:
