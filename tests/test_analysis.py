@@ -7,7 +7,7 @@ from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
-from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_for
+from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
@@ -200,3 +200,48 @@ def test_only_people_are_reviewed_and_only_finished_games_analysed() -> None:
     assert [s.seat for s in an.summaries] == [1]
     with pytest.raises(MatchError, match="Farkle"):
         a.review_move(state.setup, next(x for x in state.log if x.action == "farkle"))
+
+
+def test_a_two_player_summary_averages_in_percentage_points_and_rates_on_the_points_scale() -> None:
+    for seed in ("g1", "g2", "g3"):
+        state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350)
+        an = a.analyse(state)
+        (summary,) = an.summaries
+        reviews = an.reviews
+        if not reviews:
+            continue
+        average = sum(r.lost for r in reviews) / len(reviews)
+        assert summary.loss_unit == Unit.WIN and not summary.mixed
+        assert summary.average_in_unit == pytest.approx(average)
+        assert summary.average_loss == pytest.approx(in_points(average, Unit.WIN))
+        assert summary.rating == rating_for(in_points(average, Unit.WIN))
+        return
+    pytest.fail("no game had a decision")
+
+
+def test_a_summary_of_points_and_last_turn_chances_averages_in_points() -> None:
+    for seed in ("l1", "l2", "l3", "l4"):
+        state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)
+        an = a.analyse(state)
+        mixed = [s for s in an.summaries if len({r.unit for r in an.reviews if r.move.seat == s.seat}) > 1]
+        for summary in mixed:
+            assert summary.mixed and summary.loss_unit == Unit.POINTS
+            assert summary.average_in_unit == summary.average_loss
+        if mixed:
+            return
+    pytest.fail("no person's decisions mixed points and chances")
+
+
+@pytest.mark.parametrize(
+    ("average", "unit", "shown"),
+    [
+        (2.999, Unit.POINTS, "2.999"),
+        (0.1499, Unit.WIN, "0.1499"),  # 2.998 points: expert, never shown as 0.15 (advanced)
+        (0.15, Unit.WIN, "0.15"),
+        (0.2999, Unit.CHANCE, "0.2999"),
+        (0.01199, Unit.TURNS, "0.01199"),
+        (0.0112, Unit.TURNS, "0.011"),
+    ],
+)
+def test_a_rating_figure_never_disagrees_with_its_rating(average: float, unit: Unit, shown: str) -> None:
+    assert rating_figure(average, unit) == shown

@@ -178,6 +178,13 @@ def test_solo_fewest_turns_counts_farkles() -> None:
         ((Player("Hal", Level.EASY),), {"form": Form.FEWEST_TURNS}, "a person"),
         ((ANN, Player("ann")), {}, "share a name"),
         ((ANN, Player(" Bob")), {}, "name"),
+        ((ANN, Player("Bo\x1b[41mb")), {}, r"cannot contain control characters.*'Bo\\x1b\[41mb'"),
+        ((ANN, Player("Bo\tb")), {}, "control characters"),
+        ((ANN, Player("Bo\rb")), {}, "control characters"),
+        ((ANN, Player("Bo\u202eb")), {}, "control characters"),
+        ((ANN, Player("Bo\u2028b")), {}, "control characters"),
+        ((ANN, Player("Bo\x85b")), {}, "control characters"),
+        ((ANN, Player("B" * 21)), {}, "at most 20 characters, not 21"),
         ((ANN, BOB), {"target": 950}, "target"),
         ((ANN, BOB), {"target": 20_050}, "target"),
         ((ANN, BOB), {"target": 2_020}, "target"),
@@ -191,6 +198,13 @@ def test_setups_that_are_refused(players, kw, message) -> None:
     kw.setdefault("target", 2_000)
     with pytest.raises(MatchError, match=message):
         m.new_setup(players, **kw)
+
+
+def test_a_name_of_twenty_characters_is_fine() -> None:
+    name = "Ana María-José Ñuñez"
+    assert len(name) == 20
+    assert m.new_setup((ANN, Player(name))).players[1].name == name
+    assert m.new_setup((ANN, Player("Zoë\u00a0Li 李"))).players[1].name == "Zoë\u00a0Li 李"
 
 
 def test_house_rules_in_the_setup() -> None:
@@ -259,6 +273,7 @@ def test_saved_games_that_cannot_be_read() -> None:
     data = state.to_dict()
     assert m.MatchState.from_dict(json.loads(json.dumps(data))) == state
     assert m.MatchState.from_dict(data).setup.players[1].level == Level.HARD
+    hal = data["setup"]["players"][1]
     broken = [
         {**data, "version": 2},
         {k: v for k, v in data.items() if k != "scores"},
@@ -272,6 +287,8 @@ def test_saved_games_that_cannot_be_read() -> None:
         {**data, "setup": {**data["setup"], "rules": {"name": "classic"}}},
         {**data, "setup": {**data["setup"], "players": [{"name": "Ann", "level": "god"}]}},
         {**data, "setup": {**data["setup"], "coached": "yes"}},
+        {**data, "setup": {**data["setup"], "players": [{"name": "Ann\x1b[2J", "level": None}, hal]}},
+        {**data, "setup": {**data["setup"], "players": [{"name": "A" * 500, "level": None}, hal]}},
         {**data, "log": [{"action": "dance"}]},
     ]
     for bad in broken:

@@ -100,6 +100,20 @@ def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
 
 
+def test_resume_says_the_options_for_a_new_game_are_not_used() -> None:
+    lines, _ = greedy_script(hard_setup())
+    run(HARD_1000, [lines[0], "q"])
+    args = ["play", "--resume", "--plain", "--vs", "easy", "--target", "2000", "--rules", "fixed", "--fast"]
+    code, out = run(args, lines[1:])
+    assert code == 0, out
+    assert out.splitlines()[0] == (
+        "Note: the saved game keeps its own players and settings, so --vs, --target and --rules are not used."
+    )
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
+    code, out = run(["play", "--resume", "--plain", "--vs", "easy"], [])
+    assert code == 2 and out.startswith("Error: there is no unfinished game"), out
+
+
 def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
     run(HARD_1000, [lines[0], "q"])
@@ -114,13 +128,111 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
         assert not new.finished
 
 
+def test_ctrl_c_while_the_game_is_solved_saves_nothing(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first game to a target solves its table first, behind a bar: no die has been seen.
+    def interrupted(term: object, setup: m.Setup) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    code, out = run(HARD_1000, [])
+    assert code == 130
+    assert "Nothing was started." in out
+    with Store.open(farkle_home) as store:
+        assert store.games() == []
+
+
+def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(HARD_1000, ["q"])
+
+    def interrupted(term: object, setup: m.Setup) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    code, out = run(HARD_1000, ["n"])
+    assert code == 130
+    assert "Nothing was started; the unfinished game is kept." in out
+    assert "counts as resigned." not in out
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert not game.finished
+
+
 def test_resign_after_confirmation(farkle_home: Path) -> None:
     code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
     assert code == 0, out
     assert "Resign this game? It counts as a loss. (y/n) n" in out
-    assert "You resigned. Scores: You 0, Hard 0." in out
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     with Store.open(farkle_home) as store:
         assert store.get_game(1).outcome == "resigned"
+
+
+PASS_AND_PLAY = ["play", "--seed", "1", "--target", "1000", "--plain", "--players"]
+
+
+def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Path) -> None:
+    import json
+
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? Ana wins. (y/n) y" in out
+    assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0." in out
+    review = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    assert review["resigned"] == "Ben" and review["winners"] == ["Ana"]
+    (game,) = json.loads(runner.invoke(app, ["games", "--json"]).stdout)["games"]
+    assert game["winners"] == ["Ana"] and game["result"] == "Ben resigned, Ana wins"
+
+
+def test_with_three_players_a_resignation_ends_the_game_and_the_leader_of_the_others_wins() -> None:
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["1", "b", "resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? It ends here for everyone: Ana wins. (y/n) y" in out
+    assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0, Cy 0." in out
+
+
+def test_equal_leaders_share_the_win_when_one_resigns() -> None:
+    code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Ana resigned: Ben and Cy share the win. Scores: Ana 0, Ben 0, Cy 0." in out
+
+
+def test_a_training_game_resigned_is_not_called_a_loss() -> None:
+    code, out = run([*HARD_1000, "--seed", "3"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? Hard wins. (y/n) y" in out and "loss" not in out
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
+    code, out = run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert "Resign this game? (y/n) y" in out
+    assert "Game given up after 0 turns, on 0." in out and "Game over" not in out
+
+
+def test_a_resigned_game_of_one_turn_is_reviewed_in_the_singular() -> None:
+    run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
+    code, out = run(["review", "1", "--plain"], [])
+    assert code == 0, out
+    assert out.splitlines()[0].endswith(": Ana and Ben (classic table); 1 turn played.")
+
+
+def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
+    code, out = run(HARD_1000, ["u", "q"])
+    assert code == 0, out
+    assert "Set aside: u\n  (nothing is set aside yet, so there is nothing to change: " in out
+    assert "is not a place" not in out
+
+
+def test_more_costly_decisions_than_shown_are_counted_in_words() -> None:
+    import re
+
+    setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5", chosen_seed=True)
+    lines, _ = greedy_script(setup, bank_at=0)
+    code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
+    assert code == 0, out
+    assert re.search(r"\n  and \d+ more: turn ", out), out
+    assert "mores" not in out
 
 
 def test_resume_without_a_game_is_an_error() -> None:
@@ -137,6 +249,10 @@ def test_resume_without_a_game_is_an_error() -> None:
         (["--players", "Ana,Ben,Cy", "--vs", "easy,hard"], "at most 4 players"),
         (["--players", "Ana"], "a game needs two players"),
         (["--players", "Ana,ana"], "two players cannot share a name"),
+        (["--players", "Ana\x1b[41m,Ben"], "a player's name cannot contain control characters"),
+        (["--players", "An\ta,Ben"], "a player's name cannot contain control characters"),
+        (["--players", "An\ra,Ben"], "a player's name cannot contain control characters"),
+        (["--players", f"{'A' * 500},Ben"], "a player's name has at most 20 characters, not 500"),
         (["--vs", "hard", "--penalty", "500"], "cannot play with the three-Farkle penalty"),
         (["--target", "70"], "--target must be a multiple of 50"),
         (["--target", "500"], "--target must be a multiple of 50 from 1,000"),
@@ -146,6 +262,23 @@ def test_resume_without_a_game_is_an_error() -> None:
 def test_setups_that_cannot_be_played(args: list[str], message: str) -> None:
     code, out = run(["play", "--plain", *args], [])
     assert code == 2 and message in out, out
+    assert out.startswith("Error: ") and len(out.splitlines()) == 1 and "\x1b" not in out, out
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [("-1", "-1"), ("99999999999999999999999999999", "99,999,999,999,999,999,999,999,999,999")],
+)
+def test_a_seed_out_of_range_is_refused_as_score_refuses_it(seed: str, shown: str) -> None:
+    code, out = run(["play", "--plain", "--seed", seed], [])
+    _, score = run(["score", "--plain", "--seed", seed], [])
+    assert code == 2
+    first = out.splitlines()[0]
+    assert (
+        first
+        == f"Error: Invalid value for '--seed': must be from 0 to 9,223,372,036,854,775,807, not {shown}."
+    )
+    assert first == score.splitlines()[0]
 
 
 def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:

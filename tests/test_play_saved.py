@@ -158,15 +158,18 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert code == 0, out
     assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
-    assert (
-        "You: error rate 0.00% (0 of 2); rating expert (1.42 points given up a decision on average)." in out
-    )
+    # The decisions are given in pp: so is their average (the rating reads it on the points scale).
+    assert "You: error rate 0.00% (0 of 2); rating expert (0.07 pp given up a decision on average)." in out
     assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
     assert "  turn   4:  61.95%\n  turn   5: 100.00%" in out
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     a = analyse(final)
     assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
     assert data["analysis"]["unit"] == "win"
+    (summary,) = data["analysis"]["summaries"]
+    assert summary["average_loss_unit"] == "percentage points" and summary["rating"] == "expert"
+    assert summary["average_loss"] == pytest.approx(sum(r.lost for r in a.reviews) / len(a.reviews))
+    assert summary["average_points"] == pytest.approx(20 * summary["average_loss"])
     assert [d["lost"] for d in data["analysis"]["decisions"]] == [r.lost for r in a.reviews]
     assert [x["luck"] for x in data["analysis"]["accounts"]] == [x.luck for x in a.accounts]
     assert data["analysis"]["win_chances"]["by_turn"][-1] == {"turn": 5, "chance": 1.0}
@@ -177,8 +180,9 @@ def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
     run(HARD_1000, ["resign", "y"])
     code, out = run(["review", "1", "--plain"])
     assert code == 0, out
-    assert "You resigned. Scores: You 0, Hard 0." in out and "Luck" not in out
-    assert json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)["resigned"] == "You"
+    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out and "Luck" not in out
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    assert data["resigned"] == "You" and data["winners"] == ["Hard"]
 
 
 @pytest.mark.parametrize(
@@ -218,6 +222,56 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     assert from_file.splitlines()[1:] == from_store.splitlines()[1:]
 
 
+def test_a_resumed_game_keeps_writing_the_file_it_was_started_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, final = greedy_script(hard_setup())
+    monkeypatch.chdir(tmp_path)
+    code, out = run([*HARD_1000, "--save", "g.json"], [lines[0], "q"])
+    assert code == 0, out
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the file is remembered where it is, not by a relative name
+    code, out = run(["play", "--resume", "--plain"], [*lines[1:], "n"])
+    assert code == 0, out
+    path = tmp_path / "g.json"
+    assert f"The game is in {path}: farkle-train review {path} shows it again." in out
+    saved = read_game_file(path)
+    assert saved.state.over and saved.state.log == final.log
+    assert not (elsewhere / "g.json").exists()
+
+
+def test_a_resumed_game_offered_by_play_keeps_writing_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    lines, final = greedy_script(hard_setup())
+    run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    code, out = run(HARD_1000, ["y", *lines[1:], "n"])
+    assert code == 0, out
+    assert read_game_file(path).state.log == final.log
+
+
+@pytest.mark.parametrize("other", ["notes", "game"])
+def test_a_resumed_game_whose_file_was_replaced_says_it_is_not_written(tmp_path: Path, other: str) -> None:
+    path = tmp_path / "g.json"
+    lines, _ = greedy_script(hard_setup())
+    run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    if other == "notes":
+        path.write_text('{"mine": true}\n')
+    else:
+        data = json.loads(path.read_text())
+        data["setup"]["seed"] = "4"
+        path.write_text(json.dumps(data))
+    before = path.read_text()
+    code, out = run(["play", "--resume", "--plain"], [*lines[1:], "n"])
+    assert code == 0, out
+    assert (
+        f"Note: {path} no longer holds this game, so the game is not written there "
+        "(add --save FILE.json to write it to a file)." in out
+    )
+    assert "Game over: You win." in out and "The game is in" not in out
+    assert path.read_text() == before
+
+
 def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     first, _ = greedy_script(hard_setup())
@@ -226,6 +280,24 @@ def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None
     assert read_game_file(path).state.over
     second = read_game_file(tmp_path / "game-2.json")
     assert second.resigned == 1 and second.state.setup.players[0].name == "Hard"
+    assert json.loads((tmp_path / "game-2.json").read_text())["winners"] == [0]
+
+
+def test_review_of_a_resigned_game_file_checks_its_winners(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out = run([*HARD_1000, "--save", str(path)], ["resign", "y", "n"])
+    assert code == 0, out
+    data = json.loads(path.read_text())
+    assert data["resigned"] == 0 and data["winners"] == [1]
+    code, out = run(["review", str(path), "--plain"])
+    assert code == 0 and "You resigned: Hard wins. Scores: You 0, Hard 0." in out, out
+    # A file from before a resignation named its winners has none: it reads as the same game.
+    path.write_text(json.dumps({**data, "winners": None}))
+    code, again = run(["review", str(path), "--plain"])
+    assert code == 0 and again == out, again
+    path.write_text(json.dumps({**data, "winners": [0]}))
+    code, out = run(["review", str(path), "--plain"])
+    assert code == 2 and "the file gives the winners as [0], but its moves give Hard" in out, out
 
 
 def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Path) -> None:
@@ -240,10 +312,51 @@ def test_save_never_replaces_a_file_it_did_not_write_unless_forced(tmp_path: Pat
     code, out = run([*HARD_1000, "--save", str(path), "--force"], ["q"])
     assert code == 0, out
     assert json.loads(path.read_text())["format"] == "farkle-train game"
-    # A game file of its own may be replaced without --force.
+    # Another game's file is someone's record too: only --force replaces it.
     code, out = run(["play", "--solo", "--seed", "1", "--plain", "--save", str(path)], ["n", "q"])
+    assert code == 2 and out.endswith(
+        f"Error: {path} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert json.loads(path.read_text())["setup"]["form"] == "match"
+    code, out = run(["play", "--solo", "--seed", "1", "--plain", "--save", str(path), "--force"], ["n", "q"])
     assert code == 0, out
     assert json.loads(path.read_text())["setup"]["form"] == "ten-turns"
+
+
+def test_save_never_replaces_another_game_file(farkle_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    code, out = run([*HARD_1000, "--seed", "3", "--save", str(path)], ["q"])
+    assert code == 0, out
+    first = path.read_text()
+    # The file is the unfinished game's: a new game in its place is refused before that game is closed.
+    code, out = run([*HARD_1000, "--seed", "1", "--save", str(path)], ["n", "q"])
+    assert code == 2 and out.endswith("choose another name, or add --force to replace it\n"), out
+    assert path.read_text() == first
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert not game.finished  # refused before the unfinished game was closed
+
+
+def test_a_finished_game_file_is_never_replaced_by_a_new_game(tmp_path: Path) -> None:
+    path, data = finished_file(tmp_path)
+    code, out = run([*HARD_1000, "--save", str(path)], ["q"])
+    assert code == 2 and out == (
+        f"Error: {path} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert json.loads(path.read_text()) == data
+
+
+def test_a_game_played_again_never_replaces_another_game_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    finished_file(tmp_path)
+    other = tmp_path / "other.json"
+    second = tmp_path / "other-2.json"
+    second.write_text((tmp_path / "game.json").read_text())
+    code, out = run([*HARD_1000, "--save", str(other)], ["resign", "y", "y"])
+    assert code == 2 and out.endswith(
+        f"Error: {second} holds another game: choose another name, or add --force to replace it\n"
+    ), out
+    assert second.read_text() == path.read_text()
 
 
 @pytest.mark.parametrize(
@@ -296,6 +409,10 @@ def _set(data: dict[str, Any], change: str) -> None:
         data["setup"]["seed"] = "4"
     elif change == "bank":
         moves[0]["action"] = "roll"
+    elif change == "escape":
+        data["setup"]["players"][0]["name"] = "You\x1b[2J\x1b[41m"
+    elif change == "long name":
+        data["setup"]["players"][0]["name"] = "Y" * 500
 
 
 @pytest.mark.parametrize(
@@ -310,6 +427,8 @@ def _set(data: dict[str, Any], change: str) -> None:
         ("short", "the moves stop before move 6, the Farkle on 3 2 4 3"),
         ("seed", "move 1: the dice were"),
         ("bank", "move 2: it is player 1's move, not player 2's"),
+        ("escape", "its setup cannot be read: a player's name cannot contain control characters"),
+        ("long name", "its setup cannot be read: a player's name has at most 20 characters, not 500"),
     ],
 )
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
@@ -320,6 +439,7 @@ def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
     path.write_text(json.dumps(data))
     code, out = run(["review", str(path), "--plain"])
     assert code == 2 and out.startswith(f"Error: {path}: {message}") and len(out.splitlines()) == 1, out
+    assert "\x1b" not in out
 
 
 @pytest.mark.parametrize(
@@ -386,7 +506,7 @@ def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringI
     shown = out.getvalue()
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0." in shown
-    assert "You resigned. Scores: Hard 400, You 0." in shown
+    assert "You resigned: Hard wins. Scores: Hard 400, You 0." in shown
     result = runner.invoke(app, ["review", "1"])
     assert result.exit_code == 0, result.output
     again = out.getvalue()[len(shown) :]

@@ -18,6 +18,7 @@ from farkle_trainer.cli.common import (
     parse_points,
     parse_target,
 )
+from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -146,7 +147,8 @@ def play(
         typer.Option(
             "--players",
             metavar="NAMES",
-            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs).",
+            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs); "
+            "names of up to 20 characters.",
             show_default=False,
         ),
     ] = None,
@@ -189,6 +191,8 @@ def play(
         typer.Option(
             "--seed",
             metavar="N",
+            min=0,
+            max=MAX_SEED,
             help="Reproducible dice (and computer choices with them).",
             show_default=False,
         ),
@@ -225,7 +229,10 @@ def play(
     ] = None,
     force: Annotated[
         bool,
-        typer.Option("--force", help="With --save: replace FILE.json even if it is not a game file."),
+        typer.Option(
+            "--force",
+            help="With --save: replace FILE.json even if it holds another game or is not a game file.",
+        ),
     ] = False,
     plain: PlainOpt = False,
 ) -> None:
@@ -264,13 +271,28 @@ def play(
             code=code,
             chosen_seed=seed is not None,
         )
+    unused = _unused_on_resume(
+        vs=vs,
+        players=players,
+        solo=solo,
+        rules=rules,
+        target=target,
+        opening=opening,
+        penalty=penalty,
+        seed=seed,
+        coach=coach,
+    )
     with open_store_or_explain(data_dir, term) as store:
+        if resume and unused and store.unfinished_game() is not None:
+            from farkle_trainer.ui.views import play as view
+
+            term.say(view.unused_options_line(unused))
         number = 1
         while True:
             path = None if save is None else numbered(save, number)
             if path is not None and number > 1:
                 check_game_path(path, force=force)
-            final = _play(term, store, fresh, fast=fast, save=path)
+            final = _play(term, store, fresh, fast=fast, save=path, force=force)
             if final is None or not _again(term, final.setup):
                 return
             number += 1
@@ -278,6 +300,34 @@ def play(
             fresh = final.setup.rotated()
             if not fixed:
                 fresh = replace(fresh, seed=secrets.token_hex(4))
+
+
+def _unused_on_resume(
+    *,
+    vs: str | None,
+    players: str | None,
+    solo: bool,
+    rules: str,
+    target: str | None,
+    opening: str | None,
+    penalty: str | None,
+    seed: int | None,
+    coach: bool,
+) -> list[str]:
+    """The options given that would set up a new game, which ``--resume`` does not use."""
+    given = {
+        "--vs": vs is not None,
+        "--players": players is not None,
+        "--solo": solo,
+        "--target": target is not None,
+        "--opening": opening is not None,
+        "--penalty": penalty is not None,
+        "--seed": seed is not None,
+        "--coach": coach,
+        # The default table cannot be told from one typed: classic is the only one taken as unset.
+        "--rules": rules.strip().lower() != "classic",
+    }
+    return [option for option, used in given.items() if used]
 
 
 def numbered(path: Path, number: int) -> Path:
@@ -324,8 +374,56 @@ class _GameFile:
             raise GameFileError(f"--save: cannot write {self.path}: {exc.strerror or exc}") from None
 
 
+def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> None:
+    """Solve the table before a new game is saved: stopped during the solve, the game never
+    started (no die was seen), so nothing is kept of it and an unfinished game stays as it was."""
+    from farkle_trainer.training.frontend import INTERRUPTED
+    from farkle_trainer.ui.views import play as view
+
+    try:
+        warm_table(term, setup)
+    except KeyboardInterrupt:
+        term.say()
+        term.say(view.NOTHING_STARTED if unfinished else view.NOTHING_SAVED)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
+    """Before the unfinished game is offered: a file at ``save`` that is not that game's own
+    can be written by no game here, whatever the answer, so it is refused at once."""
+    from farkle_trainer.training.games import play as game
+    from farkle_trainer.training.games.gamefile import check_replace, holds_game
+    from farkle_trainer.training.games.match import MatchError
+
+    try:
+        unfinished = None if row is None else game.saved_state(row)
+    except MatchError:
+        unfinished = None
+    if unfinished is None or not holds_game(save, unfinished):
+        check_replace(save, None, force=force)
+
+
+def _kept_file(row: GameRow, state: MatchState) -> tuple[Path | None, str | None]:
+    """The file a resumed game was being written to, if it may still be written: the same
+    game's file, or none there now. Else no file, and the note that says so."""
+    from farkle_trainer.training.games import play as game
+    from farkle_trainer.training.games.gamefile import GameFileError, check_game_path, check_replace
+    from farkle_trainer.ui.views import play as view
+
+    path = game.saved_file(row)
+    if path is None:
+        return None, None
+    try:
+        check_game_path(path)
+        check_replace(path, state)
+    except GameFileError as exc:
+        gone = path.exists() or path.is_symlink()
+        return None, view.file_not_written_line(path, None if gone else str(exc))
+    return path, None
+
+
 def _play(
-    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None
+    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
 ) -> MatchState | None:
     """Play one game (a new one, or the unfinished one); its last state once it has ended,
     None when it stopped or never started."""
@@ -335,6 +433,7 @@ def _play(
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.training.games.gamefile import check_replace
     from farkle_trainer.ui.terminal import InteractiveFrontend
     from farkle_trainer.ui.views import play as view
 
@@ -352,28 +451,41 @@ def _play(
             state = game.saved_state(row)
             resumed = True
         else:
+            if save is not None:
+                _check_save_first(save, row, force=force)
             resumed = row is not None and _offer(term, row)
             if row is not None and resumed:
                 term.say(view.SETTINGS_KEPT)
                 state = game.saved_state(row)
             else:
-                if row is not None:
-                    game.abandon(store, row)
-                    term.say(view.abandoned_line(row))
                 state = m.new_match(fresh)
-                row = game.start_game(store, state)
     except EndOfInput:
         term.say(view.NOTHING_STARTED)
         return None
+    file, note = save, None
+    if save is not None:
+        check_replace(save, state if resumed else None, force=force)
+    elif resumed:
+        assert row is not None
+        file, note = _kept_file(row, state)
+    if resumed:
+        warm_table(term, state.setup)
+    else:
+        _warm_before_start(term, state.setup, unfinished=row is not None)
+        if row is not None:
+            game.abandon(store, row)
+            term.say(view.abandoned_line(row))
+        row = game.start_game(store, state, file=file)
     assert row is not None
-    write = _GameFile(save)
+    write = _GameFile(file)
     write(state)
-    warm_table(term, state.setup)
     term.say(view.header(state))
     if resumed:
         term.say(view.resume_line(state))
+    if note is not None:
+        term.say(note)
     try:
-        played = game.run_game(term, view, store, row, state, pause=pause, also=write)
+        played = game.run_game(term, view, store, row, state, pause=pause, also=write, file=file)
     except (KeyboardInterrupt, EndOfInput) as stop:
         if isinstance(stop, KeyboardInterrupt):
             term.say()
@@ -388,6 +500,6 @@ def _play(
         view.game_over_text(final, analysis, played.resigned),
         lambda: view.game_over_rich(final, analysis, played.resigned),
     )
-    if save is not None:
-        term.say(view.saved_file_line(save))
+    if file is not None:
+        term.say(view.saved_file_line(file))
     return final

@@ -74,6 +74,7 @@ def review(
     """
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import read_game_file
+    from farkle_trainer.training.games.play import resigned_seat
     from farkle_trainer.ui.views import play as view
 
     term = open_terminal(plain or json)
@@ -91,8 +92,7 @@ def review(
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
         resigned = None
         if row.outcome == "resigned" and not state.over:
-            humans = state.setup.humans
-            resigned = state.seat if state.player.human else (humans[0] if humans else None)
+            resigned = resigned_seat(state)
         heading = f"Game {number}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
     else:
         path = Path(game)

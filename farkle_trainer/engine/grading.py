@@ -141,12 +141,19 @@ def loss_figure(lost: float, unit: Unit) -> str:
     return figure(lost, grade_scale(unit), digits=3 if Unit(unit) == Unit.TURNS else 2)
 
 
+def loss_unit_name(unit: Unit) -> str:
+    """What a loss in ``unit`` is counted in, as a loss is shown: points, pp or turns."""
+    return {Unit.POINTS: "points", Unit.TURNS: "turns"}.get(Unit(unit), "pp")
+
+
 def gives_up_text(lost: float, unit: Unit) -> str:
     """``"42.07 points"``, ``"3.27 pp"``, ``"0.12 turns"``: a loss, always positive, with its unit."""
-    name = {Unit.POINTS: "points", Unit.TURNS: "turns"}.get(Unit(unit), "pp")
-    return f"{loss_figure(lost, unit)} {name}"
+    return f"{loss_figure(lost, unit)} {loss_unit_name(unit)}"
 
 
-def rating_figure(average_loss: float) -> str:
-    """An average loss as a number that never disagrees with its rating."""
-    return figure(average_loss, tuple(bound for bound, _ in RATINGS[:-1]))
+def rating_figure(average_loss: float, unit: Unit = Unit.POINTS) -> str:
+    """An average loss in ``unit`` (a loss as :func:`loss` gives it) as a number that never
+    disagrees with its rating, which reads the average in points (:func:`in_points`)."""
+    ratio = _IN_POINTS[Unit(unit)]
+    bounds = tuple(bound / ratio for bound, _ in RATINGS[:-1])
+    return figure(average_loss, bounds, digits=3 if Unit(unit) == Unit.TURNS else 2)

@@ -205,15 +205,24 @@ def review_move(setup: Setup, move: Move) -> Review:
 
 @dataclass(frozen=True)
 class Summary:
-    """A person's decisions in one game: grades, error rate and rating on ``decide``'s scale."""
+    """A person's decisions in one game: grades, error rate and rating on ``decide``'s scale.
+
+    ``average_loss`` is in points, a chance's percentage point counted as in ratings: the
+    rating reads it. ``average_in_unit`` is the same average in ``loss_unit``, the unit the
+    decisions were shown in (percentage points for a chance); when they were shown in more
+    than one (``mixed``: points, and chances in last turns) it is the average in points.
+    """
 
     seat: int
     decisions: int
     grades: dict[Grade, int]
     errors: int
     error_rate: float | None
-    average_loss: float | None  # points, a chance's percentage point counted as in ratings
+    average_loss: float | None
     rating: str | None
+    loss_unit: Unit = Unit.POINTS
+    average_in_unit: float | None = None
+    mixed: bool = False
 
 
 def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
@@ -223,6 +232,9 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
         grades[r.grade] += 1
     errors = sum(1 for r in mine if not r.right)
     average = sum(r.points_lost for r in mine) / len(mine) if mine else None
+    units = {r.unit for r in mine}
+    unit = next(iter(units)) if len(units) == 1 else Unit.POINTS
+    in_unit = average if unit == Unit.POINTS or not mine else sum(r.lost for r in mine) / len(mine)
     return Summary(
         seat=seat,
         decisions=len(mine),
@@ -231,6 +243,9 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
         error_rate=errors / len(mine) if mine else None,
         average_loss=average,
         rating=None if average is None else rating_for(average),
+        loss_unit=unit,
+        average_in_unit=in_unit,
+        mixed=len(units) > 1,
     )
 
 

@@ -60,8 +60,12 @@ def game_document(state: m.MatchState, *, resigned: int | None = None) -> dict[s
         "over": state.over,
         "resigned": resigned,
         "scores": list(state.scores),
-        "winners": list(state.winners()) if state.over else None,
+        "winners": _listed(m.final_winners(state, resigned)),
     }
+
+
+def _listed(seats: tuple[int, ...] | None) -> list[int] | None:
+    return None if seats is None else list(seats)
 
 
 def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = None) -> None:
@@ -82,8 +86,9 @@ def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = N
 def check_game_path(path: Path, *, force: bool = False) -> None:
     """Refuse, before the first roll, a place the game cannot be written to.
 
-    A file already there is replaced only when it is a game file this program wrote (or with
-    ``force``): anything else may be someone's work.
+    A file already there that is not a game file this program wrote is refused (unless
+    ``force``): it may be someone's work. Whether a game file there is the game's own is
+    known once the game is (:func:`check_replace`).
     """
     if path.is_dir():
         raise GameFileError(f"{path} is a folder: give a file name, like {path / 'game.json'}")
@@ -97,12 +102,44 @@ def check_game_path(path: Path, *, force: bool = False) -> None:
         raise GameFileError(f"cannot write in the folder {path.parent}")
 
 
-def _is_game_file(path: Path) -> bool:
+def check_replace(path: Path, game: m.MatchState | None, *, force: bool = False) -> None:
+    """Refuse to write over a file at ``path`` that is not this game's own: ``game`` is the game
+    carried on (its file may be written on), None a new game (no file there is its own yet)."""
+    if force or not (path.exists() or path.is_symlink()):
+        return
+    if not _is_game_file(path):
+        raise GameFileError(f"{path} exists and is not a game file saved by farkle-train: {KEEP}")
+    if game is None or not holds_game(path, game):
+        raise GameFileError(f"{path} holds another game: {KEEP}")
+
+
+def holds_game(path: Path, game: m.MatchState) -> bool:
+    """Whether ``path`` is ``game``'s own file as written so far: the same setup, the game's first
+    moves, and no ending (a file only ever falls behind the game it is written for)."""
+    data = _game_data(path)
+    if data is None:
+        return False
+    written = game_document(game)
+    moves = data.get("moves")
+    return (
+        data.get("setup") == written["setup"]
+        and isinstance(moves, list)
+        and moves == written["moves"][: len(moves)]
+        and data.get("over") is False
+        and data.get("resigned") is None
+    )
+
+
+def _game_data(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(_read_text(path))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError, GameFileError):
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
+        return None
+    return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+
+def _is_game_file(path: Path) -> bool:
+    return _game_data(path) is not None
 
 
 #: A game file holds one game's moves: a few tens of kilobytes. Anything far larger is not one.
@@ -239,12 +276,18 @@ def _check_result(data: Mapping[str, Any], state: m.MatchState) -> int | None:
     if scores != list(state.scores):
         given = ", ".join(f"{s:,}" for s in state.scores)
         raise GameFileError(f"the file gives the scores as {scores!r}, but its moves give {given}")
+    resigned = _check_resigned(data.get("resigned"), state)
     winners = data.get("winners")
-    actual = list(state.winners()) if state.over else None
-    if winners != actual:
+    actual = _listed(m.final_winners(state, resigned))
+    # Files written before a resignation named its winners give none; the moves still say who.
+    written_before = resigned is not None and winners is None
+    if winners != actual and not written_before:
         names = ", ".join(state.setup.players[w].name for w in actual or ()) or "nobody yet"
         raise GameFileError(f"the file gives the winners as {winners!r}, but its moves give {names}")
-    resigned = data.get("resigned")
+    return resigned
+
+
+def _check_resigned(resigned: Any, state: m.MatchState) -> int | None:
     if resigned is None:
         return None
     if (

@@ -30,6 +30,7 @@ thrown: the state holds no dice that have not been rolled. State in, state out::
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
@@ -51,6 +52,8 @@ MIN_TARGET = 1_000
 MAX_TARGET = 20_000
 PENALTIES: tuple[int, ...] = (0, 500, 1_000)
 MAX_PLAYERS = 4
+#: A name is shown in every turn's line and the scores: longer ones would flood them.
+MAX_NAME = 20
 SOLO_TURNS = 10
 #: A Farkle this many times in a row costs the penalty.
 FARKLES_FOR_PENALTY = 3
@@ -128,6 +131,8 @@ class Setup:
         names = [p.name.strip() for p in players]
         if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
             raise MatchError("every player needs a name without spaces around it")
+        for name in names:
+            _check_name(name)
         if len({n.casefold() for n in names}) != len(names):
             raise MatchError("two players cannot share a name")
         target, opening, penalty = self.target, self.opening, self.penalty
@@ -217,6 +222,18 @@ class Setup:
             seed=str(data["seed"]),
             code=code,
             chosen_seed=chosen_seed,
+        )
+
+
+def _check_name(name: str) -> None:
+    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
+    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
+    if len(name) > MAX_NAME:
+        raise MatchError(f"a player's name has at most {MAX_NAME} characters, not {len(name):,}")
+    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in name):
+        # repr shows each such character escaped, so the message itself is safe to print.
+        raise MatchError(
+            f"a player's name cannot contain control characters (escapes, tabs, line breaks): {name!r}"
         )
 
 
@@ -493,6 +510,19 @@ class MatchState:
             raise MatchError(f"the saved game cannot be read: {exc!r}") from None
         _check_consistent(state)
         return state
+
+
+def final_winners(state: MatchState, resigned: int | None = None) -> tuple[int, ...] | None:
+    """Who won a game that has ended: over, or given up by the seat ``resigned``. A game to the
+    target given up ends for everyone: the other players with the top score win (equal top
+    scores share the win). None while the game goes on, and for a solo game given up."""
+    if state.over:
+        return state.winners()
+    if resigned is None or state.setup.form != Form.MATCH:
+        return None
+    others = [i for i in range(state.setup.size) if i != resigned]
+    top = max(state.scores[i] for i in others)
+    return tuple(i for i in others if state.scores[i] == top)
 
 
 def _check_consistent(state: MatchState) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
@@ -57,9 +58,9 @@ class MatchView(Protocol):
     """Every line a whole game says, as a front end words it."""
 
     SET_ASIDE_PROMPT: str
-    RESIGN_PROMPT: str
 
     def header(self, state: m.MatchState) -> str: ...
+    def resign_prompt(self, state: m.MatchState) -> str: ...
     def resume_line(self, state: m.MatchState) -> str: ...
     def turn_line(self, state: m.MatchState) -> str: ...
     def roll_line(self, state: m.MatchState) -> str: ...
@@ -146,6 +147,12 @@ def _ask_set_aside(front: Frontend, view: MatchView, state: m.MatchState) -> tup
         command = _read_command(text)
         if command is not None:
             return command
+        if text.strip().lower() in UNDO_WORDS:
+            # The header offers u to change a set-aside: here there is none to change yet.
+            raise AnswerError(
+                "nothing is set aside yet, so there is nothing to change: "
+                "set dice aside by face (1 5) or by place (a e)"
+            )
         return m.check_set_aside(state.rules, state.roll, parse_selection(text, state.roll))
 
     return front.ask(view.SET_ASIDE_PROMPT, parse)
@@ -177,8 +184,8 @@ def _ask_action(front: Frontend, view: MatchView, state: m.MatchState) -> Answer
     return front.ask(view.action_prompt(state), parse)
 
 
-def _confirm_resign(front: Frontend, view: MatchView) -> bool:
-    return front.ask(view.RESIGN_PROMPT, parse_yes_no)
+def _confirm_resign(front: Frontend, view: MatchView, state: m.MatchState) -> bool:
+    return front.ask(view.resign_prompt(state), parse_yes_no)
 
 
 def _show_throw(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
@@ -283,7 +290,7 @@ def play_match(
             save(state)
             front.say(view.hint_line(position(state), first=not asked_before))
             asked_before = True
-        elif answer is Command.RESIGN and _confirm_resign(front, view):
+        elif answer is Command.RESIGN and _confirm_resign(front, view, state):
             return Played(state, "resigned", state.seat)
     return Played(state, "over")
 
@@ -306,6 +313,13 @@ def outcome(state: m.MatchState, played: Played | None) -> str:
     return "win" if share == 1.0 else "loss" if share == 0.0 else "shared"
 
 
+def resigned_seat(state: m.MatchState) -> int | None:
+    """Who gave up a game the store keeps as resigned: the person whose turn it was, or the
+    first person (a game closed by starting another on a computer's turn)."""
+    humans = state.setup.humans
+    return state.seat if state.player.human else (humans[0] if humans else None)
+
+
 def person_score(state: m.MatchState) -> int:
     humans = state.setup.humans
     return state.scores[humans[0]] if humans else max(state.scores)
@@ -317,10 +331,29 @@ def describe_level(setup: m.Setup) -> str | None:
     return ",".join(levels) or None
 
 
-def start_game(store: Store, state: m.MatchState) -> GameRow:
+#: The key of a stored game's state that keeps the file it is also written to (``play --save``).
+FILE_KEY = "file"
+
+
+def stored(state: m.MatchState, file: Path | None = None) -> dict[str, Any]:
+    """A game's state as the store keeps it, with the file it is written to, if any, so that a
+    game carried on later keeps writing it."""
+    data = state.to_dict()
+    if file is not None:
+        data[FILE_KEY] = str(file.absolute())
+    return data
+
+
+def saved_file(row: GameRow) -> Path | None:
+    """The file a stored game was being written to, if any."""
+    value = (row.state or {}).get(FILE_KEY)
+    return Path(value) if isinstance(value, str) and value else None
+
+
+def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -> GameRow:
     setup = state.setup
     return store.add_game(
-        state.to_dict(),
+        stored(state, file),
         kind=setup.kind.value,
         level=describe_level(setup),
         rated=state.rated,
@@ -368,17 +401,19 @@ def run_game(
     *,
     pause: Callable[[], None] = lambda: None,
     also: Callable[[m.MatchState], None] = lambda s: None,
+    file: Path | None = None,
 ) -> Played:
     """Play a stored game on, saving every state compare-and-set; record it once it ends.
 
-    ``also`` hears every state once the store holds it (a game file written as it goes).
+    ``also`` hears every state once the store holds it (a game file written as it goes);
+    ``file`` is where that file is, kept with the game.
     Raises what :func:`play_match` raises when stopped; the store then holds the last state.
     """
     version = row.version
 
     def save(s: m.MatchState) -> None:
         nonlocal version
-        version = store.save_game(row.id, s.to_dict(), version=version, rated=s.rated)
+        version = store.save_game(row.id, stored(s, file), version=version, rated=s.rated)
         also(s)
 
     try:
@@ -386,7 +421,7 @@ def run_game(
         final = played.state
         store.finish_game(
             row.id,
-            final.to_dict(),
+            stored(final, file),
             outcome=outcome(final, played),
             score=person_score(final),
             version=version,

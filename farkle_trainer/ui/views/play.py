@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.grading import Unit, gives_up_text, rating_figure
+from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_unit_name, rating_figure
 from farkle_trainer.engine.notation import dice_count, dice_text, labelled_roll, move_words, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Account, Analysis, Review, Values
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary, Values
 from farkle_trainer.training.games.computers import Choice
-from farkle_trainer.training.games.play import RESUME_COMMAND, Position
+from farkle_trainer.training.games.play import RESUME_COMMAND, Position, resigned_seat
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from farkle_trainer.store.rows import GameRow
 
 SET_ASIDE_PROMPT = "Set aside:"
-RESIGN_PROMPT = "Resign this game? It counts as a loss. (y/n)"
 HOW_TO_PLAY = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
     "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
@@ -246,6 +245,26 @@ def hint_line(position: Position, *, first: bool) -> str:
     return "\n".join(lines)
 
 
+def resign_prompt(state: m.MatchState) -> str:
+    """The question before a game is given up, saying what it means: a loss in a rated game,
+    else who wins (a game of three or four ends for everyone)."""
+    if state.rated:
+        return "Resign this game? It counts as a loss. (y/n)"
+    winners = m.final_winners(state, state.seat)
+    if not winners:
+        return "Resign this game? (y/n)"
+    ends = "It ends here for everyone: " if state.setup.size > 2 else ""
+    return f"Resign this game? {ends}{_wins(state.setup, winners)}. (y/n)"
+
+
+def _wins(setup: m.Setup, seats: Sequence[int]) -> str:
+    """``Ana wins``, ``You win``, ``Ana and Ben share the win``."""
+    names = [setup.players[i].name for i in seats]
+    if len(names) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
+
+
 def coach_line(review: Review) -> str:
     move = review.move
     best = _play_words(review.best_keep, review.best_action, move.roll)
@@ -265,6 +284,7 @@ def no_hints_line() -> str:
 RESUME_PROMPT = "Carry on with it? (y/n)"
 SETTINGS_KEPT = "Carrying on with the saved game, in its own settings."
 NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
+NOTHING_SAVED = "Nothing was started."
 
 
 def _game_name(row: GameRow) -> str:
@@ -274,6 +294,12 @@ def _game_name(row: GameRow) -> str:
     level = f" ({row.level})" if row.level else ""
     rated = "rated" if row.rated else "training"
     return f"game {row.id}, {kind}{level}, {rated}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
+
+
+def unused_options_line(options: Sequence[str]) -> str:
+    listed = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
+    verb = "is" if len(options) == 1 else "are"
+    return f"Note: the saved game keeps its own players and settings, so {listed} {verb} not used."
 
 
 def unfinished_line(row: GameRow) -> str:
@@ -298,21 +324,19 @@ def stopped_line(state: m.MatchState) -> str:
 
 def result_line(state: m.MatchState, resigned: int | None = None) -> str:
     setup = state.setup
+    if setup.form != m.Form.MATCH and resigned is not None:
+        return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
     if setup.form == m.Form.TEN_TURNS:
         return f"Game over: {pts(state.scores[0])} in {m.SOLO_TURNS} turns."
     if setup.form == m.Form.FEWEST_TURNS:
-        if resigned is not None:
-            return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
         turns = plural(state.turns[0], "turn")
         return f"Game over: {pts(setup.target)} reached in {turns} ({pts(state.scores[0])})."
+    winners = m.final_winners(state, resigned)
+    assert winners is not None
     if resigned is not None:
-        return f"{setup.players[resigned].name} resigned. Scores: {scores_text(state)}."
-    winners = state.winners()
-    names = [setup.players[i].name for i in winners]
-    head = f"{names[0]} wins" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} share the win"
-    if names == ["You"]:
-        head = "You win"
-    return f"Game over: {head}. Scores: {scores_text(state)}."
+        who = setup.players[resigned].name
+        return f"{who} resigned: {_wins(setup, winners)}. Scores: {scores_text(state)}."
+    return f"Game over: {_wins(setup, winners)}. Scores: {scores_text(state)}."
 
 
 def _review_lines(r: Review, setup: m.Setup) -> list[str]:
@@ -339,6 +363,15 @@ def _luck(a: Account) -> str:
     return f"{a.luck:+,.2f} points"
 
 
+def _average_loss(s: Summary) -> str:
+    """The average loss in the unit the decisions were shown in; decisions shown in points and
+    in pp (last turns) are averaged in points, at the rate ratings count a pp."""
+    assert s.average_in_unit is not None
+    shown = f"{rating_figure(s.average_in_unit, s.loss_unit)} {loss_unit_name(s.loss_unit)}"
+    counted = f", a pp counted as {in_points(1.0, Unit.CHANCE):g} points" if s.mixed else ""
+    return f"{shown} given up a decision on average{counted}"
+
+
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     setup = state.setup
     out: list[str] = []
@@ -355,16 +388,15 @@ def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
         rest = costly[REVIEW_IN_FULL:]
         if rest:
             out.append(
-                f"  and {plural(len(rest), 'more')}: "
+                f"  and {len(rest):,} more: "
                 + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
             )
     for s in a.summaries:
-        if s.error_rate is None or s.average_loss is None:
+        if s.error_rate is None or s.average_in_unit is None:
             continue
         out.append(
             f"{setup.players[s.seat].name}: error rate {percent(s.error_rate)} "
-            f"({s.errors} of {s.decisions}); "
-            f"rating {s.rating} ({rating_figure(s.average_loss)} points given up a decision on average)."
+            f"({s.errors} of {s.decisions}); rating {s.rating} ({_average_loss(s)})."
         )
     luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
@@ -430,24 +462,38 @@ def saved_file_line(path: object) -> str:
     return f"The game is in {path}: farkle-train review {path} shows it again."
 
 
+def file_not_written_line(path: object, reason: str | None) -> str:
+    """A resumed game's file that it no longer goes to: replaced by something else (no
+    ``reason``), or out of reach."""
+    why = f"{path} no longer holds this game" if reason is None else f"{reason}"
+    return f"Note: {why}, so the game is not written there (add --save FILE.json to write it to a file)."
+
+
 # -- saved games: games and review
+
+
+def _resigned(state: m.MatchState, outcome: str | None) -> int | None:
+    """The seat that gave a stored game up, if it was given up."""
+    return resigned_seat(state) if outcome == "resigned" and not state.over else None
 
 
 def _result_words(state: m.MatchState, outcome: str | None, finished: bool) -> str:
     if not finished:
         return f"unfinished (turn {state.turn})"
+    resigned = _resigned(state, outcome)
+    winners = m.final_winners(state, resigned)
     if outcome == "resigned":
-        return "resigned"
+        if resigned is None or not winners:
+            return "resigned"
+        return f"{state.setup.players[resigned].name} resigned, {_wins(state.setup, winners)}"
     if not state.over:
         return outcome or "over"
     if state.setup.form == m.Form.TEN_TURNS:
         return f"{pts(state.scores[0])} in {m.SOLO_TURNS} turns"
     if state.setup.form == m.Form.FEWEST_TURNS:
         return f"{pts(state.setup.target)} in {plural(state.turns[0], 'turn')}"
-    names = [state.setup.players[i].name for i in state.winners()]
-    if len(names) > 1:
-        return f"{' and '.join(names)} share the win"
-    return f"{names[0]} {'win' if names[0] == 'You' else 'wins'}"
+    assert winners is not None
+    return _wins(state.setup, winners)
 
 
 def _started(row: GameRow) -> str:
@@ -528,7 +574,8 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
     if state is not None:
         data["players"] = [{"name": p.name, "level": p.level and p.level.value} for p in state.setup.players]
         data["scores"] = list(state.scores)
-        data["winners"] = [state.setup.players[i].name for i in state.winners()] if state.over else None
+        winners = m.final_winners(state, _resigned(state, row.outcome))
+        data["winners"] = None if winners is None else [state.setup.players[i].name for i in winners]
         data["result"] = _result_words(state, row.outcome, row.finished)
         data["target"] = state.setup.target
         data["rules"] = state.setup.rules.name
@@ -536,7 +583,8 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
 
 
 def review_heading(source: str, state: m.MatchState) -> str:
-    return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {state.turn - 1} turns played."
+    played = plural(state.turn - 1, "turn")
+    return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {played} played."
 
 
 def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
@@ -557,18 +605,28 @@ def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
     }
 
 
+#: The unit of a summary's average loss, in words (``average_points`` is what the rating reads).
+_JSON_UNITS = {
+    Unit.POINTS: "points",
+    Unit.CHANCE: "percentage points",
+    Unit.WIN: "percentage points",
+    Unit.TURNS: "turns",
+}
+
+
 def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -> dict[str, object]:
     """A game and its analysis as figures (values in the unit's own terms: a chance 0 to 1,
     points or turns; ``lost`` and ``luck`` as shown, percentage points for a chance)."""
     setup = state.setup
     names = [p.name for p in setup.players]
+    winners = m.final_winners(state, resigned)
     data: dict[str, object] = {
         "setup": setup.to_dict(),
         "scores": dict(zip(names, state.scores, strict=True)),
         "turns": dict(zip(names, state.turns, strict=True)),
         "over": state.over,
         "resigned": None if resigned is None else names[resigned],
-        "winners": [names[i] for i in state.winners()] if state.over else None,
+        "winners": None if winners is None else [names[i] for i in winners],
         "moves": [mv.to_dict() for mv in state.log],
     }
     if a is None:
@@ -583,7 +641,9 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "decisions": s.decisions,
                 "errors": s.errors,
                 "error_rate": s.error_rate,
-                "average_loss": s.average_loss,
+                "average_loss": s.average_in_unit,
+                "average_loss_unit": _JSON_UNITS[s.loss_unit],
+                "average_points": s.average_loss,
                 "rating": s.rating,
                 "grades": {str(g): n for g, n in s.grades.items()},
             }
