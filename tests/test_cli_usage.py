@@ -145,3 +145,30 @@ def test_every_command_that_takes_data_dir_keeps_the_solver_cache_there(tmp_path
         set_cache_dir(None)
     assert {"decide", "score", "daily", "play", "learn"} <= set(moved)
     assert not {"hint", "strategy", "explain"} & set(moved)
+
+
+def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path: Path) -> None:
+    long = tmp_path / ("x" * 300)
+    env = {**os.environ, "FARKLE_TRAIN_HOME": str(tmp_path / "home")}
+    for args in (["progress", "--data-dir", str(long)], ["progress", "--export", f"{long}.csv"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "farkle_trainer", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode in (1, 2), done.stderr
+        one_error_line(done.stderr)
+        assert "File name too long" in done.stderr
+
+
+def test_an_empty_path_is_refused_rather_than_read_as_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["progress", "--data-dir", ""])
+    assert result.exit_code == 2
+    one_error_line(result.stderr)
+    assert "an empty name is not a file or folder" in result.stderr
+    assert not (tmp_path / "farkle.sqlite3").exists()

@@ -14,7 +14,7 @@ import typer
 from typer._click import exceptions as parser_errors
 
 from farkle_trainer.cli.params import PlainGroup
-from farkle_trainer.engine.errors import BAD_INPUT, FarkleError, InputError
+from farkle_trainer.engine.errors import BAD_INPUT, RUNTIME_FAILURE, FarkleError, InputError
 from farkle_trainer.training.frontend import Stopped
 
 INTERRUPTED = 130
@@ -32,7 +32,7 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     raise UserError(message, code)
 
 
-def report(error: BaseException, stream: IO[str] | None = None) -> None:
+def report(error: BaseException | str, stream: IO[str] | None = None) -> None:
     print(f"Error: {error}", file=stream or sys.stderr)
 
 
@@ -89,3 +89,12 @@ class BoundaryGroup(PlainGroup):
             # Every action is committed as it happens, so Ctrl-C only needs a quiet way out.
             print(file=sys.stderr)
             raise typer.Exit(INTERRUPTED) from None
+        except BrokenPipeError:
+            # The reader went away (``| head``): nothing is left to say, and nobody to say it to.
+            raise typer.Exit(RUNTIME_FAILURE) from None
+        except OSError as exc:
+            # What the file system refuses where no check foresaw it (a name too long for it,
+            # a full disk): one line, never a traceback.
+            where = f"{exc.filename}: " if exc.filename else ""
+            report(f"{where}{exc.strerror or exc}")
+            raise typer.Exit(RUNTIME_FAILURE) from None

@@ -43,6 +43,9 @@ class PlainValue:
         if self.kind is str:
             return value if isinstance(value, str) else str(value)
         if self.kind is Path:
+            if isinstance(value, str) and not value.strip():
+                # Path("") is the current folder: an empty name must not quietly mean "here".
+                raise BadParameter("an empty name is not a file or folder.", ctx=ctx, param=param)
             return value if isinstance(value, Path) else Path(value)
         return self.whole(value, param, ctx)
 

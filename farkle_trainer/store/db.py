@@ -557,21 +557,21 @@ class Store:
         for a file from a newer release, :class:`StoreError` when it cannot be opened at all.
         """
         file = store_path(path)
-        if file.parent.exists() and not file.parent.is_dir():
-            raise StoreError(f"{file.parent} is not a directory")
         try:
+            if file.parent.exists() and not file.parent.is_dir():
+                raise StoreError(f"{file.parent} is not a directory")
             # One student's progress is theirs alone on a shared computer: the directory made
             # here is 0700, and the file 0600 (SQLite gives its -wal and -shm the file's mode).
             created = not file.parent.exists()
             file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             if created:
                 file.parent.chmod(0o700)
+            if file.is_dir():
+                raise StoreError(f"{file} is a directory, not a farkle-trainer store")
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
             ) from None
-        if file.is_dir():
-            raise StoreError(f"{file} is a directory, not a farkle-trainer store")
         _private(file)
         try:
             # The timeout is SQLite's busy timeout: wait that long for another writer, then fail.
