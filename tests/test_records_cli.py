@@ -354,3 +354,16 @@ def test_every_kind_of_session_has_a_name_in_progress() -> None:
     for kind in (SCORE, DECIDE, DAILY_PRACTICE, GAME_SESSION, "challenge"):
         assert KIND_LABELS.get(kind, "").istitle() or KIND_LABELS.get(kind, "")[:1].isupper(), kind
     assert KIND_LABELS[GAME_SESSION] == "Whole games"
+
+
+@pytest.mark.parametrize("command", [["progress"], ["progress", "--json"], ["learn", "--plain"]])
+def test_an_edited_time_in_the_store_is_one_line(farkle_home: Path, command: list[str]) -> None:
+    import sqlite3
+
+    add_training()
+    with sqlite3.connect(farkle_home / "farkle.sqlite3") as db:
+        db.execute("UPDATE answers SET answered_at = 'garbage' WHERE id = 1")
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: the store holds a time that is not one ('garbage')")
+    assert len(result.stderr.splitlines()) == 1

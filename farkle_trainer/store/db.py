@@ -418,7 +418,15 @@ def _stamp(moment: datetime) -> str:
 
 
 def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        # Only an edited file holds one: say so once, rather than fail somewhere deep inside.
+        raise StoreError(
+            f"the store holds a time that is not one ({str(text)[:40]!r}): the file was edited; "
+            "farkle-train reset progress or reset stats starts that part again"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _maybe_time(text: str | None) -> datetime | None:
