@@ -12,6 +12,7 @@ import io
 import json
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -329,3 +330,12 @@ def test_reports_keys_and_exports_never_write_over_a_file(tmp_path: Path) -> Non
     target.write_text("old")
     assert invoke(["class", "report", str(folder), "--plain", "--csv", str(target), "--force"])[0] == 0
     assert target.read_text().startswith("code,activity")
+
+
+def test_a_version_2_quiz_is_still_verified_and_a_version_2_drill_is_not(tmp_path: Path) -> None:
+    from farkle_trainer.training.classroom.verify import OLDER_FORMAT, verify
+
+    quiz = replace(coded_quiz("Ana", [True, False, True]), version=2)
+    assert verify(quiz) is None
+    drill = replace(quiz, activity="decide")
+    assert verify(drill) == OLDER_FORMAT

@@ -455,3 +455,21 @@ def test_mastered_kinds_come_up_less() -> None:
     drills = list(Plan(CLASSIC, Stream("mastery"), 40, adaptive=True, mastery=mastery))
     # Weights 1, 1, 1 and 2: the final round, never mastered, gets two fifths, not a quarter.
     assert sum(p.kind == "final-round" for p in drills) > len(drills) // 4
+
+
+@pytest.mark.parametrize("target", [1000, 5000, 10_000])
+def test_a_final_round_puts_the_player_below_the_target_and_the_leader_at_it(target: int) -> None:
+    from farkle_trainer.engine.kinds import Kind
+    from farkle_trainer.engine.rules import PRESETS
+    from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.training.drills.kinds import KIND_SPECS
+
+    rules = PRESETS["classic"].with_house_rules(target=target)
+    spec = KIND_SPECS[Kind.FINAL_ROUND]
+    needs = set()
+    for seed in range(300):
+        setting = spec.setting(rules, Stream(seed))
+        assert setting.leader is not None and setting.banked is not None
+        assert 0 <= setting.banked < target <= setting.leader, (seed, setting)
+        needs.add(setting.leader - setting.banked)
+    assert min(needs) >= 300 and max(needs) <= 2000 and len(needs) > 20

@@ -12,7 +12,9 @@ edits and damage, it proves nothing: anyone can recompute it. What a file's answ
 checked by grading them again (:mod:`farkle_trainer.training.classroom.verify`).
 
 Version 2 keeps each decision's play (``keep`` and ``action``) so it can be replayed; files
-of version 1 are still read, and reported as not verifiable.
+of version 1 are still read, and reported as not verifiable. Version 3 is written since
+final-round drills put the player below the target: a version 2 drill file is read but not
+verified (its final rounds were drawn the older way), its quizzes and challenges still are.
 
 :class:`ResultRecorder` rewrites the file after every answer of a session, so a session cut
 short still leaves the answers given.
@@ -43,9 +45,9 @@ from farkle_trainer.training.classroom.codes import (
 from farkle_trainer.training.record import AnswerRecord
 
 RESULT_FORMAT = "farkle-trainer result"
-RESULT_VERSION = 2
+RESULT_VERSION = 3
 #: The versions this program reads: version 1 lacks the plays, so it is read but not verified.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 CHECKSUM_PREFIX = "sha256:"
 #: Totals are the exact sum rounded once to two decimals; files written before losses were kept
 #: exact hold losses rounded to two decimals, whose sum may differ from the total by this.

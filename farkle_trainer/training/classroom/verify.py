@@ -33,6 +33,8 @@ from farkle_trainer.training.quizzes.quiz import grade as grade_quiz
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.training.record import AnswerRecord
 
+#: The oldest result version whose quizzes and challenges a code still asks the same way.
+_SAME_QUESTIONS_SINCE = 2
 #: What a report says of a result it reads but cannot check.
 OLDER_FORMAT = "not verifiable (older format)"
 
@@ -50,7 +52,9 @@ def verify(r: Result) -> str | None:
     Returns None when everything was checked, or why it could not be (an older format, a
     rule set that is not a preset: its table is not known here).
     """
-    if r.version < RESULT_VERSION:
+    if r.version < RESULT_VERSION and not (r.version == _SAME_QUESTIONS_SINCE and r.activity != "decide"):
+        # Version 3 changed only how final-round drills are drawn: older quizzes and
+        # challenges are the same questions and can still be checked.
         return OLDER_FORMAT
     rules = PRESETS.get(r.rules)
     if rules is None:

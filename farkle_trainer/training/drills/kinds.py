@@ -91,10 +91,16 @@ def _opening(rules: Rules, stream: Stream) -> Setting:
 
 def _final_round(rules: Rules, stream: Stream) -> Setting:
     # The leader has reached the target (taken as at least 1,000 for tiny house targets).
-    leader = max(rules.target, 1000) + STEP * stream.randint(0, 30)
+    target = max(rules.target, 1000)
+    leader = target + STEP * stream.randint(0, 30)
     # A player can be no further behind than 0 banked; the draw is kept so seeds stay the same.
     deficit = min(STEP * stream.randint(6, 40), leader)
-    return Setting(leader=leader, banked=leader - deficit)
+    banked = leader - deficit
+    if banked >= target:
+        # A player at the target would have ended the game: both scores move down together,
+        # keeping what the turn must make, so the player is just below it.
+        leader, banked = leader - (banked - target + STEP), target - STEP
+    return Setting(leader=leader, banked=banked)
 
 
 def _target(rules: Rules) -> int:
