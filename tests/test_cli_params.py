@@ -194,3 +194,11 @@ def test_points_in_other_notations_are_one_line(written: str) -> None:
     assert result.stderr == (
         f"Error: --points takes a whole number of points from 0 to 100,000, like 350, not {written!r}\n"
     )
+
+
+def test_a_flood_of_input_is_not_echoed_back_whole() -> None:
+    result = runner.invoke(app, ["hint", "1", "5", "--points", "9" * 5000])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: --points takes a whole number of points from 0 to 100,000, like 350, not '{'9' * 29}…'\n"
+    )

@@ -34,6 +34,14 @@ def test_bad_numbers_say_how(text: str) -> None:
         parse_number(text)
 
 
+@pytest.mark.parametrize("text", ["9" * 5000, "99,999,999", "12345678"])
+def test_numbers_no_dice_can_score_are_asked_again(text: str) -> None:
+    with pytest.raises(AnswerError, match="no dice score that many points"):
+        parse_number(text)
+    assert parse_number("9,999,999") == 9_999_999
+    assert parse_number("0001100") == 1100
+
+
 def test_yes_no_and_actions() -> None:
     assert parse_yes_no(" Yes") is True and parse_yes_no("n") is False
     assert parse_action("B") == "bank" and parse_action("roll  on") == "roll"

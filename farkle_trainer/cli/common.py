@@ -180,11 +180,18 @@ def one_of(names: tuple[str, ...]) -> str:
 MAX_POINTS = 100_000
 
 
+def quoted(text: str, most: int = 30) -> str:
+    """What the user typed, quoted for an error line: cut short if it would flood the line."""
+    return repr(text) if len(text) <= most else repr(text[: most - 1] + "…")
+
+
 def parse_points(text: str, option: str, *, positive: bool = False) -> int:
     """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50, up to MAX_POINTS."""
     cleaned = re.sub(r"[,\s]", "", text)
     if not re.fullmatch(r"-?[0-9]{1,20}", cleaned, re.ASCII):
-        fail(f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {text!r}")
+        fail(
+            f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {quoted(text)}"
+        )
     value = int(cleaned)
     if value > MAX_POINTS:
         fail(f"{option} must be at most {MAX_POINTS:,}, not {value:,}")
@@ -211,7 +218,7 @@ def parse_target(text: str) -> int:
     cleaned = re.sub(r"[,\s]", "", text)
     value = int(cleaned) if re.fullmatch(r"[0-9]{1,6}", cleaned, re.ASCII) else None
     if value is None or value % 50 or not MIN_TARGET <= value <= MAX_TARGET:
-        shown = f"{value:,}" if value is not None else repr(text)
+        shown = f"{value:,}" if value is not None else quoted(text)
         fail(f"--target must be a multiple of 50 from {MIN_TARGET:,} to {MAX_TARGET:,}, not {shown}")
     return value
 

@@ -25,6 +25,8 @@ class AnswerError(InputError):
 
 _GROUPED = re.compile(r"\d+|\d{1,3}(?:[ ,_']\d{3})+")
 #: A unit people add after a number of points ("500 points", "500 pts").
+#: No roll of six dice scores more than seven digits of points under any rule file.
+_MOST_DIGITS = 7
 _UNIT = re.compile(r"\s*(?:points?|pts?)\.?\s*$", re.I)
 #: Answers that stop any activity, at any prompt (Ctrl-D does the same).
 STOP_WORDS = ("q", "quit", "exit", "stop")
@@ -52,7 +54,10 @@ def parse_number(text: str) -> int:
     cleaned = _UNIT.sub("", text.strip())
     if not _GROUPED.fullmatch(cleaned):
         raise AnswerError("type a whole number of points, like 1100 or 1,100")
-    return int(re.sub(r"[ ,_']", "", cleaned))
+    digits = re.sub(r"[ ,_']", "", cleaned)
+    if len(digits.lstrip("0")) > _MOST_DIGITS:
+        raise AnswerError("no dice score that many points: type the points, like 1100 or 1,100")
+    return int(digits)
 
 
 def parse_yes_no(text: str) -> bool:
