@@ -379,3 +379,10 @@ def test_bad_options_are_one_line(args: list[str], message: str) -> None:
 def test_count_is_checked() -> None:
     result = runner.invoke(app, ["score", "--count", "0"])
     assert result.exit_code == 2
+
+
+def test_an_adaptive_quiz_at_a_chosen_level_says_the_level() -> None:
+    result = runner.invoke(app, ["score", "--level", "hard", "--count", "3", "--plain"], input="q\n")
+    assert result.stdout.startswith(
+        "Scoring quiz: 3 questions on classic rules at hard level, topics matched to your progress."
+    )

@@ -106,7 +106,7 @@ def score(
         )
         settings = {"topics": list(topics), "level": fixed_level, "count": count}
         if entry is None:
-            front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed))
+            front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed, fixed_level))
             result = None
         else:
             front.say(score_intro(quiz, entry.code))

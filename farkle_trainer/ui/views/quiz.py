@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 RETURNING = {"again": "(again) ", "review": "(review) "}
 
 
-def intro_text(quiz: Quiz, seed: int | None) -> str:
+def intro_text(quiz: Quiz, seed: int | None, level: str | None = None) -> str:
     """``Scoring quiz: 10 questions on classic rules (seed 7, medium level).``"""
     many = f"{quiz.count} question{'s' if quiz.count != 1 else ''}"
     head = f"Scoring quiz: {many} on {quiz.rules.name} rules"
@@ -28,6 +28,8 @@ def intro_text(quiz: Quiz, seed: int | None) -> str:
         return f"{head} (seed {seed}, {' and '.join(levels)} level)."
     due = len(quiz.reviews)
     review = f", {due} from earlier sessions" if due else ""
+    if level is not None and set(quiz.levels.values()) == {level}:
+        return f"{head} at {level} level, topics matched to your progress{review}."
     return f"{head}, matched to your progress{review}."
 
 
