@@ -70,6 +70,9 @@ def test_selection_by_faces_or_places() -> None:
         ("a a", "picked twice"),
         ("7", "not a die face"),
         ("1x", "neither faces"),
+        ("100", "not their points"),
+        ("250 points", "not their points"),
+        ("b", "b and r are bank and roll"),
     ],
 )
 def test_bad_selections_say_why(text: str, message: str) -> None:

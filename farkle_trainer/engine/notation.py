@@ -32,7 +32,7 @@ _UNIT = re.compile(r"\s*(?:points?|pts?)\.?\s*$", re.I)
 STOP_WORDS = ("q", "quit", "exit", "stop")
 #: Answers that mean bank or roll on; at a set-aside prompt they are refused, never read as places.
 _ACTION_WORDS = ("b", "r", "bank", "roll", "roll on", "banks", "rolls")
-SET_ASIDE_FIRST = "set dice aside first: type faces like 1 5 or places like a e"
+SET_ASIDE_FIRST = "set dice aside first, by faces like 1 5 or places like a e (b and r are bank and roll)"
 
 
 def is_stop(text: str) -> bool:
@@ -97,6 +97,18 @@ def labelled_roll(roll: tuple[int, ...] | list[int]) -> str:
     return " ".join(f"{place_label(i)}:{face}" for i, face in enumerate(roll))
 
 
+def _looks_like_points(text: str) -> bool:
+    """``100``, ``1,050`` or ``250 points``: a number of points, not faces (no face is 0 or 7-9)."""
+    cleaned = _UNIT.sub("", text.strip())
+    number = re.sub(r"[ ,_']", "", cleaned)
+    named = cleaned != text.strip()
+    return (
+        number.isascii()
+        and number.isdigit()
+        and (named or (len(number) > 1 and not set(number) <= set("123456")))
+    )
+
+
 def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Dice picked from a roll, by faces (``"1 5"``, ``"15"``) or places (``"a c"``, ``"ac"``).
 
@@ -106,6 +118,8 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
     """
     if " ".join(text.strip().lower().split()) in _ACTION_WORDS:
         raise AnswerError(SET_ASIDE_FIRST)
+    if _looks_like_points(text):
+        raise AnswerError("type the dice to set aside (faces like 1 5, or places like a e), not their points")
     words = re.split(r"[\s,;/\-+]+", text.strip().lower())
     words = [w for w in words if w]
     if not words:
