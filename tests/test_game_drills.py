@@ -418,7 +418,7 @@ def test_a_first_solve_is_announced_once() -> None:
     prepare(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO), said.append)
     assert said == [
         "Working out every chance of winning a game to 1,050 under classic rules: "
-        "the first time can take a minute or more, then it is kept for next time."
+        "the first time takes seconds (about ten for 10,000), then it is kept for next time."
     ]
     prepare(rules, (Kind.GAME,), said.append)
     prepare(CLASSIC, (Kind.KEEP,), said.append)  # nothing to solve for a turn's drills

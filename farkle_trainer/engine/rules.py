@@ -363,6 +363,15 @@ def _validate(rules: Rules, source: str | None) -> None:
             _check_points(toml_key[attr], value, source=source)
 
 
+def _toml(value: object) -> str:
+    """A value as a rule file writes it: ``true``, ``"lots"``, ``1.5``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -372,7 +381,7 @@ def _check_points(
 ) -> int:
     """Points must be whole multiples of 50: the solver counts turn points in fifties."""
     if not _is_int(value):
-        raise RulesError(f"must be a whole number of points, not {value!r}", key=key, source=source)
+        raise RulesError(f"must be a whole number of points, not {_toml(value)}", key=key, source=source)
     assert isinstance(value, int)
     low = 0 if zero_ok else 50
     if value < low or value > high:

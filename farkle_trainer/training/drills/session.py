@@ -98,7 +98,7 @@ def prepare(rules: Rules, kinds: tuple[Kind, ...], say: Callable[[str], None]) -
             told = True
             say(
                 f"Working out every chance of winning a game to {rules.target:,} under {rules.name} "
-                "rules: the first time can take a minute or more, then it is kept for next time."
+                "rules: the first time takes seconds (about ten for 10,000), then it is kept for next time."
             )
 
     for kind in kinds:
