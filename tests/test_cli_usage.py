@@ -172,3 +172,11 @@ def test_an_empty_path_is_refused_rather_than_read_as_here(
     one_error_line(result.stderr)
     assert "an empty name is not a file or folder" in result.stderr
     assert not (tmp_path / "farkle.sqlite3").exists()
+
+
+@pytest.mark.parametrize("columns", ["100", "60"])
+@pytest.mark.parametrize("group", [[], ["class"]])
+def test_the_command_lists_are_never_cut_short(columns: str, group: list[str]) -> None:
+    result = runner.invoke(app, [*group, "--help"], env={"COLUMNS": columns})
+    listed = result.stdout.split("Commands:")[1]
+    assert "..." not in listed and all(len(line) <= int(columns) for line in listed.splitlines())

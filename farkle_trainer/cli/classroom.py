@@ -43,13 +43,13 @@ class_app = command_group(
     help="For the teacher: a class code to share, and the class report from the students' result files.",
     no_args_is_help=True,
 )
-app.add_typer(class_app, name="class")
+app.add_typer(class_app, name="class", short_help="For the teacher: codes and the report.")
 
 
 # -- challenge
 
 
-@app.command()
+@app.command(short_help="A class challenge on the code's dice.")
 def challenge(
     code: Annotated[
         str,
@@ -133,7 +133,7 @@ def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
     return tuple(k for k in KINDS if k in chosen) or None
 
 
-@app.command()
+@app.command(short_help="A printable worksheet for a class code.")
 def worksheet(
     code: Annotated[
         str,
@@ -256,7 +256,7 @@ def worksheet(
 # -- class report, class code
 
 
-@class_app.command("report")
+@class_app.command("report", short_help="The class's results from their files.")
 def class_report(
     results: Annotated[
         list[Path],
@@ -337,7 +337,7 @@ def class_report(
         out.line(line)
 
 
-@class_app.command("code")
+@class_app.command("code", short_help="A fresh class code to share.")
 def class_code(plain: PlainOpt = False) -> None:
     """A fresh class code to share: no vowels, and none of 0, O, 1, I or L, so it reads aloud safely.
 

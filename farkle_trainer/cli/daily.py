@@ -26,7 +26,7 @@ def clock() -> datetime:
     return datetime.now(UTC)
 
 
-@app.command()
+@app.command(short_help="Today's game: the same dice for everyone.")
 def daily(
     replay: Annotated[
         bool,

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 app = command_group()
 
 
-@app.command()
+@app.command(short_help="Bank-or-roll drills graded exactly.")
 def decide(
     kind: Annotated[
         list[str] | None,

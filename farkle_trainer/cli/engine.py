@@ -26,7 +26,7 @@ from farkle_trainer.ui.terminal import open_terminal
 app = command_group()
 
 
-@app.command()
+@app.command(short_help="What a set of dice scores, and why.")
 def explain(
     dice: DiceArg,
     rules: RulesOpt = "classic",
@@ -50,7 +50,7 @@ def explain(
         out.show(render.explain_text(result, table.name), lambda: render.explain_rich(result, table.name))
 
 
-@app.command()
+@app.command(short_help="Every way to play a roll, best first.")
 def hint(
     dice: DiceArg,
     points: Annotated[
@@ -117,7 +117,7 @@ def hint(
         out.show(render.hint_text(result), lambda: render.hint_rich(result))
 
 
-@app.command()
+@app.command(short_help="Bank thresholds and odds, by the solver.")
 def strategy(
     game: GameOpt = False,
     target: TargetOpt = None,

@@ -21,7 +21,7 @@ from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 app = command_group()
 
 
-@app.command()
+@app.command(short_help="Lessons, each ending in its drill.")
 def learn(
     lesson: Annotated[
         str | None,

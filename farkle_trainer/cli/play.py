@@ -129,7 +129,7 @@ def warm_table(term: Terminal, setup: Setup) -> None:
         solve_game(setup.rules, setup.target, setup.opening, progress=bar)
 
 
-@app.command()
+@app.command(short_help="Whole games: vs computer, friends, solo.")
 def play(
     vs: Annotated[
         str | None,

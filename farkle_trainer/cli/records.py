@@ -31,7 +31,7 @@ from farkle_trainer.ui.terminal import Terminal, open_terminal
 app = command_group()
 
 
-@app.command()
+@app.command(short_help="Your training: accuracy and what next.")
 def progress(
     export: Annotated[
         Path | None,
@@ -103,7 +103,7 @@ def _export(target: Path, data_dir: Path | None, out: Terminal, *, json: bool, f
         out.line(f"Exported {plural(count, 'training answer')} to {target}.")
 
 
-@app.command()
+@app.command(short_help="Official results: daily and rated games.")
 def stats(
     rules: Annotated[str, classic_only_rules("official daily games are")] = "classic",
     data_dir: DataDirOpt = None,
@@ -139,7 +139,7 @@ def stats(
             out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
 
 
-@app.command()
+@app.command(short_help="Delete training progress or official stats.")
 def reset(
     what: Annotated[
         str,

@@ -35,7 +35,7 @@ def _state(row: GameRow) -> MatchState | None:
         return None
 
 
-@app.command()
+@app.command(short_help="Saved games, newest first.")
 def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = False) -> None:
     """List saved games, newest first, finished and unfinished: rated or training, result, scores.
 
@@ -52,7 +52,7 @@ def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = 
     term.show(view.games_text(rows), lambda: view.games_rich(rows))
 
 
-@app.command()
+@app.command(short_help="A finished game's analysis again.")
 def review(
     game: Annotated[
         str,

@@ -66,7 +66,7 @@ SeedOpt = Annotated[
 ]
 
 
-@app.command()
+@app.command(short_help="Scoring quizzes: what dice are worth.")
 def score(
     topic: TopicOpt = None,
     level: LevelOpt = None,
