@@ -108,6 +108,10 @@ def test_two_students_get_the_same_drills(tmp_path: Path) -> None:
     assert r.activity == "decide" and r.score == 3 and r.points_lost == 0.0
     # The first decision is a final round: its loss is a chance, never added to points.
     assert r.answers[0].unit == "percentage points" and r.chance_lost == 0.0
+    exit_code, report, _ = invoke(["class", "report", str(tmp_path), "--plain"], "")
+    assert exit_code == 0
+    # A decision counts when it is the best play or a fine one, and the report says so.
+    assert "      Best or fine: 2 of 2." in report.splitlines()
 
 
 @pytest.mark.parametrize(

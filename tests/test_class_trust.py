@@ -75,15 +75,20 @@ def test_hostile_files_are_one_line_each_and_the_rest_is_reported(tmp_path: Path
     lone = result_document(coded_quiz("Ben", [True]))
     lone["name"] = "\ud800"
     (folder / "surrogate.json").write_text(json.dumps(seal(lone)))  # ASCII: "\ud800" escaped
-    os.mkfifo(folder / "pipe.json")  # passed over in a folder: it would wait for a writer forever
+    os.mkfifo(folder / "pipe.json")  # never opened: it would wait for a writer forever
+    (folder / "box.json").mkdir()
+    (folder / "gone.json").symlink_to(tmp_path / "nowhere")
     (folder / "huge.json").write_text(" " * (5 * 2**20))
     code, out, err = invoke(["class", "report", str(folder), "--plain"])
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "Class MATH7B: 1 result counted; 4 files left out:"
-    assert sorted(line.split(": ", 1)[1] for line in lines[1:5]) == [
+    assert lines[0] == "Class MATH7B: 1 result counted; 7 files left out:"
+    assert sorted(line.split(": ", 1)[1] for line in lines[1:8]) == [
+        "a folder, not a result file",
+        "a link to nothing: not a result file",
         "nested too deeply to be a result file",
         "nested too deeply to be a result file",
+        "not a regular file: not a result file",
         "not a result file: it holds text that is not valid Unicode",
         "too large to be a result file (over 4 MB)",
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -367,3 +368,11 @@ def test_an_edited_time_in_the_store_is_one_line(farkle_home: Path, command: lis
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("Error: the store holds a time that is not one ('garbage')")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_force_never_writes_into_a_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.csv"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["progress", "--export", str(fifo), "--force"])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: --export: {fifo} is not a regular file: give a file name\n"

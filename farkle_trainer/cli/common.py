@@ -322,10 +322,15 @@ def may_replace(path: Path, option: str, term: Terminal, *, force: bool) -> None
     """
     from farkle_trainer.ui.terminal import is_terminal
 
-    if force or not (path.exists() or path.is_symlink()):
+    if not (path.exists() or path.is_symlink()):
         return
     if path.is_dir():
         fail(f"{option}: {path} is a folder: give a file name")
+    if path.exists() and not path.is_file():
+        # A FIFO or a device would take the writing and never give it back, --force or not.
+        fail(f"{option}: {path} is not a regular file: give a file name")
+    if force:
+        return
     if is_terminal(sys.stdin) and term.confirm(f"{path} exists. Replace it?"):
         return
     fail(f"{option}: {path} exists: choose another name, or add --force to replace it")

@@ -123,19 +123,32 @@ def result_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
 
     for path in paths:
         if path.is_dir():
-            inside = sorted(
-                (p for p in path.rglob("*") if p.suffix.lower() == ".json" and p.is_file()),
+            named = sorted(
+                (p for p in path.rglob("*") if p.suffix.lower() == ".json"),
                 key=lambda p: str(p.relative_to(path)).casefold(),
             )
+            inside = [p for p in named if p.is_file()]
             if not inside:
                 problems.append(Problem(str(path), "unreadable", "a folder with no .json files"))
             for p in inside:
                 add(p)
+            for p in named:
+                if not p.is_file():
+                    # Named like a result but never read: a FIFO would wait, a device never end.
+                    problems.append(Problem(str(p), "unreadable", _not_a_file(p)))
         elif path.exists():
             add(path)
         else:
             problems.append(Problem(str(path), "unreadable", "no such file or folder"))
     return found, problems
+
+
+def _not_a_file(path: Path) -> str:
+    if path.is_symlink() and not path.exists():
+        return "a link to nothing: not a result file"
+    if path.is_dir():
+        return "a folder, not a result file"
+    return "not a regular file: not a result file"
 
 
 def class_report(paths: Sequence[Path], code: str | None = None) -> ClassReport:

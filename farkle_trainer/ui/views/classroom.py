@@ -137,7 +137,7 @@ def _has_notes(section: Section) -> bool:
 
 def student_columns(section: Section) -> list[str]:
     """The columns a section needs: a scoring quiz loses no points, only drills have final rounds."""
-    accuracy = "best plays" if section.activity == "challenge" else "accuracy"
+    accuracy = "best or fine" if section.activity == "challenge" else "accuracy"
     lost = ["points lost"] if _has_points(section) else []
     chance = ["chance lost"] if _has_chances(section) else []
     note = [""] if _has_notes(section) else []
@@ -178,7 +178,8 @@ def question_lines(section: Section, q: QuestionRow) -> list[str]:
     best = "Best" if section.activity != "score" else "Answer"
     right = f"Right: {q.right} of {q.asked}." if section.activity == "score" else None
     if right is None:
-        right = f"Best play: {q.right} of {q.asked}."
+        # A decision counts as right when it is the best play or a fine one (see grading).
+        right = f"Best or fine: {q.right} of {q.asked}."
     if q.common_wrong is not None:
         right += f" Most common wrong answer: {_wrong(q)}."
     return [f"{q.number:>4}. {safe(q.question)} {best}: {safe(q.correct_answer)}.", f"      {right}"]
