@@ -376,3 +376,13 @@ def test_force_never_writes_into_a_fifo(tmp_path: Path) -> None:
     result = runner.invoke(app, ["progress", "--export", str(fifo), "--force"])
     assert result.exit_code == 2
     assert result.stderr == f"Error: --export: {fifo} is not a regular file: give a file name\n"
+
+
+def test_a_store_that_is_a_folder_says_the_way_on(farkle_home: Path) -> None:
+    (farkle_home / FILE_NAME).mkdir(parents=True)
+    result = runner.invoke(app, ["progress"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: {farkle_home / FILE_NAME} is a folder, not a farkle-trainer store: move it away, "
+        "or keep your records elsewhere with --data-dir DIR\n"
+    )

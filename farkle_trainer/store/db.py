@@ -575,7 +575,10 @@ class Store:
             if created:
                 file.parent.chmod(0o700)
             if file.is_dir():
-                raise StoreError(f"{file} is a directory, not a farkle-trainer store")
+                raise StoreError(
+                    f"{file} is a folder, not a farkle-trainer store: move it away, or keep "
+                    "your records elsewhere with --data-dir DIR"
+                )
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
