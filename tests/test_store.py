@@ -131,7 +131,7 @@ def test_an_unusable_directory_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot create the data directory"):
         Store.open(blocker / "data")
     (tmp_path / "d" / FILE_NAME).mkdir(parents=True)
-    with pytest.raises(StoreError, match="is a directory"):
+    with pytest.raises(StoreError, match="is a folder, not a farkle-trainer store"):
         Store.open(tmp_path / "d")
 
 
