@@ -39,7 +39,9 @@ from farkle_trainer.training.classroom.codes import (
     ACTIVITY_NAMES,
     Activity,
     ClassCodeError,
+    StudentNameError,
     normalize_code,
+    parse_name,
     same_student,
 )
 from farkle_trainer.training.record import AnswerRecord
@@ -328,9 +330,20 @@ def parse_result(text: str) -> Result:
     except ClassCodeError:
         raise ResultError("not-result", "not a result file: its class code is not valid") from None
     name = _need(data, "name", str, optional=True)
+    if name is not None:
+        try:
+            name = parse_name(name)
+        except StudentNameError as exc:
+            raise ResultError(
+                "not-result", f"not a result file: its name is not one a student can type ({exc})"
+            ) from None
     perfect = _need(data, "perfect_score", int, optional=True)
+    for key in ("started", "finished"):
+        moment = data.get(key)
+        if isinstance(moment, str) and not _is_time(moment):
+            raise ResultError("tampered", f"edited: its {key} time {moment[:30]!r} is not a time")
     result = Result(
-        name=None if name is None else " ".join(name.split()) or None,
+        name=name,
         code=code,
         activity=activity,
         rules=_need(data, "rules", str),
@@ -348,6 +361,14 @@ def parse_result(text: str) -> Result:
     return result
 
 
+def _is_time(text: str) -> bool:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return moment.tzinfo is not None
+
+
 def _check_totals(r: Result, data: Mapping[str, Any]) -> None:
     def same(stored: Any, total: float | None) -> bool:
         if total is None:
@@ -359,6 +380,7 @@ def _check_totals(r: Result, data: Mapping[str, Any]) -> None:
         and same(data.get("chance_lost"), r.chance_lost)
         and data.get("right") == r.right
         and (r.activity == "challenge" or r.score == r.right)
+        and (r.activity == "challenge" or r.perfect_score is None)
         and [a.number for a in r.answers] == list(range(1, len(r.answers) + 1))
     )
     if not adds_up:
