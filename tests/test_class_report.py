@@ -96,10 +96,10 @@ def test_csv_for_a_spreadsheet() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == (
         "code,activity,rules,name,score,right,answered,planned,accuracy_percent,points_lost,"
-        "chance_lost_percentage_points,complete,perfect_score,file"
+        "chance_lost_percentage_points,complete,perfect_score,checked,file"
     )
-    assert lines[1] == "MATH7B,score,classic,'=cmd(),1,1,2,2,50.0,,,yes,,ana.json"
-    assert lines[2] == "MATH7B,score,classic,Ben,1,1,1,2,100.0,,,no,,ben.json"
+    assert lines[1] == "MATH7B,score,classic,'=cmd(),1,1,2,2,50.0,,,yes,,yes,ana.json"
+    assert lines[2] == "MATH7B,score,classic,Ben,1,1,1,2,100.0,,,no,,yes,ben.json"
     out = io.StringIO()
     assert questions_csv(report, out) == 2
     assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"
@@ -141,3 +141,17 @@ def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
     (section,) = build_report([("ana.json", back)]).sections
     assert section.students[0].points_lost == pytest.approx(2916.70)
     assert "2,916.70" in report_text(build_report([("ana.json", back)]))
+
+
+def test_a_result_nothing_could_check_is_listed_but_not_counted_in_the_questions() -> None:
+    results = [
+        ("ana.json", result("Ana", [("q1", "right"), ("q2", "right")])),
+        ("eve.json", result("Eve", [("q1", "banana"), ("q2", "banana")])),
+    ]
+    report = build_report(results, unverified={"eve.json": "not verifiable (older format)"})
+    (section,) = report.sections
+    assert [s.name for s in section.students] == ["Ana", "Eve"]
+    assert [(q.asked, q.right, q.common_wrong) for q in section.questions] == [(1, 1, None), (1, 1, None)]
+    out = io.StringIO()
+    students_csv(report, out)
+    assert out.getvalue().splitlines()[2].endswith(",not verifiable (older format),eve.json")

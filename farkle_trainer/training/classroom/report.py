@@ -263,7 +263,9 @@ def _section(
         )
     )
     by_item: dict[str, list[AnswerRecord]] = {}
-    for _, r in sorted(group, key=lambda pr: same_student(pr[1].name or "")):
+    for path, r in sorted(group, key=lambda pr: same_student(pr[1].name or "")):
+        if path in unverified:
+            continue  # answers nothing could check say nothing about how the class did
         for a in r.answers:
             by_item.setdefault(a.item, []).append(a)
     min_asked = 2 if activity == "challenge" and len(group) > 1 else 1

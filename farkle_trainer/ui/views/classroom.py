@@ -285,6 +285,7 @@ STUDENT_FIELDS = (
     "chance_lost_percentage_points",
     "complete",
     "perfect_score",
+    "checked",
     "file",
 )
 QUESTION_FIELDS = (
@@ -340,6 +341,7 @@ def students_csv(report: ClassReport, stream: IO[str]) -> int:
             "" if s.chance_lost is None else f"{s.chance_lost:.2f}",
             s.complete,
             s.perfect_score,
+            "yes" if s.unverified is None else s.unverified,
             s.path,
         )
         for sec in report.sections
