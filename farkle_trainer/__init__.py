@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from farkle_trainer.engine.scoring import explain, score
 
 __all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # Every command starts by importing this package: the public names load their modules only
 # when used, so `farkle-train --help` does not pay for the rules, scoring or the game solver.
