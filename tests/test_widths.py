@@ -163,3 +163,19 @@ def test_wrapping_never_splits_a_roll_or_a_number() -> None:
 def test_wrapping_keeps_percentage_points_with_their_number() -> None:
     lines = [line.plain for line in wrap(Text("roll 56.40%  gives up 0.18 pp"), 27)]
     assert lines == ["roll 56.40%  gives up", "  0.18 pp"]
+
+
+def test_narrow_progress_and_lesson_lists_keep_each_phrase_on_its_line() -> None:
+    add_training()
+    with Store.open() as store:
+        progress = load_progress(store)
+    shown = rendered(records.progress_rich(progress), 60).splitlines()
+    assert "  Scoring: combos: 6 answers, 17% right (17% lately)" in shown
+    assert not any(line.strip() == "decision" for line in shown)
+    lessons = all_lessons()
+    status = dict.fromkeys((x.number for x in lessons), "new")
+    listed = rendered(lesson_views.list_rich(lessons, status, "classic"), 60).splitlines()
+    assert "  7. Playing the score (new)" in listed
+    assert "     farkle-train decide --kind game --target 2000" in listed
+    # Plain text, which no width limits, keeps the columns the README shows.
+    assert "  topic" in records.progress_text(progress)

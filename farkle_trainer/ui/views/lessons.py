@@ -14,10 +14,16 @@ if TYPE_CHECKING:
 #: A lesson's status for a learner, from training progress.
 
 
-def list_text(lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: str) -> str:
+def list_text(
+    lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: str, width: int | None = None
+) -> str:
+    """One line a lesson; where that is wider than ``width``, its drill on a line of its own."""
     out = [f"Lessons ({rules_name} rules). Read one with: farkle-train learn NUMBER", ""]
+    rows = [f"  {n.number}. {n.title:<30} {status[n.number]:<10} {n.practice}" for n in lessons]
+    if width is None or max(len(row) for row in rows) <= width:
+        return "\n".join([*out, *rows])
     for lesson in lessons:
-        out.append(f"  {lesson.number}. {lesson.title:<30} {status[lesson.number]:<10} {lesson.practice}")
+        out += [f"  {lesson.number}. {lesson.title} ({status[lesson.number]})", f"     {lesson.practice}"]
     return "\n".join(out)
 
 
@@ -38,7 +44,7 @@ def list_rich(lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: s
     for lesson in lessons:
         state = status[lesson.number]
         table.add_row(str(lesson.number), lesson.title, f"[{styles[state]}]{state}[/]", lesson.practice)
-    return fit(table, list_text(lessons, status, rules_name))
+    return fit(table, lambda width: list_text(lessons, status, rules_name, width))
 
 
 def lesson_text(markdown: str) -> str:

@@ -146,21 +146,34 @@ def _advice_lines(s: ProgressSummary) -> list[str]:
     return [*_notes(s), f"Practise next: {s.next.command}", f"  {s.next.reason}"]
 
 
-def progress_text(s: ProgressSummary) -> str:
+def progress_text(s: ProgressSummary, width: int | None = None) -> str:
+    """The progress as lines; topics in columns, or a line each where columns would not fit ``width``."""
     if not s.answers:
         return "\n".join(["No training recorded yet.", *_advice_lines(s)])
     out = [_progress_heading(s), ""]
-    width = max(len(topic_label(t)) for t in s.topics)
-    out.append(f"  {'topic':<{width}}  answers  right  lately  lost per decision")
+    label = max(len(topic_label(t)) for t in s.topics)
+    rows = [f"  {'topic':<{label}}  answers  right  lately  lost per decision"]
     for t in s.topics:
-        out.append(
-            f"  {topic_label(t):<{width}}  {t.answers:>7,}  {share(t.accuracy):>5}  "
+        rows.append(
+            f"  {topic_label(t):<{label}}  {t.answers:>7,}  {share(t.accuracy):>5}  "
             f"{share(t.recent_accuracy):>6}  {_lost(t.average_points_lost, t.loss_unit)}"
         )
+    if width is not None and max(len(row) for row in rows) > width:
+        rows = [_topic_line(t) for t in s.topics]
+    out += rows
     out.append("")
     out += _loss_lines(s)
     out += _advice_lines(s)
     return "\n".join(out)
+
+
+def _topic_line(t: TopicProgress) -> str:
+    lost = _lost(t.average_points_lost, t.loss_unit)
+    per = "" if lost == "-" else f", {lost} lost per decision"
+    return (
+        f"  {topic_label(t)}: {plural(t.answers, 'answer')}, {share(t.accuracy)} right "
+        f"({share(t.recent_accuracy)} lately){per}"
+    )
 
 
 def sparkline(values: list[float]) -> str:
@@ -208,7 +221,7 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
         line.append(f"({s.trend})", style=style)
         parts.append(line)
     parts += _advice_rich(s)
-    return fit(Group(*parts), progress_text(s))
+    return fit(Group(*parts), lambda width: progress_text(s, width))
 
 
 def _advice_rich(s: ProgressSummary) -> list[RenderableType]:
