@@ -179,3 +179,12 @@ def test_narrow_progress_and_lesson_lists_keep_each_phrase_on_its_line() -> None
     assert "     farkle-train decide --kind game --target 2000" in listed
     # Plain text, which no width limits, keeps the columns the README shows.
     assert "  topic" in records.progress_text(progress)
+
+
+def test_a_narrow_hint_gives_each_play_two_whole_lines() -> None:
+    h = hint((1, 5, 2, 2, 3, 6), 300, load_rules("classic"))
+    shown = rendered(engine.hint_rich(h), 60).splitlines()
+    assert max(len(line) for line in shown) <= 60
+    assert "  1.  keep 1    +100  5 left  -> roll, best" in shown
+    assert "    bank 350.00  roll 599.10  42.07 points" in shown
+    assert engine.hint_text(h) == engine.hint_text(h, 100)  # where it fits, the columns stay

@@ -232,25 +232,35 @@ _ROW_STYLES = {"best": "bold green", "equal best": "green"}
 _RIGHT = (True, False, True, False, False, False, False, True)
 
 
-def hint_text(h: Hint) -> str:
+def hint_text(h: Hint, width: int | None = None) -> str:
+    """The hint as lines: a play a line in columns, or two lines a play where those would not
+    fit ``width`` (what to do, then its values)."""
     out = _hint_heading(h)
     out.append(_hint_summary(h))
     if h.plays:
         out.append("Plays, best first (bank / roll on / gives up):")
         rows = _hint_rows(h)
-        widths = [max(len(r[c]) for r in rows) for c in range(len(_RIGHT))]
-        # A verdict with no loss after it ("-> bank, equal best") ends its line: only the
-        # verdicts of plays that give something up set where the losses start.
-        losing = [r for r in rows if r[-1]]
-        if losing:
-            widths[-2] = max(len(r[-2]) for r in losing)
-        for r in rows:
-            cells = [
-                cell.rjust(w) if right else cell.ljust(w)
-                for cell, w, right in zip(r, widths, _RIGHT, strict=True)
-            ]
-            out.append(("  " + "  ".join(cells)).rstrip())
+        lines = _columns(rows, _RIGHT)
+        if width is not None and max(len(line) for line in lines) > width:
+            what = _columns([[*r[:4], r[6]] for r in rows], (True, False, True, False, False))
+            values = _columns([["", *r[4:6], *r[7:]] for r in rows], (True, False, False, True))
+            lines = [line for pair in zip(what, values, strict=True) for line in pair]
+        out += lines
     return "\n".join(out)
+
+
+def _columns(rows: list[list[str]], right: tuple[bool, ...]) -> list[str]:
+    widths = [max(len(r[c]) for r in rows) for c in range(len(right))]
+    # A verdict with no loss after it ("-> bank, equal best") ends its line: only the
+    # verdicts of plays that give something up set where the losses start.
+    losing = [r for r in rows if r[-1]]
+    if losing and len(right) == len(_RIGHT):
+        widths[-2] = max(len(r[-2]) for r in losing)
+    lines = []
+    for r in rows:
+        cells = [cell.rjust(w) if rj else cell.ljust(w) for cell, w, rj in zip(r, widths, right, strict=True)]
+        lines.append(("  " + "  ".join(cells)).rstrip())
+    return lines
 
 
 def hint_rich(h: Hint) -> RenderableType:
@@ -290,7 +300,7 @@ def hint_rich(h: Hint) -> RenderableType:
             )
         parts.append(table)
     parts.append(Text(_hint_summary(h), style="bold" if h.plays else "bold yellow"))
-    return fit(RichGroup(*parts), hint_text(h))
+    return fit(RichGroup(*parts), lambda width: hint_text(h, width))
 
 
 # -- strategy
