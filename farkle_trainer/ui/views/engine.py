@@ -325,8 +325,8 @@ def _strategy_notes(s: Strategy) -> list[str]:
     notes = [
         f"A turn played perfectly scores {ev(s.expected_turn_score)} on average "
         f"(about {points(round(10 * s.expected_turn_score))} over ten turns).",
-        "Roll on while your turn total is at most the threshold for the dice you would roll;",
-        "bank above it. Hot dice count as six dice to roll.",
+        "Roll on while your turn total is at most the threshold for the dice you would roll; bank above it.",
+        "Hot dice count as six dice to roll.",
     ]
     if s.opening:
         notes.append(f"With nothing banked yet, you cannot bank below {points(s.opening)}.")
