@@ -11,6 +11,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -21,12 +23,13 @@ import pytest
 from factories import coded_quiz
 from rich.console import Console
 from test_challenge_cli import greedy, script
+from test_daily_cli import read_until
 from typer.testing import CliRunner
 
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.training.classroom.report import class_report
-from farkle_trainer.training.classroom.results import result_document, write_result
+from farkle_trainer.training.classroom.results import read_result, result_document, write_result
 from farkle_trainer.ui.views.classroom import report_rich, report_text
 
 runner = CliRunner()
@@ -305,6 +308,48 @@ def test_a_result_file_is_never_someone_elses(tmp_path: Path) -> None:
     assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
     assert invoke([*args, "--force"], "1\n")[0] == 0
     assert json.loads(ben.read_text())["name"] == "Ana"
+
+
+def test_two_students_saving_to_one_file_at_once_lose_nothing_unsaid(tmp_path: Path) -> None:
+    race = tmp_path / "race.json"
+
+    def student(name: str) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "farkle_trainer", "score", "--code", "MATH7B", "--count", "3"]
+        command += ["--plain", "--name", name, "--save-result", str(race)]
+        env = {**os.environ, "FARKLE_TRAIN_HOME": str(tmp_path / name)}
+        return subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+
+    ana, ben = student("Ana"), student("Ben")
+    try:
+        # Both are at their first question: both found no file there.
+        read_until(ana, "1/3 ", timeout=60)
+        read_until(ben, "1/3 ", timeout=60)
+        assert not race.exists()
+        assert ana.stdin is not None
+        ana.stdin.write(b"1 2 2 2\n")
+        ana.stdin.flush()
+        read_until(ana, "2/3 ", timeout=60)
+        assert read_result(race).name == "Ana"
+        ben_out, ben_err = ben.communicate(b"1\nyes\n1100\n", timeout=60)
+        ana_out, ana_err = ana.communicate(b"no\n1000\n", timeout=60)
+    finally:
+        for proc in (ana, ben):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+    assert ben.returncode == 2
+    assert ben_out.decode().splitlines()[-1] == "Result for class MATH7B: Ben, scoring quiz, 0 of 3 right."
+    assert ben_err.decode() == (
+        f"Error: this result was NOT saved to {race}: another student's result ('Ana') is there now and "
+        "was not written over; to save yours, run the command again with another --save-result file name\n"
+    )
+    assert ana.returncode == 0, ana_err.decode()
+    assert ana_out.decode().splitlines()[-1].endswith(f"3 of 3 right. Saved to {race} for your teacher.")
+    kept = read_result(race)
+    assert kept.name == "Ana" and kept.complete and kept.right == 3
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["race.json"]
 
 
 def test_reports_keys_and_exports_never_write_over_a_file(tmp_path: Path) -> None:

@@ -399,6 +399,6 @@ def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool,
 
     result = recorder.finish(complete=result_complete, **totals)
     saved = str(recorder.path) if recorder.saved else None
-    front.say(view.result_line(result, saved_to=saved))
+    front.say(view.result_line(result, saved_to=saved, file_given=recorder.path is not None))
     if recorder.error is not None:
         fail(recorder.error)

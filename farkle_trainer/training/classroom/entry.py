@@ -21,6 +21,7 @@ from farkle_trainer.training.classroom.results import (
     ResultRecorder,
     check_replaceable,
     check_result_path,
+    file_contents,
 )
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Stopped
 
@@ -57,6 +58,8 @@ class ClassEntry:
         Ctrl-C or the end of input at the name stops the command before anything is recorded.
         """
         name = self.name
+        # Read before any check: a file that changes after it is not written over.
+        held = None if self.save_to is None else file_contents(self.save_to)
         if name is None and self.save_to is not None:
             try:
                 name = ask_name(front)
@@ -81,6 +84,7 @@ class ClassEntry:
             name=name,
             path=self.save_to,
             clock=clock,
+            held=held,
         )
 
 
