@@ -26,6 +26,7 @@ from test_challenge_cli import greedy, script
 from test_daily_cli import read_until
 from typer.testing import CliRunner
 
+import farkle_trainer.cli.common as common_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.training.classroom.report import class_report
@@ -303,11 +304,61 @@ def test_a_result_file_is_never_someone_elses(tmp_path: Path) -> None:
     )
     assert code == 2 and f"{cleo} holds a class challenge result for class code MATH7B" in err
     assert ben.read_bytes() == before
-    # The same student may take it again; --force replaces anything.
-    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
-    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
+    # --force replaces anything.
     assert invoke([*args, "--force"], "1\n")[0] == 0
     assert json.loads(ben.read_text())["name"] == "Ana"
+
+
+def test_a_finished_result_is_replaced_only_when_its_student_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ana = tmp_path / "ana.json"
+    args = [
+        "score",
+        "--code",
+        "MATH7B",
+        "--count",
+        "2",
+        "--plain",
+        "--name",
+        "Ana",
+        "--save-result",
+        str(ana),
+    ]
+    # A stopped result is the same student's to take again, as often as they like.
+    assert invoke(args, "1\n")[0] == 0
+    assert invoke(args, "1\n")[0] == 0
+    assert invoke(args, "1\n1\n")[0] == 0
+    finished = ana.read_bytes()
+    assert json.loads(finished)["complete"]
+    # Through a pipe no one can say yes: refused before anything is asked.
+    code, out, err = invoke(args, "1\nq\n")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"Error: --save-result: {ana} already holds your finished result (0 of 2 right): "
+        "choose another file name, or add --force to start again and replace it\n"
+    )
+    assert ana.read_bytes() == finished
+    # On a terminal the student is asked, and no is the answer Enter gives.
+    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
+    question = f"{ana} already holds your finished result (0 of 2 right); start again and replace it? (y/N)"
+    for typed in ("\n", "no\n", ""):
+        code, out, _ = invoke(args, typed)
+        assert code == 0 and question in out
+        assert out.splitlines()[-1] == f"Nothing was started: {ana} keeps your finished result."
+        assert ana.read_bytes() == finished
+    code, out, _ = invoke(args, "yes\n1\nq\n")
+    assert code == 0 and "stopped after 1 of 2" in out.splitlines()[-1]
+    assert not json.loads(ana.read_text())["complete"]
+    # A name asked on the terminal is checked the same way.
+    assert invoke(args, "yes\n1\n1\n")[0] == 0
+    finished = ana.read_bytes()
+    code, out, _ = invoke([*args[:6], "--save-result", str(ana)], " ana \n\n")
+    assert code == 0 and question in out and ana.read_bytes() == finished
+    # --force replaces it without a question.
+    code, out, _ = invoke([*args, "--force"], "1\nq\n")
+    assert code == 0 and "already holds" not in out
+    assert not json.loads(ana.read_text())["complete"]
 
 
 def test_two_students_saving_to_one_file_at_once_lose_nothing_unsaid(tmp_path: Path) -> None:

@@ -356,7 +356,8 @@ ForceOpt = Annotated[
     bool,
     typer.Option(
         "--force",
-        help="Replace the file even if it is not your own earlier result for this code and activity.",
+        help="Replace the file even if it holds another result than your own unfinished one for this "
+        "code and activity.",
     ),
 ]
 NameOpt = Annotated[

@@ -253,12 +253,14 @@ def check_result_path(
     activity: Activity,
     name: str | None = None,
     force: bool = False,
-) -> None:
+) -> Result | None:
     """Refuse, before any question is asked, a place a result cannot be written to.
 
     The name must end in ``.json`` and its folder must exist. A file already there is
     replaced only when it is a valid result of the same code and activity and (when the name
     is known yet) the same student, or with ``force``: anything else may be someone's work.
+    Returns the result that would be replaced (None without a file, or with ``force``), for
+    the caller to ask before a finished one is.
     """
     if path.is_dir():
         raise ResultError("unwritable", f"{path} is a folder: give a file name, like {path / 'ana.json'}")
@@ -266,14 +268,19 @@ def check_result_path(
         raise ResultError("unwritable", f"a result file's name ends in .json, like ana.json, not {path.name}")
     if not path.parent.is_dir():
         raise ResultError("unwritable", f"there is no folder {path.parent} to save {path.name} in")
+    earlier = None
     if path.exists() and not force:
-        check_replaceable(path, code=code, activity=activity, name=name)
+        earlier = check_replaceable(path, code=code, activity=activity, name=name)
     if not os.access(path.parent, os.W_OK):
         raise ResultError("unwritable", f"cannot write in the folder {path.parent}")
+    return earlier
 
 
-def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | None) -> None:
-    """Refuse to replace ``path`` unless it holds this student's result for this code and activity."""
+def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | None) -> Result:
+    """Refuse to replace ``path`` unless it holds this student's result for this code and activity.
+
+    Returns that result: whether it is finished is the caller's to weigh.
+    """
     keep = "choose another name, or add --force to replace it"
     try:
         earlier = read_result(path)
@@ -285,6 +292,15 @@ def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | 
     if name is not None and same_student(earlier.name or "") != same_student(name):
         who = earlier.name or "a student with no name"
         raise ResultError("unwritable", f"{path} holds the result of {who!r}, not {name!r}: {keep}")
+    return earlier
+
+
+def finished_words(r: Result) -> str:
+    """How a finished result went, in a few words: ``5 of 5 right``, ``4,550 points``."""
+    if r.activity == "challenge":
+        return f"{r.score:,} points"
+    right = "best or fine" if r.activity == "decide" else "right"
+    return f"{r.right} of {r.planned} {right}"
 
 
 # -- reading and checking a result file
