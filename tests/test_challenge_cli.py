@@ -329,3 +329,23 @@ def test_interactive_name_moves_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], 
     assert "Challenge stopped at turn" in shown
     r = read_result(path)
     assert r.name == "Ana" and len(r.answers) == 2
+
+
+def test_a_finished_challenge_is_kept_when_enter_is_pressed(
+    pipe: tuple[PipeInput, io.StringIO], tmp_path: Path
+) -> None:
+    inp, out = pipe
+    lines, _ = script("MATH7B", greedy)
+    path = tmp_path / "ana.json"
+    args = ["challenge", "MATH7B", "--name", "Ana", "--save-result", str(path)]
+    inp.send_text("".join(line + "\r" for line in lines))
+    assert runner.invoke(app, args).exit_code == 0
+    finished = path.read_bytes()
+    # Enter takes the choice offered first, no; Ctrl-D ends a game started by mistake.
+    inp.send_text("\r\x04")
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    # The question itself is drawn by the prompt; what is said after it is on the console.
+    said = " ".join(out.getvalue().split())
+    assert said.endswith(f"Nothing was started: {path} keeps your finished result.")
+    assert path.read_bytes() == finished

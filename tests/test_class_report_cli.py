@@ -140,14 +140,14 @@ def test_a_result_that_cannot_be_written_is_reported_at_the_end(
 ) -> None:
     import farkle_trainer.training.classroom.results as results
 
-    def refuse(path: Path, result: object) -> None:
+    def refuse(path: Path, result: object, *, held: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(results, "write_result", refuse)
+    monkeypatch.setattr(results, "replace_result", refuse)
     args = ["score", "--code", "MATH7B", "--count", "3", "--plain", "--name", "Ana"]
     exit_code, out, err = invoke([*args, "--save-result", str(tmp_path / "a.json")], "\n".join(RIGHT) + "\n")
     assert exit_code == 2
-    assert "Score: 3 of 3 right." in out and "Saved to" not in out
+    assert "Score: 3 of 3 right." in out and "Saved to" not in out and "add --save-result" not in out
     assert err == f"Error: could not save the result to {tmp_path / 'a.json'}: Permission denied\n"
 
 

@@ -11,6 +11,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -21,12 +23,14 @@ import pytest
 from factories import coded_quiz
 from rich.console import Console
 from test_challenge_cli import greedy, script
+from test_daily_cli import read_until
 from typer.testing import CliRunner
 
+import farkle_trainer.cli.common as common_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.training.classroom.report import class_report
-from farkle_trainer.training.classroom.results import result_document, write_result
+from farkle_trainer.training.classroom.results import read_result, result_document, write_result
 from farkle_trainer.ui.views.classroom import report_rich, report_text
 
 runner = CliRunner()
@@ -314,11 +318,103 @@ def test_a_result_file_is_never_someone_elses(tmp_path: Path) -> None:
     )
     assert code == 2 and f"{cleo} holds a class challenge result for class code MATH7B" in err
     assert ben.read_bytes() == before
-    # The same student may take it again; --force replaces anything.
-    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
-    assert invoke([*args[:-1], str(tmp_path / "ana.json")], "1\n")[0] == 0
+    # --force replaces anything.
     assert invoke([*args, "--force"], "1\n")[0] == 0
     assert json.loads(ben.read_text())["name"] == "Ana"
+
+
+def test_a_finished_result_is_replaced_only_when_its_student_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ana = tmp_path / "ana.json"
+    args = [
+        "score",
+        "--code",
+        "MATH7B",
+        "--count",
+        "2",
+        "--plain",
+        "--name",
+        "Ana",
+        "--save-result",
+        str(ana),
+    ]
+    # A stopped result is the same student's to take again, as often as they like.
+    assert invoke(args, "1\n")[0] == 0
+    assert invoke(args, "1\n")[0] == 0
+    assert invoke(args, "1\n1\n")[0] == 0
+    finished = ana.read_bytes()
+    assert json.loads(finished)["complete"]
+    # Through a pipe no one can say yes: refused before anything is asked.
+    code, out, err = invoke(args, "1\nq\n")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"Error: --save-result: {ana} already holds your finished result (0 of 2 right): "
+        "choose another file name, or add --force to start again and replace it\n"
+    )
+    assert ana.read_bytes() == finished
+    # On a terminal the student is asked, and no is the answer Enter gives.
+    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
+    question = f"{ana} already holds your finished result (0 of 2 right); start again and replace it? (y/N)"
+    for typed in ("\n", "no\n", ""):
+        code, out, _ = invoke(args, typed)
+        assert code == 0 and question in out
+        assert out.splitlines()[-1] == f"Nothing was started: {ana} keeps your finished result."
+        assert ana.read_bytes() == finished
+    code, out, _ = invoke(args, "yes\n1\nq\n")
+    assert code == 0 and "stopped after 1 of 2" in out.splitlines()[-1]
+    assert not json.loads(ana.read_text())["complete"]
+    # A name asked on the terminal is checked the same way.
+    assert invoke(args, "yes\n1\n1\n")[0] == 0
+    finished = ana.read_bytes()
+    code, out, _ = invoke([*args[:6], "--save-result", str(ana)], " ana \n\n")
+    assert code == 0 and question in out and ana.read_bytes() == finished
+    # --force replaces it without a question.
+    code, out, _ = invoke([*args, "--force"], "1\nq\n")
+    assert code == 0 and "already holds" not in out
+    assert not json.loads(ana.read_text())["complete"]
+
+
+def test_two_students_saving_to_one_file_at_once_lose_nothing_unsaid(tmp_path: Path) -> None:
+    race = tmp_path / "race.json"
+
+    def student(name: str) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "farkle_trainer", "score", "--code", "MATH7B", "--count", "3"]
+        command += ["--plain", "--name", name, "--save-result", str(race)]
+        env = {**os.environ, "FARKLE_TRAIN_HOME": str(tmp_path / name)}
+        return subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+
+    ana, ben = student("Ana"), student("Ben")
+    try:
+        # Both are at their first question: both found no file there.
+        read_until(ana, "1/3 ", timeout=60)
+        read_until(ben, "1/3 ", timeout=60)
+        assert not race.exists()
+        assert ana.stdin is not None
+        ana.stdin.write(b"1 2 2 2\n")
+        ana.stdin.flush()
+        read_until(ana, "2/3 ", timeout=60)
+        assert read_result(race).name == "Ana"
+        ben_out, ben_err = ben.communicate(b"1\nyes\n1100\n", timeout=60)
+        ana_out, ana_err = ana.communicate(b"no\n1000\n", timeout=60)
+    finally:
+        for proc in (ana, ben):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+    assert ben.returncode == 2
+    assert ben_out.decode().splitlines()[-1] == "Result for class MATH7B: Ben, scoring quiz, 0 of 3 right."
+    assert ben_err.decode() == (
+        f"Error: this result was NOT saved to {race}: another student's result ('Ana') is there now and "
+        "was not written over; to save yours, run the command again with another --save-result file name\n"
+    )
+    assert ana.returncode == 0, ana_err.decode()
+    assert ana_out.decode().splitlines()[-1].endswith(f"3 of 3 right. Saved to {race} for your teacher.")
+    kept = read_result(race)
+    assert kept.name == "Ana" and kept.complete and kept.right == 3
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["race.json"]
 
 
 def test_reports_keys_and_exports_never_write_over_a_file(tmp_path: Path) -> None:

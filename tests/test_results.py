@@ -17,6 +17,7 @@ from farkle_trainer.training.classroom.results import (
     ResultRecorder,
     check_result_path,
     checksum,
+    file_contents,
     parse_result,
     read_result,
     result_document,
@@ -147,3 +148,97 @@ def test_a_write_that_fails_is_reported_once_not_raised(tmp_path: Path) -> None:
     rec.add(answer(0, "q1", "right", "right"))
     assert rec.error is not None and "could not save the result" in rec.error
     assert not rec.saved
+
+
+# -- two sessions, one file
+
+
+def recorder(path: Path, name: str, planned: int = 3) -> ResultRecorder:
+    """A session's recorder as it begins: the file it may replace is the one there now."""
+    return ResultRecorder(
+        code="MATH7B",
+        activity="score",
+        rules="classic",
+        settings={"count": planned},
+        planned=planned,
+        name=name,
+        path=path,
+        held=file_contents(path),
+    )
+
+
+def test_two_sessions_saving_to_one_file_never_write_over_each_other(tmp_path: Path) -> None:
+    path = tmp_path / "race.json"
+    ana, ben = recorder(path, "Ana"), recorder(path, "Ben")  # both found no file at the start
+    ana.add(answer(0, "q1", "right", "right"))
+    ben.add(answer(0, "q1", "5", "right"))
+    assert read_result(path).name == "Ana"
+    assert ben.error == (
+        f"this result was NOT saved to {path}: another student's result ('Ana') is there now and "
+        "was not written over; to save yours, run the command again with another --save-result file name"
+    )
+    said = ben.error
+    ana.add(answer(0, "q2", "right", "right"))
+    ben.add(answer(0, "q2", "right", "right"))
+    done = ana.finish(complete=True)
+    ben.finish(complete=True)
+    assert read_result(path) == done and len(done.answers) == 2
+    assert ana.saved and ana.error is None
+    assert not ben.saved and ben.error == said  # said once, as it was first found
+    assert [p.name for p in tmp_path.iterdir()] == ["race.json"]
+
+
+def test_a_file_changed_under_a_session_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    ana = recorder(path, "Ana")
+    ana.add(answer(0, "q1", "right", "right"))
+    path.write_text('{"theme": "dark"}')
+    ana.add(answer(0, "q2", "right", "right"))
+    assert path.read_text() == '{"theme": "dark"}'
+    assert ana.error is not None and ": another file is there now" in ana.error
+    # The same student's other session is named as such, not as another student.
+    again = recorder(tmp_path / "again.json", "Ana")
+    again.add(answer(0, "q1", "right", "right"))
+    other = recorder(tmp_path / "again.json", " ana ")
+    other.add(answer(0, "q1", "5", "right"))
+    again.add(answer(0, "q2", "right", "right"))
+    assert again.error is not None and "your result from another session is there now" in again.error
+
+
+def test_a_file_not_the_one_a_session_began_with_is_not_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    write_result(path, result("Ana", [("q1", "right")]))
+    # Without what the file held when it began, a session writes only where no file is.
+    ana = ResultRecorder(
+        code="MATH7B", activity="score", rules="classic", settings={}, planned=3, name="Ana", path=path
+    )
+    ana.add(answer(0, "q1", "5", "right"))
+    assert ana.error is not None and "your result from another session is there now" in ana.error
+    assert len(read_result(path).answers) == 1
+
+
+def test_a_session_replaces_the_file_it_began_with_and_writes_one_that_was_removed(tmp_path: Path) -> None:
+    path = tmp_path / "ana.json"
+    write_result(path, result("Ana", [("q1", "right")]))
+    ana = recorder(path, "Ana")  # the student's own earlier result, checked at the start
+    ana.add(answer(0, "q1", "5", "right"))
+    path.unlink()  # nothing is lost by writing where nothing is
+    ana.add(answer(0, "q2", "right", "right"))
+    assert ana.error is None and len(read_result(path).answers) == 2
+
+
+def test_a_file_that_appears_just_before_the_first_write_is_not_written_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import farkle_trainer.training.classroom.results as results
+
+    path = tmp_path / "race.json"
+    ben = recorder(path, "Ben")
+    write_result(path, result("Ana", [("q1", "right")]))
+    before = path.read_bytes()
+    # Ben's session looks, finds no file, and Ana's is put there before Ben's is.
+    monkeypatch.setattr(results, "file_contents", lambda p: None)
+    ben.add(answer(0, "q1", "5", "right"))
+    assert path.read_bytes() == before
+    assert ben.error is not None and "another student's result ('Ana')" in ben.error
+    assert [p.name for p in tmp_path.iterdir()] == ["race.json"]

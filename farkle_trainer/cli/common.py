@@ -361,7 +361,8 @@ ForceOpt = Annotated[
     bool,
     typer.Option(
         "--force",
-        help="Replace the file even if it is not your own earlier result for this code and activity.",
+        help="Replace the file even if it holds another result than your own unfinished one for this "
+        "code and activity.",
     ),
 ]
 NameOpt = Annotated[
@@ -404,6 +405,6 @@ def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool,
 
     result = recorder.finish(complete=result_complete, **totals)
     saved = str(recorder.path) if recorder.saved else None
-    front.say(view.result_line(result, saved_to=saved))
+    front.say(view.result_line(result, saved_to=saved, file_given=recorder.path is not None))
     if recorder.error is not None:
         fail(recorder.error)

@@ -3,12 +3,14 @@ gives ``score``, ``decide`` or ``challenge``, checked before anything is asked."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.notation import parse_yes_no
 from farkle_trainer.training.classroom.codes import (
     ClassCodeError,
     StudentNameError,
@@ -17,16 +19,22 @@ from farkle_trainer.training.classroom.codes import (
     parse_name,
 )
 from farkle_trainer.training.classroom.results import (
+    Result,
     ResultError,
     ResultRecorder,
     check_replaceable,
     check_result_path,
+    file_contents,
+    finished_words,
 )
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Stopped
 
 if TYPE_CHECKING:
     from farkle_trainer.training.classroom.codes import Activity
     from farkle_trainer.training.frontend import Frontend
+
+
+T = TypeVar("T")
 
 
 def clock() -> datetime:
@@ -36,13 +44,17 @@ def clock() -> datetime:
 
 @dataclass(frozen=True)
 class ClassEntry:
-    """What a student asked for with ``--code``: the code, the result file, the name if given."""
+    """What a student asked for with ``--code``: the code, the result file, the name if given.
+
+    ``can_ask``: the answers come from a terminal, so a yes can be asked for.
+    """
 
     code: str
     save_to: Path | None
     name: str | None
     activity: Activity
     force: bool = False
+    can_ask: bool = True
 
     def begin(
         self,
@@ -54,24 +66,22 @@ class ClassEntry:
     ) -> ResultRecorder:
         """Start recording the session's result, asking the name first if it is needed.
 
-        Ctrl-C or the end of input at the name stops the command before anything is recorded.
+        The file at ``--save-result`` is checked again now that the name is known; a finished
+        result there is replaced only after a yes. Ctrl-C or the end of input at either
+        question stops the command before anything is recorded.
         """
         name = self.name
         if name is None and self.save_to is not None:
+            name = self._ask(front, ask_name, "No name given, so nothing was started.")
+        # Read before the check: a file that changes after it is not written over.
+        held = None if self.save_to is None else file_contents(self.save_to)
+        if self.save_to is not None and self.save_to.exists() and not self.force:
             try:
-                name = ask_name(front)
-            except (KeyboardInterrupt, EndOfInput) as stop:
-                interrupted = isinstance(stop, KeyboardInterrupt)
-                if interrupted and front.plain:
-                    front.say()
-                front.say("No name given, so nothing was started.")
-                raise Stopped(INTERRUPTED if interrupted else 0) from None
-            if self.save_to.exists() and not self.force:
-                # Only now is the name known: the file there must be this student's.
-                try:
-                    check_replaceable(self.save_to, code=self.code, activity=self.activity, name=name)
-                except ResultError as exc:
-                    raise InputError(f"--save-result: {exc}") from None
+                earlier = check_replaceable(self.save_to, code=self.code, activity=self.activity, name=name)
+            except ResultError as exc:
+                raise InputError(f"--save-result: {exc}") from None
+            if earlier.complete:
+                self._confirm_replace(front, self.save_to, earlier)
         return ResultRecorder(
             code=self.code,
             activity=self.activity,
@@ -81,7 +91,48 @@ class ClassEntry:
             name=name,
             path=self.save_to,
             clock=clock,
+            held=held,
         )
+
+    def _confirm_replace(self, front: Frontend, path: Path, earlier: Result) -> None:
+        """A finished result is the one a student hands in: replaced only when they say so."""
+        if not self.can_ask:
+            raise InputError(f"--save-result: {finished_refusal(path, earlier)}")
+        question = (
+            f"{path} already holds your finished result ({finished_words(earlier)}); "
+            "start again and replace it? (y/N)"
+        )
+        kept = f"Nothing was started: {path} keeps your finished result."
+        replace = self._ask(
+            front, lambda f: f.choose(question, [("no", False), ("yes", True)], _no_by_default), kept
+        )
+        if not replace:
+            front.say(kept)
+            raise Stopped(0)
+
+    @staticmethod
+    def _ask(front: Frontend, ask: Callable[[Frontend], T], stopped: str) -> T:
+        """``ask(front)``; Ctrl-C or the end of input says ``stopped`` and ends the command."""
+        try:
+            return ask(front)
+        except (KeyboardInterrupt, EndOfInput) as stop:
+            interrupted = isinstance(stop, KeyboardInterrupt)
+            if interrupted and front.plain:
+                front.say()
+            front.say(stopped)
+            raise Stopped(INTERRUPTED if interrupted else 0) from None
+
+
+def _no_by_default(text: str) -> bool:
+    return False if not text.strip() else parse_yes_no(text)
+
+
+def finished_refusal(path: Path, earlier: Result) -> str:
+    """Why a finished result is not replaced when no one can be asked, and what to do instead."""
+    return (
+        f"{path} already holds your finished result ({finished_words(earlier)}): "
+        "choose another file name, or add --force to start again and replace it"
+    )
 
 
 def class_entry(
@@ -100,7 +151,8 @@ def class_entry(
     file: asked when someone can answer (``can_ask``: answers come from a terminal), so
     through a pipe it must come with ``--name``. A file already at ``--save-result`` is
     replaced only if it is the same student's result for the same code and activity, or
-    with ``force``.
+    with ``force``; a finished one only after a yes on a terminal (asked by
+    :meth:`ClassEntry.begin`), so through a pipe it is refused here.
     """
     if code is None:
         if save_result is not None or name is not None or force:
@@ -113,8 +165,11 @@ def class_entry(
     try:
         normalized = normalize_code(code)
         given = None if name is None else parse_name(name)
+        earlier = None
         if save_result is not None:
-            check_result_path(save_result, code=normalized, activity=activity, name=given, force=force)
+            earlier = check_result_path(
+                save_result, code=normalized, activity=activity, name=given, force=force
+            )
     except ClassCodeError as exc:
         raise InputError(f"--code: {exc}") from None
     except StudentNameError as exc:
@@ -125,4 +180,7 @@ def class_entry(
         raise InputError(
             "--save-result needs --name NAME when the answers do not come from a terminal (no one to ask)"
         )
-    return ClassEntry(normalized, save_result, given, activity, force)
+    if save_result is not None and earlier is not None and earlier.complete and not can_ask:
+        # Refused before anything is said: through a pipe no one could say yes later.
+        raise InputError(f"--save-result: {finished_refusal(save_result, earlier)}")
+    return ClassEntry(normalized, save_result, given, activity, force, can_ask)

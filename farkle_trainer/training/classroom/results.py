@@ -17,7 +17,7 @@ final-round drills put the player below the target: a version 2 drill file is re
 verified (its final rounds were drawn the older way), its quizzes and challenges still are.
 
 :class:`ResultRecorder` rewrites the file after every answer of a session, so a session cut
-short still leaves the answers given.
+short still leaves the answers given, and never over another session's result saved there since.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -161,19 +162,90 @@ def result_document(r: Result) -> dict[str, Any]:
     return doc
 
 
-def write_result(path: Path, r: Result) -> None:
-    """Write a result file whole or not at all (a new file is renamed over the old one)."""
-    text = json.dumps(result_document(r), indent=2, ensure_ascii=False) + "\n"
+def _result_bytes(r: Result) -> bytes:
+    return (json.dumps(result_document(r), indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def _temp_copy(path: Path, data: bytes) -> Path:
+    """``data`` in a new file beside ``path``, ready to take its place in one step."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     # Created like any new file (0666 less the umask), so a teacher can read what is handed in.
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def write_result(path: Path, r: Result) -> None:
+    """Write a result file whole or not at all (a new file is renamed over the old one)."""
+    tmp = _temp_copy(path, _result_bytes(r))
+    try:
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def file_contents(path: Path) -> bytes | None:
+    """What is at ``path`` now, to tell later whether it has changed; None when nothing is.
+
+    A regular file is known by its bytes. Anything else, or a file that cannot be read, is
+    not read (a pipe would wait forever) but known by what it is and when it last changed,
+    which is enough to see that it is no longer the same.
+    """
+    try:
+        st = path.stat()
+    except OSError:
+        # Nothing, or nothing this program can see: a new file goes only where none is.
+        return None
+    if stat.S_ISREG(st.st_mode):
+        try:
+            with path.open("rb") as fh:
+                return fh.read(MAX_RESULT_FILE + 1)
+        except OSError:
+            pass
+    return f"{st.st_mode} {st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode()
+
+
+def replace_result(path: Path, r: Result, *, held: bytes | None) -> bytes | None:
+    """Write ``r`` at ``path`` only if the file there still holds ``held`` (or nothing).
+
+    Another session writing the same file in between is not written over: None says so.
+    Otherwise the bytes written, which the next write expects to find there.
+    """
+    data = _result_bytes(r)
+    tmp = _temp_copy(path, data)
+    try:
+        now = file_contents(path)
+        if now is None:
+            placed = _create(tmp, path)
+        elif now == held:
+            os.replace(tmp, path)
+            placed = True
+        else:
+            placed = False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return data if placed else None
+
+
+def _create(tmp: Path, path: Path) -> bool:
+    """Put ``tmp`` at ``path`` unless a file appeared there meanwhile (False then).
+
+    A hard link is made only where nothing is, in one step, so two sessions that both found
+    no file cannot both write it; where hard links are not supported, a plain replace.
+    """
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except OSError:
+        os.replace(tmp, path)
+    return True
 
 
 def check_result_path(
@@ -183,12 +255,14 @@ def check_result_path(
     activity: Activity,
     name: str | None = None,
     force: bool = False,
-) -> None:
+) -> Result | None:
     """Refuse, before any question is asked, a place a result cannot be written to.
 
     The name must end in ``.json`` and its folder must exist. A file already there is
     replaced only when it is a valid result of the same code and activity and (when the name
     is known yet) the same student, or with ``force``: anything else may be someone's work.
+    Returns the result that would be replaced (None without a file, or with ``force``), for
+    the caller to ask before a finished one is.
     """
     if path.is_dir():
         raise ResultError("unwritable", f"{path} is a folder: give a file name, like {path / 'ana.json'}")
@@ -196,14 +270,19 @@ def check_result_path(
         raise ResultError("unwritable", f"a result file's name ends in .json, like ana.json, not {path.name}")
     if not path.parent.is_dir():
         raise ResultError("unwritable", f"there is no folder {path.parent} to save {path.name} in")
+    earlier = None
     if path.exists() and not force:
-        check_replaceable(path, code=code, activity=activity, name=name)
+        earlier = check_replaceable(path, code=code, activity=activity, name=name)
     if not os.access(path.parent, os.W_OK):
         raise ResultError("unwritable", f"cannot write in the folder {path.parent}")
+    return earlier
 
 
-def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | None) -> None:
-    """Refuse to replace ``path`` unless it holds this student's result for this code and activity."""
+def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | None) -> Result:
+    """Refuse to replace ``path`` unless it holds this student's result for this code and activity.
+
+    Returns that result: whether it is finished is the caller's to weigh.
+    """
     keep = "choose another name, or add --force to replace it"
     try:
         earlier = read_result(path)
@@ -215,6 +294,15 @@ def check_replaceable(path: Path, *, code: str, activity: Activity, name: str | 
     if name is not None and same_student(earlier.name or "") != same_student(name):
         who = earlier.name or "a student with no name"
         raise ResultError("unwritable", f"{path} holds the result of {who!r}, not {name!r}: {keep}")
+    return earlier
+
+
+def finished_words(r: Result) -> str:
+    """How a finished result went, in a few words: ``5 of 5 right``, ``4,550 points``."""
+    if r.activity == "challenge":
+        return f"{r.score:,} points"
+    right = "best or fine" if r.activity == "decide" else "right"
+    return f"{r.right} of {r.planned} {right}"
 
 
 # -- reading and checking a result file
@@ -425,8 +513,11 @@ class ResultRecorder:
     """Collects a coded session's answers and keeps its result file (if any) up to date.
 
     The file is rewritten after every answer, marked incomplete until :meth:`finish`, so
-    a closed terminal still leaves the answers given. A write that fails is remembered and
-    reported once at the end (:attr:`error`); the session itself goes on.
+    a closed terminal still leaves the answers given. Each write first checks that the file
+    still holds what this session found there or last wrote: when another session has saved
+    to it meanwhile, its result is not written over and this one is no longer written.
+    A write that fails or is given up is remembered and reported once at the end
+    (:attr:`error`); the session itself goes on.
     """
 
     code: str
@@ -439,6 +530,11 @@ class ResultRecorder:
     clock: Clock = _system_clock
     answers: list[AnswerRecord] = field(default_factory=list)
     error: str | None = None
+    #: What the file's next write expects to find there: at first what it held when the
+    #: session was allowed to replace it (:func:`file_contents`, read before it was checked,
+    #: so a file changed since is not replaced), then what the session last wrote. None: no
+    #: file, so only a new one is written.
+    held: bytes | None = None
     _started: str = ""
     _score: int | None = None
 
@@ -486,6 +582,30 @@ class ResultRecorder:
         if self.path is None or self.error is not None:
             return
         try:
-            write_result(self.path, r)
+            written = replace_result(self.path, r, held=self.held)
         except OSError as exc:
-            self.error = f"could not save the result to {self.path}: {exc.strerror or exc}"
+            self.error = self._could_not(exc)
+            return
+        if written is None:
+            self.error = self._taken(self.path)
+        else:
+            self.held = written
+
+    def _could_not(self, exc: OSError) -> str:
+        return f"could not save the result to {self.path}: {exc.strerror or exc}"
+
+    def _taken(self, path: Path) -> str:
+        """Why this result is not in ``path``, and how to save it after all."""
+        try:
+            there = read_result(path)
+        except ResultError:
+            what = "another file"
+        else:
+            if same_student(there.name or "") == same_student(self.name or ""):
+                what = "your result from another session"
+            else:
+                what = f"another student's result ({there.name or 'no name'!r})"
+        return (
+            f"this result was NOT saved to {path}: {what} is there now and was not written over; "
+            "to save yours, run the command again with another --save-result file name"
+        )

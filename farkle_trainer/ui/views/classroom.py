@@ -86,14 +86,20 @@ def _result_words(r: Result) -> str:
     return ", ".join([done, *losses])
 
 
-def result_line(r: Result, *, saved_to: str | None) -> str:
-    """The one line that ends a coded session: what the result is, and where it went."""
+def result_line(r: Result, *, saved_to: str | None, file_given: bool = False) -> str:
+    """The one line that ends a coded session: what the result is, and where it went.
+
+    ``file_given`` without ``saved_to``: a file was asked for but not written, and the error
+    that follows says why, so the line does not suggest asking for one.
+    """
     if not r.answers:
         return "Nothing was answered, so there is no result to hand in."
     who = f"{r.name}, " if r.name else ""
     line = f"Result for class {r.code}: {who}{ACTIVITY_NAMES[r.activity]}, {_result_words(r)}."
     if saved_to is not None:
         return f"{line} Saved to {saved_to} for your teacher."
+    if file_given:
+        return line
     return f"{line} To hand it in as a file, add --save-result FILE.json."
 
 
