@@ -178,7 +178,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 
     code, out = run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Ana wins. (y/n) y" in out
+    assert "Resign this game? Then Ana wins. (y/n) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0." in out
     review = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert review["resigned"] == "Ben" and review["winners"] == ["Ana"]
@@ -189,7 +189,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 def test_with_three_players_a_resignation_ends_the_game_and_the_leader_of_the_others_wins() -> None:
     code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? It ends here for everyone: Ana wins. (y/n) y" in out
+    assert "Resign this game? It ends here for everyone, and Ana wins. (y/n) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0, Cy 0." in out
 
 
@@ -202,7 +202,7 @@ def test_equal_leaders_share_the_win_when_one_resigns() -> None:
 def test_a_training_game_resigned_is_not_called_a_loss() -> None:
     code, out = run([*HARD_1000, "--seed", "3"], ["resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Hard wins. (y/n) y" in out and "loss" not in out
+    assert "Resign this game? Then Hard wins. (y/n) y" in out and "loss" not in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     code, out = run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y", "n"])
     assert code == 0, out

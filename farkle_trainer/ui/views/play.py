@@ -253,7 +253,7 @@ def resign_prompt(state: m.MatchState) -> str:
     winners = m.final_winners(state, state.seat)
     if not winners:
         return "Resign this game? (y/n)"
-    ends = "It ends here for everyone: " if state.setup.size > 2 else ""
+    ends = "It ends here for everyone, and " if state.setup.size > 2 else "Then "
     return f"Resign this game? {ends}{_wins(state.setup, winners)}. (y/n)"
 
 
