@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import stat
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
 
 OfAKindMode = Literal["fixed", "multiply"]
 
@@ -250,23 +250,18 @@ _TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
 
 
 def _read_rule_file(path: Path) -> bytes:
-    """The bytes of a rule file: a regular file of at most MAX_RULE_FILE bytes.
-
-    A FIFO would wait forever and a device like /dev/zero never ends, so only regular files
-    are opened, and only their first bytes read.
-    """
+    """The bytes of a rule file: a regular file of at most MAX_RULE_FILE bytes."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise RulesError("not a regular file", source=str(path))
-        with path.open("rb") as file:
-            raw = file.read(MAX_RULE_FILE + 1)
+        return read_limited(path, MAX_RULE_FILE)
     except FileNotFoundError:
         raise RulesError("no such rule file", source=str(path)) from None
+    except NotARegularFile:
+        raise RulesError("not a regular file", source=str(path)) from None
+    except FileTooLarge:
+        too_large = f"too large for a rule file (over {MAX_RULE_FILE:,} bytes)"
+        raise RulesError(too_large, source=str(path)) from None
     except OSError as exc:
         raise RulesError(f"cannot read the rule file ({exc.strerror})", source=str(path)) from None
-    if len(raw) > MAX_RULE_FILE:
-        raise RulesError(f"too large for a rule file (over {MAX_RULE_FILE:,} bytes)", source=str(path))
-    return raw
 
 
 def rules_from_mapping(

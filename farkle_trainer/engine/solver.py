@@ -28,7 +28,6 @@ import ast
 import contextlib
 import math
 import os
-import stat
 import sys
 import tempfile
 from array import array
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from farkle_trainer.engine.dice import multisets, roll_chance
+from farkle_trainer.engine.files import read_limited
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 
@@ -386,18 +386,9 @@ def read_cache_file(path: Path) -> bytes | None:
     and the table is solved again.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return read_limited(path, MAX_CACHE_FILE)
     except OSError:
         return None
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_FILE:
-                return None
-            data = fh.read(MAX_CACHE_FILE + 1)
-    except OSError:
-        return None
-    return data if len(data) <= MAX_CACHE_FILE else None
 
 
 def _load_cached(path: Path) -> tuple[int, array[float]] | None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import (
     ACTIVITIES,
@@ -480,17 +481,14 @@ MAX_RESULT_FILE = 4 * 1024 * 1024
 
 
 def read_result(path: Path) -> Result:
-    """The result in ``path``: only a regular file (a FIFO would wait forever) of a sane size."""
+    """The result in ``path``: only a regular file of a sane size."""
     try:
-        if path.exists() and not path.is_file():
-            raise ResultError("unreadable", "not a regular file: not a result file")
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_RESULT_FILE + 1)
-        if len(raw) > MAX_RESULT_FILE:
-            raise ResultError(
-                "not-result", f"too large to be a result file (over {MAX_RESULT_FILE // 2**20} MB)"
-            )
-        text = raw.decode("utf-8")
+        text = read_limited(path, MAX_RESULT_FILE).decode("utf-8")
+    except NotARegularFile:
+        raise ResultError("unreadable", "not a regular file: not a result file") from None
+    except FileTooLarge:
+        too_large = f"too large to be a result file (over {MAX_RESULT_FILE // 2**20} MB)"
+        raise ResultError("not-result", too_large) from None
     except UnicodeDecodeError:
         raise ResultError("not-json", "not JSON (not even text): not a result file") from None
     except OSError as exc:

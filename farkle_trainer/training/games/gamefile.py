@@ -23,6 +23,7 @@ from typing import Any
 
 from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.game import DiceSource
@@ -147,16 +148,15 @@ MAX_GAME_FILE = 4 * 1024 * 1024
 
 
 def _read_text(path: Path) -> str:
-    """The text of a game file: a regular file (a FIFO would wait forever) of at most
-    MAX_GAME_FILE bytes; :class:`GameFileError` otherwise."""
-    if not path.is_file():
-        if not path.exists():
-            raise FileNotFoundError(path)
-        raise GameFileError(f"{path} is not a game file: it is not a regular file")
-    with path.open("rb") as fh:
-        raw = fh.read(MAX_GAME_FILE + 1)
-    if len(raw) > MAX_GAME_FILE:
-        raise GameFileError(f"{path} is too large to be a game file (over {MAX_GAME_FILE // 2**20} MB)")
+    """The text of a game file: a regular file of at most MAX_GAME_FILE bytes."""
+    try:
+        raw = read_limited(path, MAX_GAME_FILE)
+    except NotARegularFile:
+        raise GameFileError(f"{path} is not a game file: it is not a regular file") from None
+    except FileTooLarge:
+        raise GameFileError(
+            f"{path} is too large to be a game file (over {MAX_GAME_FILE // 2**20} MB)"
+        ) from None
     return raw.decode("utf-8")
 
 
