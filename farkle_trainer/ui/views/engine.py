@@ -14,6 +14,7 @@ from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from rich.table import Table
 
     from farkle_trainer.engine.plays import Hint, Play
     from farkle_trainer.engine.scoring import Explanation, Split
@@ -226,7 +227,29 @@ def _hint_rows(h: Hint) -> list[list[str]]:
 
 
 #: Rich hint rows: the best play stands out, and a play as good as it is marked the same way.
-_ROW_STYLES = {"best": "bold green", "equal best": "green"}
+ROW_STYLES = {"best": "bold green", "equal best": "green"}
+
+_PLAY_COLUMNS = (
+    ("#", "right"),
+    ("keep", "left"),
+    ("points", "right"),
+    ("dice left", "right"),
+    ("bank", "right"),
+    ("roll on", "right"),
+    ("play", "left"),
+    ("gives up", "right"),
+)
+
+
+def plays_table(*, no_wrap: bool = False) -> Table:
+    """The hint's table of plays, for expected points and for win chances alike."""
+    from rich.table import Table
+
+    table = Table()
+    for name, justify in _PLAY_COLUMNS:
+        table.add_column(name, justify=justify, no_wrap=no_wrap)  # type: ignore[arg-type]
+    return table
+
 
 #: Plain hint columns: which are right-aligned (numbers), the rest left-aligned.
 _RIGHT = (True, False, True, False, False, False, False, True)
@@ -265,25 +288,13 @@ def _columns(rows: list[list[str]], right: tuple[bool, ...]) -> list[str]:
 
 def hint_rich(h: Hint) -> RenderableType:
     from rich.console import Group as RichGroup
-    from rich.table import Table
     from rich.text import Text
 
     heading = _hint_heading(h)
     parts: list[RenderableType] = [Text(heading[0], style="bold")]
     parts += [Text(line, style="dim") for line in heading[1:]]
     if h.plays:
-        table = Table(show_edge=True)
-        for name, justify in [
-            ("#", "right"),
-            ("keep", "left"),
-            ("points", "right"),
-            ("dice left", "right"),
-            ("bank", "right"),
-            ("roll on", "right"),
-            ("play", "left"),
-            ("gives up", "right"),
-        ]:
-            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table = plays_table()
         for i, p in enumerate(h.plays, 1):
             v = p.value
             verdict = _verdict(h, i, p)
@@ -296,7 +307,7 @@ def hint_rich(h: Hint) -> RenderableType:
                 _value_text(h, v.roll),
                 v.action,
                 _gives_up_cell(h, p, verdict),
-                style=_ROW_STYLES.get(verdict, ""),
+                style=ROW_STYLES.get(verdict, ""),
             )
         parts.append(table)
     parts.append(Text(_hint_summary(h), style="bold" if h.plays else "bold yellow"))

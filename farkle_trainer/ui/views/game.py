@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.notation import dice_text, points
+from farkle_trainer.ui.views.engine import ROW_STYLES, plays_table
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
@@ -181,13 +182,8 @@ def game_hint_text(h: GameHint) -> str:
     return "\n".join(_game_hint_lines(h))
 
 
-#: Rich hint rows: the best play stands out, and a play as good as it is marked the same way.
-_ROW_STYLES = {"best": "bold green", "equal best": "green"}
-
-
 def game_hint_rich(h: GameHint) -> RenderableType:
     from rich.console import Group
-    from rich.table import Table
     from rich.text import Text
 
     heading = _game_heading(h)
@@ -195,18 +191,7 @@ def game_hint_rich(h: GameHint) -> RenderableType:
     parts: list[RenderableType] = [Text(heading[0], style="bold")]
     parts += [Text(line, style="dim") for line in heading[1:]]
     if h.plays:
-        table = Table()
-        for name, justify in [
-            ("#", "right"),
-            ("keep", "left"),
-            ("points", "right"),
-            ("dice left", "right"),
-            ("bank", "right"),
-            ("roll on", "right"),
-            ("play", "left"),
-            ("gives up", "right"),
-        ]:
-            table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        table = plays_table(no_wrap=True)
         for i, p in enumerate(h.plays, 1):
             verdict = _verdict(h, p)
             table.add_row(
@@ -218,7 +203,7 @@ def game_hint_rich(h: GameHint) -> RenderableType:
                 chance(p.roll),
                 p.action,
                 "-" if verdict == "best" else verdict.removeprefix("gives up "),
-                style=_ROW_STYLES.get(verdict, ""),
+                style=ROW_STYLES.get(verdict, ""),
             )
         parts.append(table)
     parts.append(Text(summary[0], style="bold" if h.plays else "bold yellow"))
