@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
+
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
+
+#: A rated game against Hard to 1,000, in plain text.
+HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
+
+
+@pytest.fixture(autouse=True)
+def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The program draws the seed (a chosen --seed would make the game training): "3" first,
+    then new ones, as a real draw would give. Autouse where a test module imports it."""
+    import secrets
+
+    drawn = iter(["3", *(f"drawn{i}" for i in range(100))])
+    monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
 
 
 def greedy_script(setup: m.Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:

@@ -23,20 +23,9 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
-from tests.plays import greedy_script
+from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 
 runner = CliRunner()
-HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
-
-
-@pytest.fixture(autouse=True)
-def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The program draws the seed (a chosen --seed would make the game training): "3" first,
-    # then new ones, as a real draw would give.
-    import secrets
-
-    drawn = iter(["3", *(f"drawn{i}" for i in range(100))])
-    monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
 
 
 def hard_setup(seed: str = "3", target: int = 1000) -> m.Setup:
