@@ -19,7 +19,8 @@ import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.solver import Objective, solve
-from farkle_trainer.store.db import Store, store_path
+from farkle_trainer.store.db import Store
+from farkle_trainer.store.paths import store_path
 from farkle_trainer.training.classroom.codes import code_stream
 from farkle_trainer.training.classroom.results import read_result
 from farkle_trainer.training.games.game import (

@@ -17,7 +17,7 @@ import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import decision_for
-from farkle_trainer.store.db import store_path
+from farkle_trainer.store.paths import store_path
 from farkle_trainer.training.classroom.codes import CODE_ALPHABET
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.classroom.results import checksum, read_result

@@ -121,10 +121,10 @@ def test_an_answer_record_is_kept_alike_in_the_store_and_the_result_file(tmp_pat
 def test_a_store_failure_is_one_line_with_exit_code_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from farkle_trainer.store import db
+    from farkle_trainer.store import db, errors
 
     def locked(*args: object, **kwargs: object) -> Store:
-        raise db.StoreFailure(f"{tmp_path}: database is locked")
+        raise errors.StoreFailure(f"{tmp_path}: database is locked")
 
     monkeypatch.setattr(db.Store, "open", locked)
     result = CliRunner().invoke(app, ["learn", "1", "--plain", "--data-dir", str(tmp_path)])

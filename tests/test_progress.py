@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from farkle_trainer.store.db import next_box
+from farkle_trainer.store.leitner import next_box
 from farkle_trainer.training.progress import histogram, streaks
 
 

@@ -14,7 +14,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
-from farkle_trainer.store.db import FILE_NAME, Store
+from farkle_trainer.store.db import Store
+from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games.daily import next_attempt
 from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui.views import records as view
@@ -347,7 +348,8 @@ def test_stats_say_that_rules_do_not_change_them() -> None:
 
 
 def test_every_kind_of_session_has_a_name_in_progress() -> None:
-    from farkle_trainer.store.db import DAILY_PRACTICE, GAME_SESSION
+    from farkle_trainer.store.daily import DAILY_PRACTICE
+    from farkle_trainer.store.games import GAME_SESSION
     from farkle_trainer.training.drills.session import KIND as DECIDE
     from farkle_trainer.training.quizzes.session import KIND as SCORE
     from farkle_trainer.ui.views.records import KIND_LABELS

@@ -18,7 +18,8 @@ from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
-    from farkle_trainer.store.db import Clock, Store
+    from farkle_trainer.store.connection import Clock
+    from farkle_trainer.store.db import Store
     from farkle_trainer.training.classroom.codes import Activity
     from farkle_trainer.training.classroom.entry import ClassEntry
     from farkle_trainer.training.classroom.results import ResultRecorder
@@ -291,7 +292,9 @@ def open_store_or_explain(path: Path | None, term: Terminal, *, clock: Clock | N
     is no, nothing changes and a :class:`~farkle_trainer.ui.terminal.UserError` says how to proceed;
     ``clock`` is the store's clock (the system's by default).
     """
-    from farkle_trainer.store.db import DamagedStoreError, Store, set_aside_damaged
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.store.errors import DamagedStoreError
+    from farkle_trainer.store.paths import set_aside_damaged
 
     try:
         return Store.open(path, clock=clock)

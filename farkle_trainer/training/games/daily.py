@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, InputError
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
-from farkle_trainer.store.db import StaleAttemptError, StoreError
+from farkle_trainer.store.errors import StaleAttemptError, StoreError
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
 from farkle_trainer.training.games import game
 from farkle_trainer.training.games.game import DiceSource, GameState, Move, Review

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
-from farkle_trainer.store.db import StaleAttemptError
+from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m

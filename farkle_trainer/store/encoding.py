@@ -1,0 +1,65 @@
+"""How values are kept in the store's columns: times as UTC text, JSON, dates."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, date, datetime
+from typing import Any
+
+from farkle_trainer.store.errors import StoreError
+
+
+def columns(row: sqlite3.Row, *names: str) -> dict[str, Any]:
+    """The columns ``names`` of ``row`` as stored, for the fields of a row value with those names."""
+    return {name: row[name] for name in names}
+
+
+def stamp(moment: datetime) -> str:
+    """Times are stored as UTC ISO 8601 to the second, so text order is time order."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def parse_time(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        # Only an edited file holds one: say so once, rather than fail somewhere deep inside.
+        raise StoreError(
+            f"the store holds a time that is not one ({str(text)[:40]!r}): the file was edited; "
+            "farkle-train reset progress or reset stats starts that part again"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def maybe_time(text: str | None) -> datetime | None:
+    return None if text is None else parse_time(text)
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def load(text: str | None) -> Any:
+    """Stored JSON as data; text that is not JSON (a damaged value) reads as None."""
+    value, _ = load_checked(text)
+    return value
+
+
+def load_checked(text: str | None) -> tuple[Any, bool]:
+    """(the value, whether the text was damaged): damaged text reads as None and is reported."""
+    if text is None:
+        return None, False
+    try:
+        return json.loads(text), False
+    except (ValueError, TypeError, RecursionError):
+        return None, True
+
+
+def parse_day(value: str | date) -> date:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise StoreError(f"{value!r} is not a date (YYYY-MM-DD)") from None

@@ -1,0 +1,104 @@
+"""Whole games (``play``): saved after every action, rated or training.
+
+A rated game against the computer is an official result (no coach, no hint asked, no undo);
+every other game is training, and its decisions become answers in the game's own session.
+A progress reset deletes that session and its answers but keeps the game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from farkle_trainer.store.encoding import columns, dump, load_checked, maybe_time, parse_time, stamp
+from farkle_trainer.store.progress import insert_session
+from farkle_trainer.store.rows import GameRow
+from farkle_trainer.store.versioned import Versioned, VersionedRows
+
+#: The training session of a whole game (``play``).
+GAME_SESSION = "game"
+
+GAMES = Versioned("games", "saved game", "game", "the game {} is already over")
+
+
+def _game(r: sqlite3.Row) -> GameRow:
+    state, bad = load_checked(r["state"])
+    return GameRow(
+        **columns(r, "id", "kind", "level", "session_id", "version", "outcome", "score"),
+        rated=bool(r["rated"]),
+        started_at=parse_time(r["started_at"]),
+        updated_at=parse_time(r["updated_at"]),
+        finished_at=maybe_time(r["finished_at"]),
+        state=state if not bad and isinstance(state, dict) else None,
+    )
+
+
+class GameQueries(VersionedRows):
+    """Saved games, the unfinished one to resume, and the rated ones for the records."""
+
+    def add_game(
+        self, state: dict[str, Any], *, kind: str, level: str | None, rated: bool, rules: str
+    ) -> GameRow:
+        """A new game, saved before its first roll; a training game gets its own session."""
+        now = stamp(self.now())
+        with self._transaction() as db:
+            session_id = insert_session(db, GAME_SESSION, rules, None, None, {"kind": kind}, at=self.now())
+            cursor = db.execute(
+                """INSERT INTO games (kind, level, rated, session_id, started_at, updated_at, state)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (kind, level, int(rated), session_id, now, now, dump(state)),
+            )
+            return _game(db.execute("SELECT * FROM games WHERE id = ?", (cursor.lastrowid,)).fetchone())
+
+    def get_game(self, game_id: int) -> GameRow:
+        return _game(self._versioned_row(GAMES, game_id))
+
+    def games(self) -> list[GameRow]:
+        """Every saved game, newest first."""
+        with self._errors():
+            rows = self._db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        return [_game(r) for r in rows]
+
+    def unfinished_game(self) -> GameRow | None:
+        """The latest game not yet over, if any."""
+        with self._errors():
+            row = self._db.execute(
+                "SELECT * FROM games WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else _game(row)
+
+    def save_game(self, game_id: int, state: dict[str, Any], *, version: int, rated: bool) -> int:
+        """Keep a game's state after an action, if the game is still at ``version`` (else
+        :class:`StaleAttemptError`); returns the new version. A game stops being rated when a
+        hint is asked, never the other way; a game that was rated and is no longer gets a
+        training session then, so its decisions can become answers."""
+        with self._transaction() as db:
+            new = self._write_versioned(db, GAMES, game_id, version, "state = ?", (dump(state),))
+            if not rated:
+                row = db.execute(
+                    "SELECT rated, session_id, kind FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                if row["rated"]:
+                    session_id = insert_session(
+                        db, GAME_SESSION, "", None, None, {"kind": row["kind"]}, at=self.now()
+                    )
+                    db.execute(
+                        "UPDATE games SET rated = 0, session_id = ? WHERE id = ?", (session_id, game_id)
+                    )
+            return new
+
+    def finish_game(
+        self, game_id: int, state: dict[str, Any], *, outcome: str, score: int, version: int
+    ) -> None:
+        """A game over (or resigned): its last state and outcome; a training game's session ends."""
+        self._finish_versioned(
+            GAMES, game_id, version, "state = ?, outcome = ?, score = ?", (dump(state), outcome, score)
+        )
+
+    def rated_games(self) -> list[GameRow]:
+        """Every finished rated game, oldest first."""
+        with self._errors():
+            rows = self._db.execute(
+                "SELECT * FROM games WHERE rated = 1 AND finished_at IS NOT NULL ORDER BY id"
+            ).fetchall()
+        return [_game(r) for r in rows]

@@ -1,0 +1,295 @@
+"""Training progress: sessions and their answers, the review schedule, lessons read.
+
+Progress and stats never mix: everything here is training (quizzes, drills, lessons,
+challenges, replayed or past daily games, games that are not rated), and nothing here is
+read by the stats. What the rows add up to is worked out in
+:mod:`farkle_trainer.training.progress`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+from farkle_trainer.store.connection import Connection
+from farkle_trainer.store.encoding import columns, dump, load, parse_time, stamp
+from farkle_trainer.store.errors import StoreError
+from farkle_trainer.store.leitner import schedule
+from farkle_trainer.store.rows import (
+    LOSS_UNITS,
+    AnswerRow,
+    ItemState,
+    LossUnit,
+    ProgressRows,
+    SessionLoss,
+    TopicProgress,
+)
+
+LESSON = "lesson"
+
+
+def insert_session(
+    db: sqlite3.Connection,
+    kind: str,
+    rules: str,
+    seed: int | None,
+    code: str | None,
+    params: dict[str, Any],
+    *,
+    at: datetime,
+) -> int:
+    """A new training session started ``at``: its answers, or a game's, will point to it."""
+    cursor = db.execute(
+        "INSERT INTO sessions (kind, rules, seed, code, params, started_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (kind, rules, seed, code, dump(params), stamp(at)),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def _item_state(r: sqlite3.Row) -> ItemState:
+    return ItemState(
+        **columns(r, "kind", "item", "topic", "box", "seen", "wrong", "question", "correct_answer"),
+        due_at=parse_time(r["due_at"]),
+        last_seen=parse_time(r["last_seen"]),
+        last_correct=bool(r["last_correct"]),
+        extra=load(r["extra"]),
+    )
+
+
+class ProgressQueries(Connection):
+    """Sessions, answers, review items and lessons."""
+
+    def start_session(
+        self,
+        kind: str,
+        *,
+        rules: str,
+        seed: int | None = None,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> int:
+        """Begin a training session (``kind`` is "score", "decide", "lesson", ...); returns its id."""
+        if not kind:
+            raise StoreError("a training session needs a kind")
+        with self._transaction() as db:
+            return insert_session(db, kind, rules, seed, code, params or {}, at=self.now())
+
+    def record_answer(
+        self,
+        session_id: int,
+        *,
+        topic: str,
+        item: str,
+        question: str,
+        answer: str,
+        correct_answer: str,
+        correct: bool,
+        grade: str,
+        points_lost: float | None = None,
+        unit: LossUnit = "points",
+        extra: dict[str, Any] | None = None,
+    ) -> ItemState:
+        """Record one answer and reschedule its item; returns the item's new schedule.
+
+        ``item`` is a stable key of the question (the same question, the same key), and
+        ``extra`` whatever is needed to ask it again. ``points_lost`` is the expected value
+        given up, for answers graded by the solver; None for right-or-wrong questions;
+        ``unit`` says whether it is expected points or percentage points of a chance.
+        """
+        if unit not in LOSS_UNITS:
+            raise StoreError(f"a loss is in {' or '.join(LOSS_UNITS)}, not {unit!r}")
+        now = self.now()
+        extra_text = None if extra is None else dump(extra)
+        with self._transaction() as db:
+            row = db.execute("SELECT kind FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no training session {session_id}")
+            kind = row["kind"]
+            db.execute(
+                """INSERT INTO answers (session_id, answered_at, topic, item, question, answer,
+                                        correct_answer, correct, grade, points_lost, unit, extra)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    session_id,
+                    stamp(now),
+                    topic,
+                    item,
+                    question,
+                    answer,
+                    correct_answer,
+                    int(correct),
+                    grade,
+                    points_lost,
+                    unit,
+                    extra_text,
+                ),
+            )
+            schedule(db, kind, topic, item, correct, now, question, correct_answer, extra_text)
+            state = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone()
+        return _item_state(state)
+
+    def finish_session(self, session_id: int) -> None:
+        """Mark a session finished (an unfinished one keeps every answer it got)."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                (stamp(self.now()), session_id),
+            )
+
+    def due_items(self, kind: str, topic: str | None = None, *, limit: int = 10) -> list[ItemState]:
+        """Items due for review now (every wrong one is), lowest box first, then longest overdue."""
+        query = "SELECT * FROM items WHERE kind = ? AND due_at <= ?"
+        args: list[Any] = [kind, stamp(self.now())]
+        if topic is not None:
+            query += " AND topic = ?"
+            args.append(topic)
+        query += " ORDER BY box, due_at, last_seen LIMIT ?"
+        args.append(limit)
+        with self._errors():
+            rows = self._db.execute(query, args).fetchall()
+        return [_item_state(r) for r in rows]
+
+    def recent_accuracy(self, kind: str, *, last: int) -> dict[str, float]:
+        """Accuracy over each topic's ``last`` answers, for ``kind``'s topics."""
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT topic, avg(correct) FROM (
+                       SELECT a.topic, a.correct,
+                              row_number() OVER (PARTITION BY a.topic ORDER BY a.id DESC) AS n
+                       FROM answers a JOIN sessions s ON s.id = a.session_id WHERE s.kind = ?)
+                   WHERE n <= ? GROUP BY topic""",
+                (kind, last),
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def record_lesson(self, number: int, slug: str, *, rules: str) -> None:
+        """Remember that lesson ``number`` was read: a finished training session of kind "lesson"."""
+        with self._transaction() as db:
+            sid = insert_session(
+                db, LESSON, rules, None, None, {"lesson": number, "slug": slug}, at=self.now()
+            )
+            db.execute("UPDATE sessions SET finished_at = started_at WHERE id = ?", (sid,))
+
+    def lessons_read(self) -> set[int]:
+        """The numbers of the lessons read so far."""
+        with self._errors():
+            rows = self._db.execute("SELECT params FROM sessions WHERE kind = ?", (LESSON,)).fetchall()
+        params = (load(r[0]) for r in rows)
+        return {p["lesson"] for p in params if isinstance(p, dict) and isinstance(p.get("lesson"), int)}
+
+    def progress_rows(self, *, rules: str | None, recent: int, sessions: int, now: datetime) -> ProgressRows:
+        """Training totals in one read: per topic (accuracy over its last ``recent`` answers), per
+        session (the last ``sessions`` with decisions), practice games, and items due at ``now``.
+
+        ``rules`` keeps only training on that rule set (by name); the count due covers every rule set.
+        """
+        only = (rules, rules)
+        with self._transaction(write=False) as db:
+            totals = db.execute(
+                """SELECT count(*), coalesce(sum(a.correct), 0),
+                          count(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          avg(CASE WHEN a.unit = 'points' THEN a.points_lost END),
+                          count(DISTINCT a.session_id)
+                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   WHERE ? IS NULL OR s.rules = ?""",
+                only,
+            ).fetchone()
+            topic_rows = db.execute(
+                """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
+                          count(a.points_lost) AS decisions, avg(a.points_lost) AS lost,
+                          max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
+                          max(a.answered_at) AS last_answered
+                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   WHERE ? IS NULL OR s.rules = ?
+                   GROUP BY s.kind, a.topic""",
+                only,
+            ).fetchall()
+            recent_accuracy = {
+                (r[0], r[1]): r[2]
+                for r in db.execute(
+                    """SELECT kind, topic, avg(correct) FROM (
+                           SELECT s.kind, a.topic, a.correct,
+                                  row_number() OVER (PARTITION BY s.kind, a.topic ORDER BY a.id DESC) AS n
+                           FROM answers a JOIN sessions s ON s.id = a.session_id
+                           WHERE ? IS NULL OR s.rules = ?)
+                       WHERE n <= ? GROUP BY kind, topic""",
+                    (*only, recent),
+                )
+            }
+            session_rows = db.execute(
+                """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
+                   FROM sessions s JOIN answers a ON a.session_id = s.id
+                   WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
+                   GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
+                (*only, sessions),
+            ).fetchall()
+            practice_games = db.execute(
+                """SELECT count(*) FROM daily_attempts
+                   WHERE official = 0 AND finished_at IS NOT NULL AND damage IS NULL
+                         AND (? IS NULL OR rules = ?)""",
+                only,
+            ).fetchone()[0]
+            due = db.execute("SELECT count(*) FROM items WHERE due_at <= ?", (stamp(now),)).fetchone()[0]
+        return ProgressRows(
+            answers=totals[0],
+            correct=totals[1],
+            sessions_count=totals[4],
+            decisions=totals[2],
+            average_points_lost=totals[3],
+            practice_games=practice_games,
+            due_for_review=due,
+            topics=tuple(
+                TopicProgress(
+                    kind=r["kind"],
+                    topic=r["topic"],
+                    answers=r["answers"],
+                    correct=r["correct"],
+                    recent_accuracy=recent_accuracy[(r["kind"], r["topic"])],
+                    decisions=r["decisions"],
+                    average_points_lost=r["lost"],
+                    last_answered=parse_time(r["last_answered"]),
+                    loss_unit=r["unit"] or "points",
+                )
+                for r in topic_rows
+            ),
+            sessions=tuple(
+                SessionLoss(
+                    session_id=r[0],
+                    kind=r[1],
+                    started_at=parse_time(r[2]),
+                    decisions=r[3],
+                    average_points_lost=r[4],
+                )
+                for r in reversed(session_rows)
+            ),
+        )
+
+    def answer_rows(self) -> list[AnswerRow]:
+        """Every training answer with its session, oldest first."""
+        with self._errors():
+            rows = self._db.execute(
+                """SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
+                          a.answer, a.correct_answer, a.correct, a.grade, a.points_lost, a.unit, a.extra
+                   FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+            ).fetchall()
+        return [
+            AnswerRow(
+                time=r[0],
+                kind=r[1],
+                session=r[2],
+                rules=r[3],
+                topic=r[4],
+                item=r[5],
+                question=r[6],
+                answer=r[7],
+                correct_answer=r[8],
+                correct=bool(r[9]),
+                grade=r[10],
+                points_lost=r[11],
+                unit=r[12],
+                extra=r[13],
+            )
+            for r in rows
+        ]
