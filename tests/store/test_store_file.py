@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import shutil
 import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from builders import Clock, answer
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.errors import DamagedStoreError, StoreError
 from farkle_trainer.store.paths import FILE_NAME
+from farkle_trainer.store.rows import AnswerRow, DailyAttempt, DailyResult, GameRow, ItemState, SessionLoss
 from farkle_trainer.store.schema import APPLICATION_ID, SCHEMA_VERSION, NewerStoreError
 from farkle_trainer.training.progress import load_progress, load_stats
 
@@ -229,6 +231,102 @@ def test_a_final_round_loss_kept_in_extra_moves_to_its_unit(tmp_path: Path, cloc
         final = next(t for t in p.topics if t.topic == "final-round")
         assert (final.average_points_lost, final.loss_unit) == (3.5, "percentage points")
         assert p.decisions == 0 and p.average_points_lost is None
+
+
+#: A store written by farkle-trainer 0.2.0 (schema 5) on a clock that moved a minute at each
+#: call from 09:00 UTC on 2026-11-29: a scoring quiz, a decide session on ``fixed`` with a loss
+#: in points and one in percentage points, lesson 3, an official daily game finished, one
+#: closed as damaged, a practice game held by a terminal, a rated game won and a game going on
+#: that stopped being rated when a hint was asked.
+RELEASE_0_2_0 = Path(__file__).resolve().parents[1] / "data" / "store-0.2.0"
+
+
+def at(minute: int) -> datetime:
+    return datetime(2026, 11, 29, 9, tzinfo=UTC) + timedelta(minutes=minute)
+
+
+def test_a_store_written_by_0_2_0_reads_as_it_was_written(tmp_path: Path) -> None:
+    shutil.copytree(RELEASE_0_2_0, tmp_path / "data")
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    with Store.open(tmp_path / "data", clock=lambda: now) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.lessons_read() == {3}
+        assert store.recent_accuracy("score", last=20) == {"combos": 0.0, "worth": 1.0}
+        assert store.due_items("score") == [
+            ItemState(
+                "score", "worth:1-1-1-5", "combos", 1, at(2), at(2), 1, 1, False,
+                "What is 1-1-1-5 worth?", "1,050", {"dice": [1, 1, 1, 5]},
+            ),
+            ItemState(
+                "score", "worth:5-5-5", "worth", 2, at(3) + timedelta(days=1), at(3), 1, 0, True,
+                "What is 5-5-5 worth?", "500", {"dice": [5, 5, 5]},
+            ),
+        ]  # fmt: skip
+        assert [(i.item, i.box, i.extra) for i in store.due_items("decide")] == [
+            ("keep:0:1-5-2-2-3-6", 1, {"keep": [1, 5]}),
+            ("chance:2000:3:450", 1, None),
+        ]
+
+        rows = store.progress_rows(rules=None, recent=20, sessions=10, now=now)
+        assert (rows.answers, rows.correct, rows.sessions_count, rows.decisions) == (5, 2, 3, 2)
+        assert (rows.average_points_lost, rows.practice_games, rows.due_for_review) == (6.25, 0, 5)
+        assert [(t.kind, t.topic, t.answers, t.average_points_lost, t.loss_unit) for t in rows.topics] == [
+            ("daily-practice", "bank-or-roll", 1, 0.0, "points"),
+            ("decide", "final-round", 1, 3.25, "percentage points"),
+            ("decide", "keep", 1, 12.5, "points"),
+            ("score", "combos", 1, None, "points"),
+            ("score", "worth", 1, None, "points"),
+        ]
+        assert rows.sessions == (
+            SessionLoss(2, "decide", at(5), 1, 12.5),
+            SessionLoss(4, "daily-practice", at(16), 1, 0.0),
+        )
+        fixed = store.progress_rows(rules="fixed", recent=20, sessions=10, now=now)
+        assert (fixed.answers, fixed.sessions_count, [t.topic for t in fixed.topics]) == (
+            2,
+            1,
+            ["final-round", "keep"],
+        )
+        answers = store.answer_rows()
+        assert [(a.time, a.kind, a.session, a.rules, a.item) for a in answers] == [
+            ("2026-11-29T09:02:00+00:00", "score", 1, "classic", "worth:1-1-1-5"),
+            ("2026-11-29T09:03:00+00:00", "score", 1, "classic", "worth:5-5-5"),
+            ("2026-11-29T09:06:00+00:00", "decide", 2, "fixed", "keep:0:1-5-2-2-3-6"),
+            ("2026-11-29T09:07:00+00:00", "decide", 2, "fixed", "chance:2000:3:450"),
+            ("2026-11-29T09:20:00+00:00", "daily-practice", 4, "classic", "game:300:4"),
+        ]
+        assert answers[3] == AnswerRow(
+            "2026-11-29T09:07:00+00:00", "decide", 2, "fixed", "final-round", "chance:2000:3:450",
+            "450 points, 3 dice", "bank", "roll", False, "blunder", 3.25, "percentage points", None,
+        )  # fmt: skip
+
+        assert store.get_daily(1) == DailyAttempt(
+            1, "2026-11-28", True, "classic", None, at(9), at(12), at(11),
+            {"turn": 2, "roll": [1, 5, 2]}, 5350, 5712.4, "+-+", [{"turn": 1, "banked": 350}], version=2,
+            raw_state='{"turn":2,"roll":[1,5,2]}', raw_turns='[{"turn":1,"banked":350}]',
+        )  # fmt: skip
+        damaged = store.get_daily(2)
+        assert (damaged.date, damaged.damage, damaged.finished_at) == (
+            "2026-11-27",
+            "its saved game is not a game state",
+            at(14),
+        )
+        practice = store.daily_attempt("2026-11-29", official=False)
+        assert practice is not None and practice.id == 3 and practice.session_id == 4
+        assert (practice.state, practice.version, practice.finished) == ({"turn": 1}, 2, False)
+        assert (practice.holder, practice.held_until) == ("tty-1", datetime(2026, 11, 29, 10, tzinfo=UTC))
+        assert store.official_results() == [DailyResult("2026-11-28", 5350, 5712.4, "+-+")]
+        assert store.official_results()[0].state == '{"turn":2,"roll":[1,5,2]}'
+        assert (store.official_count(), store.damaged_official_count()) == (2, 1)
+        assert store.unfinished_official("2026-12-01") == []
+
+        won = GameRow(1, "match", "hard", True, 5, at(21), at(25), at(24), {"turn": 9}, 2, "win", 10050)
+        going_on = GameRow(
+            2, "match", "easy", False, 7, at(26), at(28), None, {"turn": 1, "hint": True}, 1, None, None
+        )
+        assert store.games() == [going_on, won]
+        assert store.rated_games() == [won]
+        assert store.unfinished_game() == going_on
 
 
 def _open_new_store(directory: Path, go: Any, results: Any) -> None:
