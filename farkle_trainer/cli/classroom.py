@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from farkle_trainer.cli.common import (
+    ClassCodeOptions,
     DataDirOpt,
     ForceOpt,
     NameOpt,
@@ -17,7 +18,6 @@ from farkle_trainer.cli.common import (
     RulesOpt,
     SaveResultOpt,
     TargetOpt,
-    class_entry,
     classic_only_rules,
     command_group,
     end_result,
@@ -81,7 +81,7 @@ def challenge(
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
-    entry = class_entry(code, "challenge", save_result=save_result, name=name, force=force)
+    entry = ClassCodeOptions(code, save_result, name, force).class_entry("challenge")
     assert entry is not None
     front = open_terminal(plain)
     if note := unused_rules_note(rules, "a challenge is"):
