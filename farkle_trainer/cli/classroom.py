@@ -21,6 +21,7 @@ from farkle_trainer.cli.common import (
     classic_only_rules,
     command_group,
     end_result,
+    file_option,
     load,
     may_replace,
     one_of,
@@ -172,12 +173,7 @@ def worksheet(
     ] = None,
     key: Annotated[
         Path | None,
-        typer.Option(
-            "--key",
-            metavar="FILE",
-            help="Write the answer key to FILE instead of after a page break.",
-            show_default=False,
-        ),
+        file_option("--key", "FILE", "Write the answer key to FILE instead of after a page break."),
     ] = None,
     output_format: Annotated[
         str,
@@ -276,22 +272,11 @@ def class_report(
         ),
     ] = None,
     csv_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--csv",
-            metavar="FILE.csv",
-            help="Also write the table of students to FILE.csv.",
-            show_default=False,
-        ),
+        Path | None, file_option("--csv", "FILE.csv", "Also write the table of students to FILE.csv.")
     ] = None,
     questions_csv: Annotated[
         Path | None,
-        typer.Option(
-            "--questions-csv",
-            metavar="FILE.csv",
-            help="Also write the table of questions to FILE.csv.",
-            show_default=False,
-        ),
+        file_option("--questions-csv", "FILE.csv", "Also write the table of questions to FILE.csv."),
     ] = None,
     force: ReplaceOpt = False,
     plain: PlainOpt = False,

@@ -183,6 +183,16 @@ def _main(
     """Learn Farkle scoring and bank-or-roll strategy against an exact solver."""
 
 
+def points_option(name: str, help: str) -> Any:
+    """An option taking points as people write them ("1350", "1,350"), absent unless given."""
+    return typer.Option(name, metavar="POINTS", help=help, show_default=False)
+
+
+def file_option(name: str, metavar: str, help: str) -> Any:
+    """An option naming a file to write, absent unless given."""
+    return typer.Option(name, metavar=metavar, help=help, show_default=False)
+
+
 RulesOpt = Annotated[
     str,
     typer.Option(
@@ -198,26 +208,27 @@ PlainOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OpeningOpt = Annotated[
     str | None,
-    typer.Option(
+    points_option(
         "--opening",
-        metavar="POINTS",
-        help="Opening minimum in force (you have nothing banked): no bank below it. "
+        "Opening minimum in force (you have nothing banked): no bank below it. "
         "Default: the rule set's own, 0 for the presets.",
     ),
 ]
 TargetOpt = Annotated[
     str | None,
-    typer.Option(
+    points_option(
         "--target",
-        metavar="POINTS",
-        help="The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
-        show_default=False,
+        "The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
     ),
 ]
-DiceArg = Annotated[
-    list[str],
-    typer.Argument(metavar="DICE", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
-]
+
+
+def argument(metavar: str, help: str) -> Any:
+    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
+DiceArg = Annotated[list[str], argument("DICE", "Dice faces 1-6, as '1 5 5' or '155'.")]
 
 
 def one_of(names: tuple[str, ...]) -> str:
@@ -400,11 +411,10 @@ CodeOpt = Annotated[
 ]
 SaveResultOpt = Annotated[
     Path | None,
-    typer.Option(
+    file_option(
         "--save-result",
-        metavar="FILE.json",
-        help="With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
-        show_default=False,
+        "FILE.json",
+        "With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
     ),
 ]
 ForceOpt = Annotated[
