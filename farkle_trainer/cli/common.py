@@ -193,6 +193,11 @@ def file_option(name: str, metavar: str, help: str) -> Any:
     return typer.Option(name, metavar=metavar, help=help, show_default=False)
 
 
+def argument(metavar: str, help: str) -> Any:
+    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
 RulesOpt = Annotated[
     str,
     typer.Option(
@@ -221,11 +226,6 @@ TargetOpt = Annotated[
         "The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
     ),
 ]
-
-
-def argument(metavar: str, help: str) -> Any:
-    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default."""
-    return typer.Argument(metavar=metavar, help=help, show_default=False)
 
 
 DiceArg = Annotated[list[str], argument("DICE", "Dice faces 1-6, as '1 5 5' or '155'.")]
