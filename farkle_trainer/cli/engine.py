@@ -38,11 +38,7 @@ class AnswerOptions(Options):
 
 
 @app.command(short_help="What a set of dice scores, and why.")
-def explain(
-    dice: DiceArg,
-    *,
-    options: AnswerOptions,
-) -> None:
+def explain(dice: DiceArg, *, options: AnswerOptions) -> None:
     """Score a set of dice and show the split, or which dice score nothing and why.
 
     Also says what the best set-aside would be if the dice were a roll, or that
