@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from farkle_trainer.cli.common import (
+    ClassCodeOptions,
     DataDirOpt,
     ForceOpt,
     NameOpt,
@@ -17,10 +18,10 @@ from farkle_trainer.cli.common import (
     RulesOpt,
     SaveResultOpt,
     TargetOpt,
-    class_entry,
     classic_only_rules,
     command_group,
     end_result,
+    file_option,
     load,
     may_replace,
     one_of,
@@ -81,7 +82,7 @@ def challenge(
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
-    entry = class_entry(code, "challenge", save_result=save_result, name=name, force=force)
+    entry = ClassCodeOptions(code, save_result, name, force).class_entry("challenge")
     assert entry is not None
     front = open_terminal(plain)
     if note := unused_rules_note(rules, "a challenge is"):
@@ -172,12 +173,7 @@ def worksheet(
     ] = None,
     key: Annotated[
         Path | None,
-        typer.Option(
-            "--key",
-            metavar="FILE",
-            help="Write the answer key to FILE instead of after a page break.",
-            show_default=False,
-        ),
+        file_option("--key", "FILE", "Write the answer key to FILE instead of after a page break."),
     ] = None,
     output_format: Annotated[
         str,
@@ -276,22 +272,11 @@ def class_report(
         ),
     ] = None,
     csv_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--csv",
-            metavar="FILE.csv",
-            help="Also write the table of students to FILE.csv.",
-            show_default=False,
-        ),
+        Path | None, file_option("--csv", "FILE.csv", "Also write the table of students to FILE.csv.")
     ] = None,
     questions_csv: Annotated[
         Path | None,
-        typer.Option(
-            "--questions-csv",
-            metavar="FILE.csv",
-            help="Also write the table of questions to FILE.csv.",
-            show_default=False,
-        ),
+        file_option("--questions-csv", "FILE.csv", "Also write the table of questions to FILE.csv."),
     ] = None,
     force: ReplaceOpt = False,
     plain: PlainOpt = False,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import re
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
 
 import typer
 import typer.main
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
     from farkle_trainer.training.classroom.entry import ClassEntry
     from farkle_trainer.training.classroom.results import ResultRecorder
     from farkle_trainer.training.frontend import Frontend
+    from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import Terminal
 
 #: Every command in the order ``--help`` lists them, with the module (in this package)
@@ -104,11 +108,57 @@ app = typer.Typer(
 )
 
 
+@dataclass(frozen=True)
+class Options:
+    """Options several commands share, declared once: a frozen dataclass subclassing this one,
+    each field an option (``Annotated`` with ``typer.Option``) and its default.
+
+    A command parameter of such a type stands for the group's options, at its place in the
+    command's options (and ``--help``); the command receives them as one value.
+    """
+
+
+def _with_groups(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` as Typer is to read it: each :class:`Options` parameter spread into its options."""
+    hints = get_type_hints(command, include_extras=True)
+    groups = {name: t for name, t in hints.items() if isinstance(t, type) and issubclass(t, Options)}
+    if not groups:
+        return command
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = []
+    for param in inspect.signature(command).parameters.values():
+        group = groups.get(param.name)
+        if group is None:
+            params.append(param.replace(kind=keyword, annotation=hints[param.name]))
+            continue
+        types = get_type_hints(group, include_extras=True)
+        params += [
+            inspect.Parameter(f.name, keyword, default=f.default, annotation=types[f.name])
+            for f in fields(group)
+        ]
+
+    @functools.wraps(command)
+    def run(**values: Any) -> Any:
+        for name, group in groups.items():
+            values[name] = group(**{f.name: values.pop(f.name) for f in fields(group)})
+        return command(**values)
+
+    run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    return run
+
+
 class _Group(typer.Typer):
-    """A group of commands whose parameters are read plainly (see :mod:`.params`)."""
+    """A group of commands whose parameters are read plainly (see :mod:`.params`), and whose
+    commands may take :class:`Options`."""
 
     def command(self, *args: Any, cls: Any = None, **kwargs: Any) -> Any:
-        return super().command(*args, cls=cls or PlainCommand, **kwargs)
+        register = super().command(*args, cls=cls or PlainCommand, **kwargs)
+
+        def decorator(command: Callable[..., Any]) -> Callable[..., Any]:
+            register(_with_groups(command))
+            return command
+
+        return decorator
 
 
 def command_group(**options: Any) -> typer.Typer:
@@ -134,6 +184,21 @@ def _main(
     """Learn Farkle scoring and bank-or-roll strategy against an exact solver."""
 
 
+def points_option(name: str, help: str) -> Any:
+    """An option taking points as people write them ("1350", "1,350"), absent unless given."""
+    return typer.Option(name, metavar="POINTS", help=help, show_default=False)
+
+
+def file_option(name: str, metavar: str, help: str) -> Any:
+    """An option naming a file to write, absent unless given."""
+    return typer.Option(name, metavar=metavar, help=help, show_default=False)
+
+
+def argument(metavar: str, help: str) -> Any:
+    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
 RulesOpt = Annotated[
     str,
     typer.Option(
@@ -149,26 +214,22 @@ PlainOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OpeningOpt = Annotated[
     str | None,
-    typer.Option(
+    points_option(
         "--opening",
-        metavar="POINTS",
-        help="Opening minimum in force (you have nothing banked): no bank below it. "
+        "Opening minimum in force (you have nothing banked): no bank below it. "
         "Default: the rule set's own, 0 for the presets.",
     ),
 ]
 TargetOpt = Annotated[
     str | None,
-    typer.Option(
+    points_option(
         "--target",
-        metavar="POINTS",
-        help="The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
-        show_default=False,
+        "The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
     ),
 ]
-DiceArg = Annotated[
-    list[str],
-    typer.Argument(metavar="DICE", help="Dice faces 1-6, as '1 5 5' or '155'.", show_default=False),
-]
+
+
+DiceArg = Annotated[list[str], argument("DICE", "Dice faces 1-6, as '1 5 5' or '155'.")]
 
 
 def one_of(names: tuple[str, ...]) -> str:
@@ -353,11 +414,10 @@ CodeOpt = Annotated[
 ]
 SaveResultOpt = Annotated[
     Path | None,
-    typer.Option(
+    file_option(
         "--save-result",
-        metavar="FILE.json",
-        help="With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
-        show_default=False,
+        "FILE.json",
+        "With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
     ),
 ]
 ForceOpt = Annotated[
@@ -379,27 +439,62 @@ NameOpt = Annotated[
 ]
 
 
-def class_entry(
-    code: str | None,
-    activity: Activity,
-    *,
-    seed: object = None,
-    save_result: Path | None = None,
-    name: str | None = None,
-    force: bool = False,
-) -> ClassEntry | None:
-    """The class code options, checked before anything is asked (see the training module)."""
-    from farkle_trainer.training.classroom.entry import class_entry as check
+@dataclass(frozen=True)
+class ClassCodeOptions(Options):
+    """``--code`` and what goes with it: the result file, the student's name, ``--force``."""
 
-    return check(
-        code,
-        activity,
-        seed=seed,
-        save_result=save_result,
-        name=name,
-        force=force,
-        can_ask=is_terminal(sys.stdin),
+    code: CodeOpt = None
+    save_result: SaveResultOpt = None
+    name: NameOpt = None
+    force: ForceOpt = False
+
+    def class_entry(self, activity: Activity, *, seed: object = None) -> ClassEntry | None:
+        """The class code options, checked before anything is asked (see the training module)."""
+        from farkle_trainer.training.classroom.entry import class_entry as check
+
+        return check(
+            self.code,
+            activity,
+            seed=seed,
+            save_result=self.save_result,
+            name=self.name,
+            force=self.force,
+            can_ask=is_terminal(sys.stdin),
+        )
+
+
+@dataclass(frozen=True)
+class SessionOptions(ClassCodeOptions):
+    """What a session of ``score`` or ``decide`` takes besides its questions: a class code to
+    join, the rules, plain text and the data directory."""
+
+    rules: RulesOpt = "classic"
+    plain: PlainOpt = False
+    data_dir: DataDirOpt = None
+
+
+def start_session(
+    store: Store,
+    kind: str,
+    rules: Rules,
+    planned: int,
+    entry: ClassEntry | None,
+    front: Frontend,
+    *,
+    seed: int | None,
+    settings: dict[str, Any],
+    adaptive: bool,
+) -> Session:
+    """Start recording a session of ``kind``, ``planned`` questions long; with a class code, its
+    result too (the student's name asked first when it is needed). ``settings`` are kept with both."""
+    from farkle_trainer.training.session import Session
+
+    result = (
+        None if entry is None else entry.begin(front, rules=rules.name, settings=settings, planned=planned)
     )
+    code = None if entry is None else entry.code
+    params = {**settings, "adaptive": adaptive}
+    return Session.start(store, kind, rules=rules.name, seed=seed, code=code, params=params, result=result)
 
 
 def end_result(front: Frontend, recorder: ResultRecorder, result_complete: bool, **totals: Any) -> None:

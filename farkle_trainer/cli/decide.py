@@ -9,19 +9,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.common import (
-    CodeOpt,
-    DataDirOpt,
-    ForceOpt,
-    NameOpt,
-    PlainOpt,
-    RulesOpt,
-    SaveResultOpt,
+    SessionOptions,
     TargetOpt,
-    class_entry,
     command_group,
     end_result,
     load,
     open_store_or_explain,
+    start_session,
     with_target,
 )
 
@@ -71,13 +65,8 @@ def decide(
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
     target: TargetOpt = None,
-    code: CodeOpt = None,
-    save_result: SaveResultOpt = None,
-    name: NameOpt = None,
-    force: ForceOpt = False,
-    rules: RulesOpt = "classic",
-    plain: PlainOpt = False,
-    data_dir: DataDirOpt = None,
+    *,
+    options: SessionOptions,
 ) -> None:
     """Bank-or-roll drills: set dice aside, bank or roll, and see what the exact solver says.
 
@@ -102,20 +91,19 @@ def decide(
         prepare,
         session_settings,
     )
-    from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
 
-    table = with_target(load(rules), target)
+    table = with_target(load(options.rules), target)
     kinds = parse_kinds(kind)
     chosen_level = parse_level(level)
     check_count(count, seed)
-    entry = class_entry(code, "decide", seed=seed, save_result=save_result, name=name, force=force)
-    front = open_terminal(plain)
+    entry = options.class_entry("decide", seed=seed)
+    front = open_terminal(options.plain)
     # The solving notice goes to stderr: a note about this machine, not part of the drills.
     prepare(table, kinds, lambda text: print(text, file=sys.stderr))
-    with open_store_or_explain(data_dir, front) as store:
+    with open_store_or_explain(options.data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
         if adaptive and not kind:
@@ -125,7 +113,6 @@ def decide(
         for note in unused_options(kinds, target=target is not None, strategy=strategy):
             front.say(note)
         settings = session_settings(table, kinds, chosen_level, count)
-        result = None
         if entry is None:
             session_seed = new_seed() if seed is None else seed
             plan = make_plan(store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive)
@@ -133,15 +120,8 @@ def decide(
             session_seed = None
             plan = class_drills(entry.code, table, count=count, kinds=kinds, level=chosen_level)
             front.say(decide_intro(entry.code, count, table.name))
-            result = entry.begin(front, rules=table.name, settings=settings, planned=count)
-        session = Session.start(
-            store,
-            KIND,
-            rules=table.name,
-            seed=session_seed,
-            code=entry.code if entry else None,
-            params={**settings, "adaptive": adaptive},
-            result=result,
+        session = start_session(
+            store, KIND, table, count, entry, front, seed=session_seed, settings=settings, adaptive=adaptive
         )
         rounds = play_drills(front, view, plan, session, strategy=strategy)
         session.finish()
@@ -151,8 +131,8 @@ def decide(
         view.summary_text(summary, planned=count, stopped=stopped),
         lambda: view.summary_rich(summary, planned=count, stopped=stopped),
     )
-    if result is not None:
-        end_result(front, result, not stopped)
+    if session.result is not None:
+        end_result(front, session.result, not stopped)
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)
 

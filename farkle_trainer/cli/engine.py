@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
@@ -10,6 +11,7 @@ from farkle_trainer.cli.common import (
     DiceArg,
     JsonOpt,
     OpeningOpt,
+    Options,
     PlainOpt,
     RulesOpt,
     command_group,
@@ -26,13 +28,17 @@ from farkle_trainer.ui.terminal import open_terminal
 app = command_group()
 
 
+@dataclass(frozen=True)
+class AnswerOptions(Options):
+    """The rule table an engine command answers on, and how the answer is printed."""
+
+    rules: RulesOpt = "classic"
+    plain: PlainOpt = False
+    json: JsonOpt = False
+
+
 @app.command(short_help="What a set of dice scores, and why.")
-def explain(
-    dice: DiceArg,
-    rules: RulesOpt = "classic",
-    plain: PlainOpt = False,
-    json: JsonOpt = False,
-) -> None:
+def explain(dice: DiceArg, *, options: AnswerOptions) -> None:
     """Score a set of dice and show the split, or which dice score nothing and why.
 
     Also says what the best set-aside would be if the dice were a roll, or that
@@ -41,10 +47,10 @@ def explain(
     from farkle_trainer.engine.scoring import explain as explain_dice
     from farkle_trainer.ui.views import engine as render
 
-    table = load(rules)
+    table = load(options.rules)
     result = explain_dice(dice_from(dice), table)
-    out = open_terminal(plain)
-    if json:
+    out = open_terminal(options.plain)
+    if options.json:
         out.json(render.explain_data(result, table.name))
     else:
         out.show(render.explain_text(result, table.name), lambda: render.explain_rich(result, table.name))
@@ -69,9 +75,8 @@ def hint(
     target: TargetOpt = None,
     last_turn: LastTurnOpt = False,
     opening: OpeningOpt = None,
-    rules: RulesOpt = "classic",
-    plain: PlainOpt = False,
-    json: JsonOpt = False,
+    *,
+    options: AnswerOptions,
 ) -> None:
     """Every way to play a roll, with the exact expected turn score of each.
 
@@ -81,7 +86,7 @@ def hint(
     from farkle_trainer.engine.plays import hint as make_hint
     from farkle_trainer.ui.views import engine as render
 
-    table = load(rules)
+    table = load(options.rules)
     roll = dice_from(dice)
     at_stake = parse_points(points, "--points")
     if score is not None or opponent is not None:
@@ -89,7 +94,7 @@ def hint(
             fail("--need is for a single turn; with --score and --opponent the game decides what is needed")
         from farkle_trainer.cli import game
 
-        term = open_terminal(plain)
+        term = open_terminal(options.plain)
         game.game_hint(
             term,
             roll,
@@ -100,18 +105,18 @@ def hint(
             target=target,
             opening=opening,
             last_turn=last_turn,
-            json=json,
+            json=options.json,
         )
         return
     if target is not None or last_turn:
         fail("--target and --last-turn describe a game: give --score and --opponent too")
     needed = parse_points(need, "--need", positive=True) if need is not None else None
-    out = open_terminal(plain)
-    with turn_progress(out, quiet=json) as progress:
+    out = open_terminal(options.plain)
+    with turn_progress(out, quiet=options.json) as progress:
         result = make_hint(
             roll, at_stake, table, opening=opening_for(table, opening), need=needed, progress=progress
         )
-    if json:
+    if options.json:
         out.json(render.hint_data(result))
     else:
         out.show(render.hint_text(result), lambda: render.hint_rich(result))
@@ -123,9 +128,8 @@ def strategy(
     target: TargetOpt = None,
     step: StepOpt = None,
     opening: OpeningOpt = None,
-    rules: RulesOpt = "classic",
-    plain: PlainOpt = False,
-    json: JsonOpt = False,
+    *,
+    options: AnswerOptions,
 ) -> None:
     """The solver's summary: expected turn score, Farkle odds, bank thresholds.
 
@@ -135,18 +139,20 @@ def strategy(
     from farkle_trainer.engine.strategy import strategy as summarize
     from farkle_trainer.ui.views import engine as render
 
-    table = load(rules)
+    table = load(options.rules)
     if game:
         from farkle_trainer.cli.game import game_strategy
 
-        game_strategy(open_terminal(plain), table, target=target, opening=opening, step=step, json=json)
+        game_strategy(
+            open_terminal(options.plain), table, target=target, opening=opening, step=step, json=options.json
+        )
         return
     if target is not None or step is not None:
         fail("--target and --step are for the game picture: add --game")
-    out = open_terminal(plain)
-    with turn_progress(out, quiet=json) as progress:
+    out = open_terminal(options.plain)
+    with turn_progress(out, quiet=options.json) as progress:
         result = summarize(table, opening=opening_for(table, opening), progress=progress)
-    if json:
+    if options.json:
         out.json(render.strategy_data(result))
     else:
         out.show(render.strategy_text(result), lambda: render.strategy_rich(result))

@@ -12,6 +12,7 @@ from farkle_trainer.cli.common import (
     DataDirOpt,
     PlainOpt,
     RulesOpt,
+    argument,
     command_group,
     load,
     open_store_or_explain,
@@ -21,12 +22,12 @@ from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 app = command_group()
 
 
+LessonArg = Annotated[str | None, argument("LESSON", "A lesson's number or name; none lists them all.")]
+
+
 @app.command(short_help="Lessons, each ending in its drill.")
 def learn(
-    lesson: Annotated[
-        str | None,
-        typer.Argument(metavar="LESSON", help="A lesson's number or name; none lists them all."),
-    ] = None,
+    lesson: LessonArg = None,
     rules: RulesOpt = "classic",
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,

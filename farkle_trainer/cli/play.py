@@ -17,6 +17,7 @@ from farkle_trainer.cli.common import (
     open_store_or_explain,
     parse_points,
     parse_target,
+    points_option,
 )
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
@@ -160,31 +161,14 @@ def play(
     ] = False,
     rules: RulesOpt = "classic",
     target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            metavar="POINTS",
-            help="Points to win, 1,000 to 20,000 (default 10,000).",
-            show_default=False,
-        ),
+        str | None, points_option("--target", "Points to win, 1,000 to 20,000 (default 10,000).")
     ] = None,
     opening: Annotated[
         str | None,
-        typer.Option(
-            "--opening",
-            metavar="POINTS",
-            help="Opening minimum: no first bank below it (e.g. 350, 500, 1000).",
-            show_default=False,
-        ),
+        points_option("--opening", "Opening minimum: no first bank below it (e.g. 350, 500, 1000)."),
     ] = None,
     penalty: Annotated[
-        str | None,
-        typer.Option(
-            "--penalty",
-            metavar="POINTS",
-            help="Three Farkles in a row cost 500 or 1000 (never below 0).",
-            show_default=False,
-        ),
+        str | None, points_option("--penalty", "Three Farkles in a row cost 500 or 1000 (never below 0).")
     ] = None,
     seed: Annotated[
         int | None,

@@ -18,8 +18,10 @@ from farkle_trainer.cli.common import (
     JsonOpt,
     PlainOpt,
     ReplaceOpt,
+    argument,
     classic_only_rules,
     command_group,
+    file_option,
     load,
     may_replace,
     open_store_or_explain,
@@ -35,11 +37,10 @@ app = command_group()
 def progress(
     export: Annotated[
         Path | None,
-        typer.Option(
+        file_option(
             "--export",
-            metavar="FILE.csv|FILE.json",
-            help="Write every training answer (time, topic, question, answer, grade, points lost) to a file.",
-            show_default=False,
+            "FILE.csv|FILE.json",
+            "Write every training answer (time, topic, question, answer, grade, points lost) to a file.",
         ),
     ] = None,
     rules: Annotated[
@@ -139,20 +140,14 @@ def stats(
             out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
 
 
+WhatArg = Annotated[
+    str, argument("progress|stats", "progress: every training answer; stats: every official daily result.")
+]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
 @app.command(short_help="Delete training progress or official stats.")
-def reset(
-    what: Annotated[
-        str,
-        typer.Argument(
-            metavar="progress|stats",
-            help="progress: every training answer; stats: every official daily result.",
-            show_default=False,
-        ),
-    ],
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
-    data_dir: DataDirOpt = None,
-    plain: PlainOpt = False,
-) -> None:
+def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain: PlainOpt = False) -> None:
     """Delete all training progress, or all official stats; the other is kept.
 
     Asks first (--yes skips the question). Example: farkle-train reset progress

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
 from farkle_trainer.cli.common import (
     DataDirOpt,
     JsonOpt,
     PlainOpt,
+    argument,
     command_group,
     fail,
     open_store_or_explain,
@@ -52,19 +51,17 @@ def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = 
     term.show(view.games_text(rows), lambda: view.games_rich(rows))
 
 
+GameArg = Annotated[
+    str,
+    argument(
+        "GAME", "A saved game's number (see farkle-train games), or a FILE.json written by play --save."
+    ),
+]
+
+
 @app.command(short_help="A finished game's analysis again.")
 def review(
-    game: Annotated[
-        str,
-        typer.Argument(
-            metavar="GAME",
-            help="A saved game's number (see farkle-train games), or a FILE.json written by play --save.",
-            show_default=False,
-        ),
-    ],
-    data_dir: DataDirOpt = None,
-    json: JsonOpt = False,
-    plain: PlainOpt = False,
+    game: GameArg, data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = False
 ) -> None:
     """Show a finished game's analysis again: decisions, error rate and rating, luck, win chances.
 

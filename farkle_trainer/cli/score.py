@@ -9,19 +9,13 @@ from typing import Annotated
 import typer
 
 from farkle_trainer.cli.common import (
-    CodeOpt,
-    DataDirOpt,
-    ForceOpt,
-    NameOpt,
-    PlainOpt,
-    RulesOpt,
-    SaveResultOpt,
-    class_entry,
+    SessionOptions,
     command_group,
     end_result,
     load,
     one_of,
     open_store_or_explain,
+    start_session,
 )
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.training.quizzes.topics import TOPICS
@@ -72,13 +66,8 @@ def score(
     level: LevelOpt = None,
     count: CountOpt = 10,
     seed: SeedOpt = None,
-    code: CodeOpt = None,
-    save_result: SaveResultOpt = None,
-    name: NameOpt = None,
-    force: ForceOpt = False,
-    rules: RulesOpt = "classic",
-    plain: PlainOpt = False,
-    data_dir: DataDirOpt = None,
+    *,
+    options: SessionOptions,
 ) -> None:
     """Scoring quizzes: what dice are worth, what can be set aside, Farkles, combinations.
 
@@ -89,36 +78,27 @@ def score(
     """
     from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics, summarize
     from farkle_trainer.training.quizzes.session import KIND, plan, play_quiz
-    from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import quiz as view
     from farkle_trainer.ui.views.classroom import score_intro
 
-    table = load(rules)
+    table = load(options.rules)
     topics = parse_topics(topic)
     fixed_level = parse_level(level)
-    entry = class_entry(code, "score", seed=seed, save_result=save_result, name=name, force=force)
+    entry = options.class_entry("score", seed=seed)
     class_code = entry.code if entry else None
-    front = open_terminal(plain)
-    with open_store_or_explain(data_dir, front) as store:
+    front = open_terminal(options.plain)
+    with open_store_or_explain(options.data_dir, front) as store:
         quiz, used_seed = plan(
             store, table, seed=seed, count=count, topics=topics, level=fixed_level, code=class_code
         )
         settings = {"topics": list(topics), "level": fixed_level, "count": count}
         if entry is None:
             front.say(view.intro_text(quiz, None if quiz.adaptive else used_seed, fixed_level))
-            result = None
         else:
             front.say(score_intro(quiz, entry.code))
-            result = entry.begin(front, rules=table.name, settings=settings, planned=count)
-        session = Session.start(
-            store,
-            KIND,
-            rules=table.name,
-            seed=used_seed,
-            code=class_code,
-            params={**settings, "adaptive": quiz.adaptive},
-            result=result,
+        session = start_session(
+            store, KIND, table, count, entry, front, seed=used_seed, settings=settings, adaptive=quiz.adaptive
         )
         started = time.monotonic()
         rounds = play_quiz(front, view, quiz, session)
@@ -127,9 +107,9 @@ def score(
         seconds = time.monotonic() - started if is_terminal(sys.stdin) else None
         if len(history) == quiz.count:
             session.finish()
-    summary = summarize(quiz, history, seconds=seconds, rules_option=rules)
+    summary = summarize(quiz, history, seconds=seconds, rules_option=options.rules)
     front.show(view.summary_text(summary), lambda: view.summary_rich(summary))
-    if result is not None:
-        end_result(front, result, len(history) == quiz.count)
+    if session.result is not None:
+        end_result(front, session.result, len(history) == quiz.count)
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)

@@ -18,7 +18,7 @@ faces, points, dice counts). An unknown name or a bad argument is a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -193,28 +193,33 @@ def _farkle_one_in(rules: Rules, n: int) -> str:
     return f"{float(1 / chance):.1f}"
 
 
+def _markdown_table(header: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def _rules_table(rules: Rules) -> str:
-    rows = ["| dice | points |", "|---|---|"]
-    rows += [f"| {name} | {value} |" for name, value in rules.table() if value != "-"]
-    return "\n".join(rows)
+    return _markdown_table(
+        ("dice", "points"), ((name, value) for name, value in rules.table() if value != "-")
+    )
 
 
 def _odds_table(rules: Rules) -> str:
     table = score_table(rules)
-    rows = ["| dice rolled | chance of a Farkle | exactly |", "|---|---|---|"]
-    for n in range(6, 0, -1):
-        f = table.farkle_chance(n)
-        rows.append(f"| {n} | {percent(float(f))} | {f} |")
-    return "\n".join(rows)
+    chances = [(n, table.farkle_chance(n)) for n in range(6, 0, -1)]
+    return _markdown_table(
+        ("dice rolled", "chance of a Farkle", "exactly"), ((n, percent(float(f)), f) for n, f in chances)
+    )
 
 
 def _thresholds_table(rules: Rules) -> str:
     solution = _solution(rules)
-    rows = ["| dice to roll | roll while the turn is at most |", "|---|---|"]
-    for n in range(6, 0, -1):
-        t = solution.roll_while_at_most(n)
-        rows.append(f"| {n} | {'never' if t is None else points(t)} |")
-    return "\n".join(rows)
+    limits = [(n, solution.roll_while_at_most(n)) for n in range(6, 0, -1)]
+    return _markdown_table(
+        ("dice to roll", "roll while the turn is at most"),
+        ((n, "never" if t is None else points(t)) for n, t in limits),
+    )
 
 
 def _without_penalty(rules: Rules) -> Rules:

@@ -82,12 +82,6 @@ class ExportError(InputError):
 
 
 @dataclass(frozen=True)
-class Suggestion:
-    command: str
-    reason: str
-
-
-@dataclass(frozen=True)
 class ProgressSummary:
     """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first."""
 
@@ -199,6 +193,14 @@ def weakest_topics(topics: tuple[TopicProgress, ...]) -> tuple[TopicProgress, ..
             key=lambda t: (t.recent_accuracy, -(t.average_points_lost or 0.0)),
         )[:WEAKEST]
     )
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The command to run next, and why: the last lines of ``farkle-train progress``."""
+
+    command: str
+    reason: str
 
 
 def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:

@@ -15,7 +15,7 @@ printers honour.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -122,6 +122,24 @@ def _rules_words(rules: Rules, option: str | None) -> list[str]:
     return [] if given.strip().lower() == "classic" else ["--rules", given]
 
 
+def _sheet(
+    kind: SheetKind,
+    code: str,
+    count: int,
+    rules: Rules,
+    rules_option: str | None,
+    options: list[str],
+    description: str,
+    entries: Iterable[Entry],
+    items: tuple[Question | Position, ...],
+) -> Worksheet:
+    """The sheet of ``items``, and the command that asks them on screen: ``farkle-train KIND
+    --code CODE --count N``, then ``options`` and ``--rules``."""
+    words = ["farkle-train", kind, "--code", code, "--count", str(count), *options]
+    command = _command(words + _rules_words(rules, rules_option))
+    return Worksheet(kind, code, rules.name, description, command, tuple(entries), items)
+
+
 def score_sheet(
     code: str,
     rules: Rules,
@@ -137,23 +155,17 @@ def score_sheet(
     """
     code = normalize_code(code)
     quiz = class_quiz(code, rules, count=count, topics=topics, level=level)
-    questions = fixed_questions(quiz)
-    words = ["farkle-train", "score", "--code", code, "--count", str(count)]
+    questions = tuple(fixed_questions(quiz))
+    options = []
     if tuple(topics) != TOPICS:
-        words += ["--topic", ",".join(t for t in TOPICS if t in topics)]
+        options += ["--topic", ",".join(t for t in TOPICS if t in topics)]
     if level is not None:
-        words += ["--level", level]
+        options += ["--level", level]
     levels = " and ".join(sorted(set(quiz.levels.values())))
     many = f"{count} scoring question{'s' if count != 1 else ''}"
-    return Worksheet(
-        kind="score",
-        code=code,
-        rules=rules.name,
-        description=f"{many} on {rules.name} rules ({levels} level)",
-        command=_command(words + _rules_words(rules, rules_option)),
-        entries=tuple(_quiz_entry(i, q) for i, q in enumerate(questions, 1)),
-        items=tuple(questions),
-    )
+    description = f"{many} on {rules.name} rules ({levels} level)"
+    entries = (_quiz_entry(i, q) for i, q in enumerate(questions, 1))
+    return _sheet("score", code, count, rules, rules_option, options, description, entries, questions)
 
 
 def decide_sheet(
@@ -176,25 +188,19 @@ def decide_sheet(
     code = normalize_code(code)
     chosen = kinds or TURN_KINDS
     positions = tuple(class_drills(code, rules, count=count, kinds=chosen, level=level))
-    words = ["farkle-train", "decide", "--code", code, "--count", str(count)]
+    options = []
     if chosen != TURN_KINDS:
-        words += ["--kind", ",".join(chosen)]
+        options += ["--kind", ",".join(chosen)]
     if level is not None:
-        words += ["--level", level]
+        options += ["--level", level]
     if target_option and any(spec_of(k).needs_target for k in chosen):
-        words += ["--target", str(rules.target)]
+        options += ["--target", str(rules.target)]
     many = f"{count} bank-or-roll decision{'s' if count != 1 else ''}"
     if target_option or any(spec_of(k).needs_target for k in chosen):
         many += f" in games to {rules.target:,}"
-    return Worksheet(
-        kind="decide",
-        code=code,
-        rules=rules.name,
-        description=f"{many} on {rules.name} rules",
-        command=_command(words + _rules_words(rules, rules_option)),
-        entries=tuple(_drill_entry(i, p) for i, p in enumerate(positions, 1)),
-        items=positions,
-    )
+    description = f"{many} on {rules.name} rules"
+    entries = (_drill_entry(i, p) for i, p in enumerate(positions, 1))
+    return _sheet("decide", code, count, rules, rules_option, options, description, entries, positions)
 
 
 # -- on paper

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from farkle_trainer.engine.decisions import (
@@ -49,40 +50,7 @@ class Setting:
         return None if self.leader is None or self.banked is None else round_up(self.leader - self.banked + 1)
 
 
-@dataclass(frozen=True)
-class KindSpec:
-    """Everything training knows about one kind of drill.
-
-    ``teaching`` gives the fields of each teaching position (less ``rules`` and ``kind``),
-    in the order they are offered; one the table does not allow is left out.
-    ``emphasis`` multiplies the chance that a decision found in play is drawn, and
-    ``turns_per_setting`` is how many turns are played before a new setting is drawn.
-    ``needs_target``: the kind plays to the rules' target, so a session records it.
-    ``prepare`` solves what the kind's positions need before the first one is asked,
-    reporting the fraction done (1.0 at once when it is already solved).
-    """
-
-    kind: Kind
-    name: str
-    setting: Callable[[Rules, Stream], Setting]
-    position: Callable[[Rules, Kind, int, tuple[int, ...], Play, Setting], Position]
-    worth_asking: Callable[[Decision], bool]
-    teaching: Callable[[Rules], list[dict[str, Any]]]
-    emphasis: Callable[[Decision], float] = lambda d: 1.0
-    turns_per_setting: int = 10
-    needs_target: bool = False
-    prepare: Callable[[Rules, Callable[[float], None]], None] = lambda rules, progress: None
-
-
-def spec_of(kind: Kind | str) -> KindSpec:
-    return KIND_SPECS[Kind(kind)]
-
-
 # -- settings
-
-
-def _plain(rules: Rules, stream: Stream) -> Setting:
-    return Setting()
 
 
 def _opening(rules: Rules, stream: Stream) -> Setting:
@@ -114,16 +82,19 @@ def _target(rules: Rules) -> int:
     return rules.target
 
 
-def _game(rules: Rules, stream: Stream) -> Setting:
+#: How the banked scores of a game in progress are drawn: the player's, and the opponent's
+#: (None in a solo game).
+ScoreDraw = Callable[[Rules, int, Stream], tuple[int, int | None]]
+
+
+def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
     target = _target(rules)
-    me, other = game_scores(rules, target, stream)
+    me, other = draw(rules, target, stream)
     return Setting(opening=0 if me else rules.opening_minimum, banked=me, opponent=other, target=target)
 
 
-def _solo(rules: Rules, stream: Stream) -> Setting:
-    target = _target(rules)
-    me = solo_score(rules, target, stream)
-    return Setting(opening=0 if me else rules.opening_minimum, banked=me, target=target)
+def _solo_scores(rules: Rules, target: int, stream: Stream) -> tuple[int, None]:
+    return solo_score(rules, target, stream), None
 
 
 # -- positions along a turn
@@ -160,10 +131,6 @@ def _at_scores(
 
 
 # -- worth asking: not forced (checked by the drills), and a real choice of its kind
-
-
-def _any(d: Decision) -> bool:
-    return True
 
 
 def _several_keeps(d: Decision) -> bool:
@@ -227,6 +194,25 @@ def _teach_final_round(rules: Rules) -> list[dict[str, Any]]:
     ]
 
 
+def _teach_opening(rules: Rules) -> list[dict[str, Any]]:
+    opening = opening_minimum(rules)
+    return [
+        {
+            "points": 350,
+            "roll": (1, 3, 5, 4),
+            "opening": opening,
+            "title": f"short of the {opening:,} opening",
+        }
+    ]
+
+
+# -- what is solved first
+
+
+#: Solves what a kind's positions need, reporting the fraction done.
+Prepare = Callable[[Rules, Callable[[float], None]], None]
+
+
 def _solve_game(rules: Rules, progress: Callable[[float], None]) -> None:
     from farkle_trainer.engine.gamesolver import solve_game
 
@@ -240,82 +226,71 @@ def _solve_solo(rules: Rules, progress: Callable[[float], None]) -> None:
     progress(1.0)
 
 
-def _teach_none(rules: Rules) -> list[dict[str, Any]]:
-    # A game position's worth depends on the target, which a session may change.
-    return []
+@dataclass(frozen=True)
+class KindSpec:
+    """Everything training knows about one kind of drill; what is left out is what most kinds do.
+
+    ``teaching`` gives the fields of each teaching position (less ``rules`` and ``kind``),
+    in the order they are offered; one the table does not allow is left out.
+    ``emphasis`` multiplies the chance that a decision found in play is drawn, and
+    ``turns_per_setting`` is how many turns are played before a new setting is drawn.
+    ``needs_target``: the kind plays to the rules' target, so a session records it.
+    ``prepare`` solves what the kind's positions need before the first one is asked,
+    reporting the fraction done (1.0 at once when it is already solved).
+    """
+
+    kind: Kind
+    name: str
+    setting: Callable[[Rules, Stream], Setting] = lambda rules, stream: Setting()
+    position: Callable[[Rules, Kind, int, tuple[int, ...], Play, Setting], Position] = _before_keeping
+    worth_asking: Callable[[Decision], bool] = lambda d: True
+    teaching: Callable[[Rules], list[dict[str, Any]]] = lambda rules: []
+    emphasis: Callable[[Decision], float] = lambda d: 1.0
+    turns_per_setting: int = 10
+    needs_target: bool = False
+    prepare: Prepare = lambda rules, progress: None
 
 
-def _teach_opening(rules: Rules) -> list[dict[str, Any]]:
-    opening = opening_minimum(rules)
-    return [
-        {
-            "points": 350,
-            "roll": (1, 3, 5, 4),
-            "opening": opening,
-            "title": f"short of the {opening:,} opening",
-        }
-    ]
+def spec_of(kind: Kind | str) -> KindSpec:
+    return KIND_SPECS[Kind(kind)]
+
+
+def _played_to_target(kind: Kind, name: str, scores: ScoreDraw, solve: Prepare) -> KindSpec:
+    """A kind played at the banked scores of a game in progress, to the rules' target.
+
+    Each turn gets new scores, and decisions where expected points mislead come up more.
+    None of its positions is built in: their worth depends on the target, which a session
+    may change.
+    """
+    return KindSpec(
+        kind,
+        name,
+        setting=partial(_at_drawn_scores, scores),
+        position=_at_scores,
+        emphasis=_where_points_mislead,
+        turns_per_setting=1,
+        needs_target=True,
+        prepare=solve,
+    )
 
 
 #: The registry: one entry per kind, in :class:`Kind` order.
 KIND_SPECS: Mapping[Kind, KindSpec] = {
     spec.kind: spec
     for spec in (
+        KindSpec(Kind.BANK_OR_ROLL, "bank or roll", position=_after_keeping, teaching=_teach_bank_or_roll),
+        KindSpec(Kind.KEEP, "keep", worth_asking=_several_keeps, teaching=_teach_keep),
         KindSpec(
-            kind=Kind.BANK_OR_ROLL,
-            name="bank or roll",
-            setting=_plain,
-            position=_after_keeping,
-            worth_asking=_any,
-            teaching=_teach_bank_or_roll,
-        ),
-        KindSpec(
-            kind=Kind.KEEP,
-            name="keep",
-            setting=_plain,
-            position=_before_keeping,
-            worth_asking=_several_keeps,
-            teaching=_teach_keep,
-        ),
-        KindSpec(
-            kind=Kind.FINAL_ROUND,
-            name="final round",
+            Kind.FINAL_ROUND,
+            "final round",
             setting=_final_round,
-            position=_before_keeping,
             worth_asking=_behind_leader,
             teaching=_teach_final_round,
         ),
         KindSpec(
-            kind=Kind.OPENING,
-            name="opening",
-            setting=_opening,
-            position=_before_keeping,
-            worth_asking=_below_opening,
-            teaching=_teach_opening,
+            Kind.OPENING, "opening", setting=_opening, worth_asking=_below_opening, teaching=_teach_opening
         ),
-        KindSpec(
-            kind=Kind.GAME,
-            name="game",
-            setting=_game,
-            position=_at_scores,
-            worth_asking=_any,
-            teaching=_teach_none,
-            emphasis=_where_points_mislead,
-            turns_per_setting=1,
-            needs_target=True,
-            prepare=_solve_game,
-        ),
-        KindSpec(
-            kind=Kind.SOLO,
-            name="solo",
-            setting=_solo,
-            position=_at_scores,
-            worth_asking=_any,
-            teaching=_teach_none,
-            emphasis=_where_points_mislead,
-            turns_per_setting=1,
-            needs_target=True,
-            prepare=_solve_solo,
-        ),
+        _played_to_target(Kind.GAME, "game", game_scores, _solve_game),
+        _played_to_target(Kind.SOLO, "solo", _solo_scores, _solve_solo),
     )
 }

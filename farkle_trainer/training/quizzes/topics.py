@@ -3,7 +3,9 @@
 A topic's :class:`TopicSpec` says how its answer is given (its form), how many dice its
 questions show at each level, how a question is drawn, how it reads, when a stored question
 still fits, how an answer is graded and what the right answer is. Adding a topic is a member
-of :class:`Topic` and its entry in :data:`SPECS`; nothing else switches on the topic.
+of :class:`Topic` and the function that draws its questions, declared with
+:func:`declare_topic` (its wording, how it is answered, its sizes and when a question fits);
+nothing else switches on the topic.
 
 * ``worth``: what a set-aside is worth (every die in it scores);
 * ``valid``: can these dice all be set aside together (and which die breaks it);
@@ -64,6 +66,10 @@ class Topic(StrEnum):
 TOPICS: tuple[str, ...] = tuple(t.value for t in Topic)
 
 
+#: Draws a question of one topic at a level, from a stream alone.
+Maker = Callable[[Rules, Level, Stream], Question]
+
+
 @dataclass(frozen=True)
 class TopicSpec:
     """Everything about one topic.
@@ -76,12 +82,17 @@ class TopicSpec:
     topic: Topic
     form: Form
     sizes: Mapping[Level, tuple[int, int]]
-    make: Callable[[Rules, Level, Stream], Question]
+    make: Maker
     text: str
     fits: Callable[[Question], bool]
     grade: Callable[[Question, Answer], Grade]
     #: The right answer, from the scoring table alone (a worksheet's key).
     key: Callable[[Question], Answer]
+
+
+#: The registry: one entry per topic, in :class:`Topic` order, each declared on its maker
+#: (see :func:`declare_topic`).
+SPECS: dict[Topic, TopicSpec] = {}
 
 
 def question(
@@ -147,135 +158,6 @@ def _scores_whole(q: Question) -> bool:
 def _has_a_score(q: Question) -> bool:
     """A ``best`` roll must have something to set aside."""
     return not score_table(q.rules).is_farkle(q.counts)
-
-
-# -- drawing questions
-
-
-def _make_worth(rules: Rules, level: Level, stream: Stream) -> Question:
-    """What is this set-aside worth? Every die in it scores."""
-    table = score_table(rules)
-    low, high = SPECS[Topic.WORTH].sizes[level]
-    n = stream.randint(low, high)
-    counts = None
-    if stream.random() >= TARGETED_SHARE:
-        counts = fair_roll(
-            stream,
-            n,
-            lambda c: (s := table.split(c)) is not None and fits_level(s, rules, level),
-        )
-    dice = faces_of(counts) if counts else targeted_set(rules, level, stream, low, high)
-    return question(Topic.WORTH, dice, rules, level)
-
-
-def _make_valid(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Can these dice all be set aside? Half the time they can; when not, some of them do score."""
-    table = score_table(rules)
-    valid = stream.random() < 0.5
-    if level == "hard" and stream.random() < 1 / 3:
-        combo = _make_combos(rules, level, stream)
-        return question(Topic.VALID, combo.dice, rules, level, combo.combo)
-    low, high = SPECS[Topic.VALID].sizes[level]
-    n = stream.randint(low, high)
-
-    def accept(c: Counts) -> bool:
-        split = table.split(c)
-        if valid:
-            return split is not None and fits_level(split, rules, level)
-        part = table.scoring_part(c)
-        return split is None and part is not None and len(part.dice) > 0 and fits_level(part, rules, level)
-
-    counts = None
-    if stream.random() >= TARGETED_SHARE or not valid:
-        counts = fair_roll(stream, n, accept)
-    if counts is None:
-        return question(Topic.VALID, targeted_set(rules, level, stream, low, high), rules, level)
-    return question(Topic.VALID, faces_of(counts), rules, level)
-
-
-def _make_farkle(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Is this roll a Farkle? Half of them are. Hard rolls that score often have no 1 or 5."""
-    table = score_table(rules)
-    low, high = SPECS[Topic.FARKLE].sizes[level]
-    n = stream.randint(low, high)
-    farkle = stream.random() < 0.5
-    no_singles = level == "hard" and not farkle and stream.random() < 2 / 3
-
-    def accept(c: Counts) -> bool:
-        if table.is_farkle(c) != farkle:
-            return False
-        return not no_singles or (c[0] == 0 and c[4] == 0)
-
-    counts = fair_roll(stream, n, accept) or fair_roll(stream, n, lambda c: table.is_farkle(c) == farkle)
-    assert counts is not None, "every size from 1 to 6 has rolls that score and rolls that do not"
-    return question(Topic.FARKLE, as_rolled(stream, counts), rules, level)
-
-
-def _make_best(rules: Rules, level: Level, stream: Stream) -> Question:
-    """Set aside the most points from a roll with at least two ways to score."""
-    table = score_table(rules)
-    low, high = SPECS[Topic.BEST].sizes[level]
-    n = stream.randint(low, high)
-
-    def accept(c: Counts) -> bool:
-        chosen = table.selections(c)
-        if len(chosen) < 2:
-            return False
-        best = chosen[0]
-        if level == "hard":
-            return any(not g.name.startswith("single") for g in best.groups)
-        return fits_level(best, rules, level)
-
-    if stream.random() < TARGETED_SHARE:
-        for _ in range(DRAW_TRIES):
-            core = targeted_set(rules, level, stream, 1, n)
-            counts = counts_of(core + stream.dice(n - len(core)))
-            if accept(counts):
-                return question(Topic.BEST, as_rolled(stream, counts), rules, level)
-    fair = fair_roll(stream, n, accept) or fair_roll(stream, n, lambda c: len(table.selections(c)) >= 2)
-    assert fair is not None, "every size from 2 to 6 has rolls with two ways to score"
-    return question(Topic.BEST, as_rolled(stream, fair), rules, level)
-
-
-def _near_straight(stream: Stream) -> tuple[int, ...]:
-    """Six dice one face short of a straight: one face missing, another doubled."""
-    faces = [1, 2, 3, 4, 5, 6]
-    missing = faces.pop(stream.below(6))
-    return tuple(sorted([*faces, stream.choice([f for f in faces if f != missing])]))
-
-
-def _short_straight(stream: Stream) -> tuple[int, ...]:
-    return stream.choice(((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)))
-
-
-def _four_ones(stream: Stream) -> tuple[int, ...]:
-    return (1, 1, 1, 1) + ((5,) if stream.random() < 0.5 else ())
-
-
-#: The combinations a ``combos`` question is about, the easiest level that asks each, and its dice.
-COMBOS: dict[str, tuple[Level, Callable[[Stream], tuple[int, ...]]]] = {
-    "straight": ("easy", lambda s: rule_dice("straight 1-6", s)),
-    "three pairs": ("easy", lambda s: rule_dice("three pairs", s)),
-    "two triplets": ("easy", lambda s: rule_dice("two triplets", s)),
-    "six of a kind": ("easy", lambda s: rule_dice("six of a kind", s)),
-    "four 1s": ("medium", _four_ones),
-    "five of a kind": ("medium", lambda s: rule_dice("five of a kind", s)),
-    "four of a kind and a pair": ("medium", lambda s: rule_dice("four of a kind and a pair", s)),
-    "near straight": ("hard", _near_straight),
-    "short straight": ("hard", _short_straight),
-}
-
-
-def _make_combos(rules: Rules, level: Level, stream: Stream) -> Question:
-    """A combination or a look-alike, answered in points (0 if not every die can score).
-
-    Every combination is asked whatever the table: under ``classic``, 2-2-2-2-3-3 is a
-    question whose answer is 0, because the table has no four of a kind and a pair.
-    """
-    upto = at_most(level)
-    names = [name for name, (lvl, _) in COMBOS.items() if lvl in upto]
-    name = stream.choice(names)
-    return question(Topic.COMBOS, COMBOS[name][1](stream), rules, level, name)
 
 
 # -- grading
@@ -386,61 +268,192 @@ def _key_best(q: Question) -> Answer:
     return best.dice
 
 
-#: The registry: one entry per topic, in :class:`Topic` order.
-SPECS: Mapping[Topic, TopicSpec] = {
-    spec.topic: spec
-    for spec in (
-        TopicSpec(
-            topic=Topic.WORTH,
-            form="points",
-            sizes={"easy": (1, 3), "medium": (3, 5), "hard": (4, 6)},
-            make=_make_worth,
-            text="What are {dice} worth?",
-            fits=_scores_whole,
-            grade=_grade_points,
-            key=_key_points,
-        ),
-        TopicSpec(
-            topic=Topic.VALID,
-            form="yes-no",
-            sizes={"easy": (2, 3), "medium": (3, 5), "hard": (4, 6)},
-            make=_make_valid,
-            text="Can you set aside {dice}?",
-            fits=_always,
-            grade=_grade_valid,
-            key=_key_valid,
-        ),
-        TopicSpec(
-            topic=Topic.FARKLE,
-            form="yes-no",
-            sizes={"easy": (1, 3), "medium": (3, 5), "hard": (5, 6)},
-            make=_make_farkle,
-            text="Is {dice} a Farkle?",
-            fits=_always,
-            grade=_grade_farkle,
-            key=_key_farkle,
-        ),
-        TopicSpec(
-            topic=Topic.BEST,
-            form="dice",
-            sizes={"easy": (2, 4), "medium": (4, 6), "hard": (5, 6)},
-            make=_make_best,
-            text="You rolled {dice}: set aside the most points.",
-            fits=_has_a_score,
-            grade=_grade_best,
-            key=_key_best,
-        ),
-        TopicSpec(
-            topic=Topic.COMBOS,
-            form="points",
-            # What the combinations of each level show: six dice at first, then four 1s and
-            # five alike, then short straights.
-            sizes={"easy": (6, 6), "medium": (4, 6), "hard": (4, 6)},
-            make=_make_combos,
-            text="What are {dice} worth, all set aside together? (0 if they can't be)",
-            fits=_always,
-            grade=_grade_points,
-            key=_key_points,
-        ),
-    )
+# -- declaring a topic
+
+
+@dataclass(frozen=True)
+class Answering:
+    """How a topic is answered: the form of the answer, its grader and its key.
+
+    Topics that are answered alike share one (``worth`` and ``combos`` are both answered in
+    points, 0 when the dice cannot all be set aside).
+    """
+
+    form: Form
+    grade: Callable[[Question, Answer], Grade]
+    key: Callable[[Question], Answer]
+
+
+_IN_POINTS = Answering("points", _grade_points, _key_points)
+_ALL_SCORE = Answering("yes-no", _grade_valid, _key_valid)
+_NONE_SCORES = Answering("yes-no", _grade_farkle, _key_farkle)
+_MOST_POINTS = Answering("dice", _grade_best, _key_best)
+
+
+def declare_topic(
+    topic: Topic,
+    text: str,
+    answering: Answering,
+    sizes: tuple[tuple[int, int], ...],
+    fits: Callable[[Question], bool] = _always,
+) -> Callable[[Maker], Maker]:
+    """Enter ``topic`` in :data:`SPECS`, its questions drawn by the function this decorates.
+
+    ``sizes`` are the fewest and most dice shown at each level, in :data:`LEVELS` order.
+    """
+
+    def enter(make: Maker) -> Maker:
+        by_level = dict(zip(LEVELS, sizes, strict=True))
+        SPECS[topic] = TopicSpec(
+            topic, answering.form, by_level, make, text, fits, answering.grade, answering.key
+        )
+        return make
+
+    return enter
+
+
+# -- drawing questions
+
+
+@declare_topic(Topic.WORTH, "What are {dice} worth?", _IN_POINTS, ((1, 3), (3, 5), (4, 6)), _scores_whole)
+def _make_worth(rules: Rules, level: Level, stream: Stream) -> Question:
+    """What is this set-aside worth? Every die in it scores."""
+    table = score_table(rules)
+    low, high = SPECS[Topic.WORTH].sizes[level]
+    n = stream.randint(low, high)
+    counts = None
+    if stream.random() >= TARGETED_SHARE:
+        counts = fair_roll(
+            stream,
+            n,
+            lambda c: (s := table.split(c)) is not None and fits_level(s, rules, level),
+        )
+    dice = faces_of(counts) if counts else targeted_set(rules, level, stream, low, high)
+    return question(Topic.WORTH, dice, rules, level)
+
+
+@declare_topic(Topic.VALID, "Can you set aside {dice}?", _ALL_SCORE, ((2, 3), (3, 5), (4, 6)))
+def _make_valid(rules: Rules, level: Level, stream: Stream) -> Question:
+    """Can these dice all be set aside? Half the time they can; when not, some of them do score."""
+    table = score_table(rules)
+    valid = stream.random() < 0.5
+    if level == "hard" and stream.random() < 1 / 3:
+        combo = _make_combos(rules, level, stream)
+        return question(Topic.VALID, combo.dice, rules, level, combo.combo)
+    low, high = SPECS[Topic.VALID].sizes[level]
+    n = stream.randint(low, high)
+
+    def accept(c: Counts) -> bool:
+        split = table.split(c)
+        if valid:
+            return split is not None and fits_level(split, rules, level)
+        part = table.scoring_part(c)
+        return split is None and part is not None and len(part.dice) > 0 and fits_level(part, rules, level)
+
+    counts = None
+    if stream.random() >= TARGETED_SHARE or not valid:
+        counts = fair_roll(stream, n, accept)
+    if counts is None:
+        return question(Topic.VALID, targeted_set(rules, level, stream, low, high), rules, level)
+    return question(Topic.VALID, faces_of(counts), rules, level)
+
+
+@declare_topic(Topic.FARKLE, "Is {dice} a Farkle?", _NONE_SCORES, ((1, 3), (3, 5), (5, 6)))
+def _make_farkle(rules: Rules, level: Level, stream: Stream) -> Question:
+    """Is this roll a Farkle? Half of them are. Hard rolls that score often have no 1 or 5."""
+    table = score_table(rules)
+    low, high = SPECS[Topic.FARKLE].sizes[level]
+    n = stream.randint(low, high)
+    farkle = stream.random() < 0.5
+    no_singles = level == "hard" and not farkle and stream.random() < 2 / 3
+
+    def accept(c: Counts) -> bool:
+        if table.is_farkle(c) != farkle:
+            return False
+        return not no_singles or (c[0] == 0 and c[4] == 0)
+
+    counts = fair_roll(stream, n, accept) or fair_roll(stream, n, lambda c: table.is_farkle(c) == farkle)
+    assert counts is not None, "every size from 1 to 6 has rolls that score and rolls that do not"
+    return question(Topic.FARKLE, as_rolled(stream, counts), rules, level)
+
+
+@declare_topic(
+    Topic.BEST,
+    "You rolled {dice}: set aside the most points.",
+    _MOST_POINTS,
+    ((2, 4), (4, 6), (5, 6)),
+    _has_a_score,
+)
+def _make_best(rules: Rules, level: Level, stream: Stream) -> Question:
+    """Set aside the most points from a roll with at least two ways to score."""
+    table = score_table(rules)
+    low, high = SPECS[Topic.BEST].sizes[level]
+    n = stream.randint(low, high)
+
+    def accept(c: Counts) -> bool:
+        chosen = table.selections(c)
+        if len(chosen) < 2:
+            return False
+        best = chosen[0]
+        if level == "hard":
+            return any(not g.name.startswith("single") for g in best.groups)
+        return fits_level(best, rules, level)
+
+    if stream.random() < TARGETED_SHARE:
+        for _ in range(DRAW_TRIES):
+            core = targeted_set(rules, level, stream, 1, n)
+            counts = counts_of(core + stream.dice(n - len(core)))
+            if accept(counts):
+                return question(Topic.BEST, as_rolled(stream, counts), rules, level)
+    fair = fair_roll(stream, n, accept) or fair_roll(stream, n, lambda c: len(table.selections(c)) >= 2)
+    assert fair is not None, "every size from 2 to 6 has rolls with two ways to score"
+    return question(Topic.BEST, as_rolled(stream, fair), rules, level)
+
+
+def _near_straight(stream: Stream) -> tuple[int, ...]:
+    """Six dice one face short of a straight: one face missing, another doubled."""
+    faces = [1, 2, 3, 4, 5, 6]
+    missing = faces.pop(stream.below(6))
+    return tuple(sorted([*faces, stream.choice([f for f in faces if f != missing])]))
+
+
+def _short_straight(stream: Stream) -> tuple[int, ...]:
+    return stream.choice(((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)))
+
+
+def _four_ones(stream: Stream) -> tuple[int, ...]:
+    return (1, 1, 1, 1) + ((5,) if stream.random() < 0.5 else ())
+
+
+#: The combinations a ``combos`` question is about, the easiest level that asks each, and its dice.
+COMBOS: dict[str, tuple[Level, Callable[[Stream], tuple[int, ...]]]] = {
+    "straight": ("easy", lambda s: rule_dice("straight 1-6", s)),
+    "three pairs": ("easy", lambda s: rule_dice("three pairs", s)),
+    "two triplets": ("easy", lambda s: rule_dice("two triplets", s)),
+    "six of a kind": ("easy", lambda s: rule_dice("six of a kind", s)),
+    "four 1s": ("medium", _four_ones),
+    "five of a kind": ("medium", lambda s: rule_dice("five of a kind", s)),
+    "four of a kind and a pair": ("medium", lambda s: rule_dice("four of a kind and a pair", s)),
+    "near straight": ("hard", _near_straight),
+    "short straight": ("hard", _short_straight),
 }
+
+
+@declare_topic(
+    Topic.COMBOS,
+    "What are {dice} worth, all set aside together? (0 if they can't be)",
+    _IN_POINTS,
+    # What the combinations of each level show: six dice at first, then four 1s and
+    # five alike, then short straights.
+    ((6, 6), (4, 6), (4, 6)),
+)
+def _make_combos(rules: Rules, level: Level, stream: Stream) -> Question:
+    """A combination or a look-alike, answered in points (0 if not every die can score).
+
+    Every combination is asked whatever the table: under ``classic``, 2-2-2-2-3-3 is a
+    question whose answer is 0, because the table has no four of a kind and a pair.
+    """
+    upto = at_most(level)
+    names = [name for name, (lvl, _) in COMBOS.items() if lvl in upto]
+    name = stream.choice(names)
+    return question(Topic.COMBOS, COMBOS[name][1](stream), rules, level, name)

@@ -10,7 +10,8 @@ from a file (names, answers, questions, paths) goes through
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from typing import IO, TYPE_CHECKING, Any
 
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
@@ -320,59 +321,54 @@ def _cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def _write(stream: IO[str], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+def _write(
+    stream: IO[str],
+    fields: Sequence[str],
+    report: ClassReport,
+    rows: Callable[[Section], Iterable[Sequence[Any]]],
+) -> int:
+    """Write the header ``fields``, then each of ``rows(section)`` after the report's code and
+    the section's activity and rules; returns how many rows were written."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(fields)
     n = 0
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
-        n += 1
+    for sec in report.sections:
+        for row in rows(sec):
+            writer.writerow([_cell(v) for v in (report.code, sec.activity, sec.rules, *row)])
+            n += 1
     return n
+
+
+def _student_row(s: StudentRow) -> tuple[Any, ...]:
+    return (
+        s.name,
+        s.score,
+        s.right,
+        s.answered,
+        s.planned,
+        "" if s.accuracy is None else f"{100 * s.accuracy:.1f}",
+        "" if s.points_lost is None else f"{s.points_lost:.2f}",
+        "" if s.chance_lost is None else f"{s.chance_lost:.2f}",
+        s.complete,
+        s.perfect_score,
+        "yes" if s.unverified is None else s.unverified,
+        s.path,
+    )
+
+
+_QUESTION_CELLS = attrgetter("number", "question", "item", "correct_answer", "asked", "right", "common_wrong")
 
 
 def students_csv(report: ClassReport, stream: IO[str]) -> int:
     """One row per student and activity (the gradebook); returns how many rows were written."""
-    rows = (
-        (
-            report.code,
-            sec.activity,
-            sec.rules,
-            s.name,
-            s.score,
-            s.right,
-            s.answered,
-            s.planned,
-            "" if s.accuracy is None else f"{100 * s.accuracy:.1f}",
-            "" if s.points_lost is None else f"{s.points_lost:.2f}",
-            "" if s.chance_lost is None else f"{s.chance_lost:.2f}",
-            s.complete,
-            s.perfect_score,
-            "yes" if s.unverified is None else s.unverified,
-            s.path,
-        )
-        for sec in report.sections
-        for s in sec.students
-    )
-    return _write(stream, STUDENT_FIELDS, rows)
+    return _write(stream, STUDENT_FIELDS, report, lambda sec: map(_student_row, sec.students))
 
 
 def questions_csv(report: ClassReport, stream: IO[str]) -> int:
     """One row per question and activity; returns how many rows were written."""
-    rows = (
-        (
-            report.code,
-            sec.activity,
-            sec.rules,
-            q.number,
-            q.question,
-            q.item,
-            q.correct_answer,
-            q.asked,
-            q.right,
-            q.common_wrong,
-            q.common_wrong_count or "",
-        )
-        for sec in report.sections
-        for q in sec.questions
+    return _write(
+        stream,
+        QUESTION_FIELDS,
+        report,
+        lambda sec: ((*_QUESTION_CELLS(q), q.common_wrong_count or "") for q in sec.questions),
     )
-    return _write(stream, QUESTION_FIELDS, rows)

@@ -226,6 +226,15 @@ def rating_scale() -> str:
     return ", ".join(bounds) + f", {RATINGS[-1][1]} {RATINGS[-2][0]:g}+"
 
 
+#: A session's average loss in each unit: the decisions it is over, and what it is counted in.
+AVERAGE_WORDS: dict[Unit, tuple[str, str]] = {
+    Unit.POINTS: ("expected-score decision", "points of expected turn score"),
+    Unit.CHANCE: ("final-round decision", "percentage points of the chance to pass"),
+    Unit.WIN: ("game decision", "percentage points of the chance to win"),
+    Unit.TURNS: ("solo decision", "turns"),
+}
+
+
 def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     if not s.decisions:
         return ["No decisions made, so nothing was recorded."]
@@ -235,27 +244,17 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     out.append(f"Session: {_count(s.decisions, 'decision')}: {_grade_counts(s)}.")
     by_chance, by_points = s.chance_decisions, s.point_decisions
     mixed = sum(1 for n in (by_points, by_chance, s.win_decisions, s.turn_decisions) if n) > 1
-    if s.average_points_lost is not None:
-        where = f" over {_count(by_points, 'expected-score decision')}" if mixed else ""
-        out.append(
-            f"Average loss{where}: {loss_figure(s.average_points_lost, Unit.POINTS)} points "
-            "of expected turn score."
-        )
-    if s.average_chance_lost is not None:
-        where = f" over {_count(by_chance, 'final-round decision')}" if mixed else ""
-        out.append(
-            f"Average loss{where}: {loss_figure(s.average_chance_lost, Unit.CHANCE)} percentage points "
-            "of the chance to pass."
-        )
-    if s.average_win_lost is not None:
-        where = f" over {_count(s.win_decisions, 'game decision')}" if mixed else ""
-        out.append(
-            f"Average loss{where}: {loss_figure(s.average_win_lost, Unit.WIN)} percentage points "
-            "of the chance to win."
-        )
-    if s.average_turns_lost is not None:
-        where = f" over {_count(s.turn_decisions, 'solo decision')}" if mixed else ""
-        out.append(f"Average loss{where}: {loss_figure(s.average_turns_lost, Unit.TURNS)} turns.")
+    averages = {
+        Unit.POINTS: (s.average_points_lost, by_points),
+        Unit.CHANCE: (s.average_chance_lost, by_chance),
+        Unit.WIN: (s.average_win_lost, s.win_decisions),
+        Unit.TURNS: (s.average_turns_lost, s.turn_decisions),
+    }
+    for unit, (average, n) in averages.items():
+        if average is not None:
+            decision, of_what = AVERAGE_WORDS[unit]
+            where = f" over {_count(n, decision)}" if mixed else ""
+            out.append(f"Average loss{where}: {loss_figure(average, unit)} {of_what}.")
     assert s.average_loss is not None and s.rating is not None
     ratios = [
         f"a percentage point {what} counts as {ratio:g} points"

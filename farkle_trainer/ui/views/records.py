@@ -63,30 +63,19 @@ def plural(n: int, word: str) -> str:
 # -- progress
 
 
+def _named(value: object, names: str) -> dict[str, Any]:
+    """The attributes of ``value`` named in ``names`` (space-separated), under those names."""
+    return {name: getattr(value, name) for name in names.split()}
+
+
 def _topic_data(t: TopicProgress) -> dict[str, Any]:
-    return {
-        "kind": t.kind,
-        "topic": t.topic,
-        "answers": t.answers,
-        "correct": t.correct,
-        "accuracy": t.accuracy,
-        "recent_accuracy": t.recent_accuracy,
-        "decisions": t.decisions,
-        "average_points_lost": t.average_points_lost,
-        "loss_unit": t.loss_unit,
-        "last_answered": t.last_answered.isoformat(),
-    }
+    names = "kind topic answers correct accuracy recent_accuracy decisions average_points_lost loss_unit"
+    return {**_named(t, names), "last_answered": t.last_answered.isoformat()}
 
 
 def progress_data(s: ProgressSummary) -> dict[str, Any]:
     return {
-        "answers": s.answers,
-        "correct": s.correct,
-        "accuracy": s.accuracy,
-        "sessions": s.sessions,
-        "practice_games": s.practice_games,
-        "decisions": s.decisions,
-        "average_points_lost": s.average_points_lost,
+        **_named(s, "answers correct accuracy sessions practice_games decisions average_points_lost"),
         "points_lost_trend": [
             {
                 "session": r.session_id,
@@ -99,9 +88,9 @@ def progress_data(s: ProgressSummary) -> dict[str, Any]:
         ],
         "trend": s.trend,
         "topics": [_topic_data(t) for t in s.topics],
-        "weakest": [{"kind": t.kind, "topic": t.topic} for t in s.weakest],
+        "weakest": [_named(t, "kind topic") for t in s.weakest],
         "due_for_review": s.due_for_review,
-        "next": {"command": s.next.command, "reason": s.next.reason},
+        "next": _named(s.next, "command reason"),
     }
 
 
