@@ -15,7 +15,7 @@ Kinds of decision (:class:`Kind`):
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
   minimum (the rule set's, or 500 when it has none);
 * ``game``: a two-player game to a target, both banked scores known; a play is worth its
-  exact chance of winning the game (:mod:`farkle_trainer.engine.gamesolver`);
+  exact chance of winning the game (:mod:`farkle_trainer.engine.game`);
 * ``solo``: alone, the target in as few turns as possible; a play is worth the expected
   number of turns still needed after this one (fewer is better).
 
@@ -123,7 +123,7 @@ class Position:
             raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
 
     def _check_scores(self) -> None:
-        from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+        from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
         target = self.target
         if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
@@ -360,7 +360,7 @@ def decision_for(position: Position) -> Decision:
 
 def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
     """Bank and roll after each set-aside, valued by the chance of winning the game."""
-    from farkle_trainer.engine.gamesolver import game_plays, solve_game
+    from farkle_trainer.engine.game import game_plays, solve_game
 
     assert p.banked is not None and p.opponent is not None
     table = solve_game(p.rules, p.target, p.opening)
@@ -377,7 +377,7 @@ def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
 
 def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
     """Bank and roll after each set-aside, valued by the expected turns still needed."""
-    from farkle_trainer.engine.gamesolver import solve_solo
+    from farkle_trainer.engine.game import solve_solo
 
     assert p.banked is not None
     table = solve_solo(p.rules, p.target, p.opening)
