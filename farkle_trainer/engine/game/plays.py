@@ -7,42 +7,29 @@ from dataclasses import dataclass
 from farkle_trainer.engine.dice import Counts, counts_of, size
 from farkle_trainer.engine.game.settings import in_levels
 from farkle_trainer.engine.game.table import GameTable, at_least
-from farkle_trainer.engine.grading import TIE
-from farkle_trainer.engine.plays import Action
-from farkle_trainer.engine.scoring import Split, score_table
+from farkle_trainer.engine.plays import Action, Ranking, Selection
+from farkle_trainer.engine.scoring import score_table
 
 
 @dataclass(frozen=True)
-class GamePlay:
+class GamePlay(Selection):
     """One distinct scoring selection of a roll, valued by the chance of winning.
 
-    ``dice_left`` is 0 after hot dice (the roll on is then with six dice); ``bank`` is None
-    where banking is not allowed.
+    ``bank`` is None where banking is not allowed.
     """
 
-    split: Split
-    points_after: int
-    dice_left: int
     bank: float | None
     roll: float
     best: float
     action: Action
 
     @property
-    def keep(self) -> tuple[int, ...]:
-        return self.split.dice
-
-    @property
-    def score(self) -> int:
-        return self.split.points
-
-    @property
-    def dice_to_roll(self) -> int:
-        return self.dice_left or 6
+    def worth(self) -> float:
+        return self.best
 
 
 @dataclass(frozen=True)
-class GamePlays:
+class GamePlays(Ranking[GamePlay]):
     """All plays of a roll in a game position, best chance of winning first."""
 
     roll: tuple[int, ...]
@@ -54,22 +41,8 @@ class GamePlays:
     plays: tuple[GamePlay, ...]
 
     @property
-    def farkle(self) -> bool:
-        return not self.plays
-
-    @property
-    def best(self) -> GamePlay | None:
-        return self.plays[0] if self.plays else None
-
-    def gives_up(self, play: GamePlay) -> float:
-        """How much winning chance a play gives up against the best one."""
-        assert self.best is not None
-        return max(0.0, self.best.best - play.best)
-
-    def ties_best(self, play: GamePlay) -> bool:
-        """Whether a play is as good as the best: it gives up less than a tie, in percentage
-        points (see ``TIE``)."""
-        return 100 * self.gives_up(play) < TIE
+    def in_chances(self) -> bool:
+        return True
 
 
 def game_plays(
