@@ -23,10 +23,12 @@ def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
     from farkle_trainer.engine.plays import hint
+    from farkle_trainer.store.tables import keep_tables_on_disk
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games.analysis import analyse
 
+    keep_tables_on_disk()
     hard = m.Player("Hal", m.Level.HARD)
     setup = m.new_setup((hard, m.Player("Med", m.Level.MEDIUM)), target=target)
     start = time.perf_counter()

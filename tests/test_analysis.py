@@ -6,7 +6,7 @@ import pytest
 from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table

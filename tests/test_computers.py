@@ -9,7 +9,7 @@ import pytest
 from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game
+from farkle_trainer.engine.game import game_plays, solve_game
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve

@@ -115,7 +115,7 @@ def build_setup(
 
 def warm_table(term: Terminal, setup: Setup) -> None:
     """Solve (or load) the two-player table before the first roll, with a bar on a terminal."""
-    from farkle_trainer.engine.gamesolver import solve_game
+    from farkle_trainer.engine.game import solve_game
     from farkle_trainer.training.games.play import needs_table
     from farkle_trainer.ui.terminal import InteractiveFrontend
 

@@ -103,7 +103,7 @@ def _with_target(r: Result, rules: Rules) -> Rules:
     target = _setting(r, "target")
     if target is None:
         return rules
-    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
     if (
         isinstance(target, bool)

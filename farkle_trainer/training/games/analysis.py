@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, grade_for, in_points, loss, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table

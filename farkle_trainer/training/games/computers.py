@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import GameTable, game_plays, solve_game
+from farkle_trainer.engine.game import GameTable, game_plays, solve_game
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP

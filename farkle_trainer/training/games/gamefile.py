@@ -23,7 +23,7 @@ from typing import Any
 
 from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.game import DiceSource
