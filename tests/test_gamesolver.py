@@ -262,13 +262,7 @@ def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> Non
     assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
 
 
-def test_penalty_and_bad_settings_are_refused() -> None:
-    with pytest.raises(
-        gs.GameSolverError, match=r"^win chances are not available with the three-Farkle penalty"
-    ):
-        gs.solve_game(CLASSIC.with_house_rules(three_farkle_penalty=500))
-    with pytest.raises(gs.GameSolverError, match=r"^expected turns are not available with the three-Farkle"):
-        gs.solve_solo(CLASSIC.with_house_rules(three_farkle_penalty=500))
+def test_bad_settings_are_refused() -> None:
     with pytest.raises(gs.GameSolverError):
         gs.solve_game(CLASSIC, 1025)
     with pytest.raises(gs.GameSolverError):

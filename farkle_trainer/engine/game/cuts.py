@@ -16,6 +16,7 @@ import numpy as np
 
 from farkle_trainer.engine.game.final import FinalTurn, final_turn_for
 from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.seats import Seats, seats_for
 from farkle_trainer.engine.game.settings import GameSolverError
 from farkle_trainer.engine.rules import Rules
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
+    BoolArray = NDArray[np.bool_]
 
 # A pair whose opponent is this unlikely to win even after a Farkle may cut its turn
 # where the final turn's chance is below it too: the value moves by less than this.
@@ -32,11 +34,12 @@ _NEGLIGIBLE = 1e-13
 
 @dataclass(frozen=True, eq=False)
 class Game:
-    """Everything fixed by the rules, target and opening minimum (levels), before solving."""
+    """Everything fixed by the rules, target, opening minimum and penalty (levels), before solving."""
 
     rules: Rules
     levels: int  # T: scores 0..T-1 are below the target
     opening: int  # O in levels
+    seats: Seats  # the standings of a player at a turn's start
     rolls: Rolls
     final: FinalTurn
     span: int  # leads covered by the final-turn tables
@@ -45,15 +48,24 @@ class Game:
     x_open: FloatArray  # (span,) cut certificates, see cut_table
     x_closed: FloatArray
 
-    def g(self, opponent: IntArray, lead: IntArray) -> FloatArray:
-        lead = np.minimum(lead, self.span - 1)
-        return np.where(opponent == 0, self.g_closed[lead], self.g_open[lead])
+    @property
+    def penalty(self) -> int:
+        """The three-Farkle penalty in levels (0: none)."""
+        return self.seats.penalty
 
-    def cut(self, a: IntArray, b: IntArray, farkle: FloatArray) -> IntArray:
-        """The lowest position from which banking is certainly best for these turns."""
-        cuts = np.empty(len(a), dtype=np.int64)
-        for closed, table in ((False, self.x_open), (True, self.x_closed)):
-            sel = (b == 0) if closed else (b != 0)
+    def g(self, opened: BoolArray, lead: IntArray) -> FloatArray:
+        """G(d): the chance that an opponent (opened or not) passes a lead of ``lead`` levels."""
+        lead = np.minimum(lead, self.span - 1)
+        return np.where(opened, self.g_open[lead], self.g_closed[lead])
+
+    def cut(self, u: IntArray, v: IntArray, farkle: FloatArray) -> IntArray:
+        """The lowest position from which banking is certainly best for the turns of a player
+        standing at ``u`` against an opponent at ``v`` (see :mod:`.seats`)."""
+        b = self.seats.score[v]
+        opponent_opened = self.seats.opened[v]
+        cuts = np.empty(len(u), dtype=np.int64)
+        for opened, table in ((True, self.x_open), (False, self.x_closed)):
+            sel = opponent_opened == opened
             if not sel.any():
                 continue
             # table is nondecreasing: the first lead whose certificate covers the Farkle value.
@@ -62,7 +74,7 @@ class Game:
                 raise GameSolverError("the final-turn tables are too short for this game")
             cuts[sel] = b[sel] + lead
         cuts = np.maximum(cuts, self.levels)
-        return np.where(a == 0, np.maximum(cuts, self.opening), cuts)
+        return np.where(self.seats.opened[u], cuts, np.maximum(cuts, self.opening))
 
 
 def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
@@ -92,7 +104,8 @@ def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
 
 
 @cache
-def game_for(rules: Rules, levels: int, opening: int) -> Game:
+def game_for(rules: Rules, levels: int, opening: int, penalty: int = 0) -> Game:
+    """The game to ``levels`` with an opening minimum and a three-Farkle penalty (in levels)."""
     rolls = rolls_for(rules)
     span = 3 * levels + 800
     final = final_turn_for(rules, span)
@@ -107,6 +120,7 @@ def game_for(rules: Rules, levels: int, opening: int) -> Game:
         rules=rules,
         levels=levels,
         opening=opening,
+        seats=seats_for(levels, opening, penalty),
         rolls=rolls,
         final=final,
         span=span,

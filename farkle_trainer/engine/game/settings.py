@@ -1,5 +1,5 @@
-"""What the game solver can solve for, checked: a target and opening minimum in range, no
-three-Farkle penalty; scores and turn points in levels of 50; and the error for the rest."""
+"""What the game solver can solve for, checked: a target and opening minimum in range;
+scores and turn points in levels of 50; and the error for the rest."""
 
 from __future__ import annotations
 
@@ -22,16 +22,8 @@ class GameSolverError(InputError):
     """A game the solver cannot give exact chances for (a rule or a target out of range)."""
 
 
-def resolve(
-    rules: Rules, target: int | None, opening: int | None, values: str = "win chances"
-) -> tuple[int, int]:
+def resolve(rules: Rules, target: int | None, opening: int | None) -> tuple[int, int]:
     """The target and opening minimum to solve for (the rules' own by default), checked."""
-    if rules.three_farkle_penalty:
-        # With the penalty a Farkle can lower a score, so totals no longer order the pairs:
-        # the nine times larger state space (both runs of Farkles) must be iterated as a
-        # whole. One sweep over the plain game's 40,000 turn starts to 10,000 already takes
-        # about a minute here, and value iteration needs dozens; an estimate is not offered.
-        raise GameSolverError(f"{values} are not available with the three-Farkle penalty rule")
     chosen = target is not None
     target = rules.target if target is None else target
     opening = rules.opening_minimum if opening is None else opening

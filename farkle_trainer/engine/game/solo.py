@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.runs import MAX_SWEEPS
+from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
+from farkle_trainer.engine.game.seats import Seats, seats_for
 from farkle_trainer.engine.game.settings import GameSolverError, in_levels, resolve
 from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values, values_key
 from farkle_trainer.engine.game.turns import Pass, Turns, turn_values
@@ -30,83 +33,103 @@ class SoloTable:
     to reach the target from ``s`` banked (a Farkle costs a turn). Values inside a turn are
     the expected number of turns still needed *after* this one: 0 once banked at the
     target, ``expected_turns(s + t)`` after banking below it, ``expected_turns(s)`` after a
-    Farkle.
+    Farkle. Under the three-Farkle penalty the run of Farkled turns so far (``farkles``, 0
+    to 2) counts too, and a player knocked back to 0 has opened (``opened``).
     """
 
     rules: Rules
     target: int
     opening: int
-    turns: FloatArray = field(repr=False)  # turns[s // 50] = E(s)
+    #: ``turns[u, r]``: E by standing and run (see :mod:`.seats`).
+    turns: FloatArray = field(repr=False)
     _rolls: Rolls = field(repr=False)
-    _cache: dict[int, Pass] = field(default_factory=dict, repr=False)
+    _seats: Seats = field(repr=False)
+    _cache: dict[tuple[int, int], Pass] = field(default_factory=dict, repr=False)
 
-    def expected_turns(self, score: int) -> float:
-        """E(s): expected turns to reach the target from ``score`` at the start of a turn."""
+    def expected_turns(self, score: int, *, farkles: int = 0, opened: bool | None = None) -> float:
+        """E: expected turns to reach the target from ``score`` at the start of a turn."""
         if in_levels(score) * STEP >= self.target:
             return 0.0
-        return float(self.turns[in_levels(score)])
+        u, r = self._standing(score, farkles, opened)
+        return float(self.turns[u, r])
 
-    def bank_value(self, score: int, t: int) -> float | None:
+    def bank_value(self, score: int, t: int, *, farkles: int = 0, opened: bool | None = None) -> float | None:
         """Expected further turns after banking ``t`` now (None where banking is not a move)."""
-        s, level = in_levels(score), in_levels(t)
-        if level == 0 or (s == 0 and level * STEP < self.opening):
+        u, _ = self._standing(score, farkles, opened)
+        level = in_levels(t)
+        if level == 0 or (not self._seats.opened[u] and level * STEP < self.opening):
             return None
-        return self.expected_turns((s + level) * STEP)
+        return self.expected_turns((int(self._seats.score[u]) + level) * STEP)
 
-    def roll_value(self, score: int, t: int, n: int) -> float:
+    def roll_value(
+        self, score: int, t: int, n: int, *, farkles: int = 0, opened: bool | None = None
+    ) -> float:
         """Expected further turns after rolling ``n`` dice with ``t`` at stake."""
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
-        s, level = in_levels(score), in_levels(t)
-        levels = len(self.turns)
-        if s >= levels:
-            raise ValueError(f"a score of {score:,} has reached the target")
-        if s + level >= levels:
+        u, r = self._standing(score, farkles, opened)
+        s, level = int(self._seats.score[u]), in_levels(t)
+        if s + level >= self._seats.levels:
             # At the target every scoring roll banks at once.
-            return float(self.rolls_farkle(n) * self.turns[s])
-        turn = self._cache.get(s)
+            return float(self.rolls_farkle(n) * _farkle_turns(self._seats, self.turns, u, r))
+        turn = self._cache.get((u, r))
         if turn is None:
-            turn = _solo_turns(self._rolls, self.turns, np.array([s]), self.opening // STEP, keep=True)
-            self._cache[s] = turn
+            turn = _solo_turns(self._rolls, self._seats, self.turns, np.array([u]), np.array([r]), keep=True)
+            self._cache[(u, r)] = turn
         assert turn.rolled is not None
         return -float(turn.rolled[s + level, n - 1, 0])
 
     def rolls_farkle(self, n: int) -> float:
         return float(self._rolls.farkle[n - 1])
 
-    def value_after(self, score: int, t: int, n: int) -> float:
+    def value_after(self, score: int, t: int, n: int, **standing: Any) -> float:
         """Expected further turns once dice for ``t`` are set aside, ``n`` dice to roll next."""
-        bank = self.bank_value(score, t)
-        roll = self.roll_value(score, t, n)
+        bank = self.bank_value(score, t, **standing)
+        roll = self.roll_value(score, t, n, **standing)
         return roll if bank is None else min(bank, roll)
 
-    def should_roll(self, score: int, t: int, n: int) -> bool:
+    def should_roll(self, score: int, t: int, n: int, **standing: Any) -> bool:
         """True when rolling is at least as good as banking (or banking is not a move)."""
-        bank = self.bank_value(score, t)
-        return bank is None or self.roll_value(score, t, n) <= bank + 1e-12
+        bank = self.bank_value(score, t, **standing)
+        return bank is None or self.roll_value(score, t, n, **standing) <= bank + 1e-12
+
+    def _standing(self, score: int, farkles: int, opened: bool | None) -> tuple[int, int]:
+        level = in_levels(score)
+        if level >= self._seats.levels:
+            raise ValueError(f"a score of {score:,} has reached the target")
+        return self._seats.index(level, opened), self._seats.run(farkles)
+
+
+def _farkle_turns(seats: Seats, turns: FloatArray, u: IntArray | int, r: IntArray | int) -> FloatArray:
+    """What a Farkle leaves to do: the turns from the standing and run it leads to."""
+    after, run = seats.after_farkle(np.asarray(u), np.asarray(r))
+    return turns[after, run]
 
 
 def _solo_turns(
     rolls: Rolls,
+    seats: Seats,
     turns: FloatArray,
-    s: IntArray,
-    opening: int,
+    u: IntArray,
+    r: IntArray,
     *,
     keep: bool = False,
     farkle: FloatArray | None = None,
     compiled: bool = False,
 ) -> Pass:
-    """Turns from scores ``s`` valued as minus the expected further turns (so more is better)."""
-    levels = len(turns)
+    """Turns from standings ``u`` with runs ``r``, valued as minus the expected further turns
+    (so more is better)."""
+    levels = seats.levels
     height = levels + rolls.maxp + 1
     pos = np.arange(height)[:, None]
-    bank = np.zeros((height, len(s)))
-    bank[:levels] = -turns[:, None]
+    bank = np.zeros((height, len(u)))
+    bank[:levels] = -turns[:levels, 0][:, None]
+    s = seats.score[u]
     bank[pos <= s[None, :]] = 0.0
-    bank[(s[None, :] == 0) & (pos < opening)] = -np.inf
+    bank[~seats.opened[u][None, :] & (pos < seats.opening)] = -np.inf
     # Banking at the target ends the game: nothing can beat it, so the turn is cut there.
-    cut = np.full(len(s), levels, dtype=np.int64)
-    x = -turns[s] if farkle is None else farkle
+    cut = np.full(len(u), levels, dtype=np.int64)
+    x = -_farkle_turns(seats, turns, u, r) if farkle is None else farkle
     return turn_values(rolls, Turns(bank, s, cut, x), keep=keep, compiled=compiled)
 
 
@@ -123,37 +146,43 @@ def solve_solo(rules: Rules, target: int | None = None, opening: int | None = No
 
     Each score needs only higher ones and itself (through a Farkle), so scores are solved
     from the top down, each by Newton steps on ``E = 1 + F(E)`` where ``F`` is the turn's
-    value given the Farkle value: concave and piecewise linear with slope below one.
+    value given the Farkle value: concave and piecewise linear with slope below one. Under
+    the three-Farkle penalty a Farkle leads to the next run instead, and the third to a
+    lower score: sweeps as for the two-player game (:mod:`.runs`).
     """
-    target, opening = resolve(rules, target, opening, values="expected turns")
+    target, opening = resolve(rules, target, opening)
     key = (rules, target, opening)
     if key in _SOLO:
         return _SOLO[key]
     levels = target // STEP
     rolls = rolls_for(rules)
+    seats = seats_for(levels, opening // STEP, rules.three_farkle_penalty // STEP)
+    shape = (seats.size, seats.runs)
     kept = values_key("solo", rules, target, opening)
-    turns = kept_values(kept, (levels,))
-    if turns is not None and ((turns < 1).any() or _solo_residual(rolls, turns, opening // STEP) > 1e-9):
+    stored = kept_values(kept, (levels,) if seats.runs == 1 else shape)
+    turns = None if stored is None else stored.reshape(shape)
+    if turns is not None and ((turns < 1).any() or _solo_residual(rolls, seats, turns) > 1e-9):
         turns = None
     if turns is None:
-        turns = _solve_solo(rules, levels, opening // STEP)
-        remember(kept, {"values": turns})
-    table = SoloTable(rules=rules, target=target, opening=opening, turns=turns, _rolls=rolls)
+        turns = _solve_solo(rules, seats) if seats.runs == 1 else _solve_solo_runs(rules, seats)
+        remember(kept, {"values": turns.reshape((levels,) if seats.runs == 1 else shape)})
+    table = SoloTable(rules=rules, target=target, opening=opening, turns=turns, _rolls=rolls, _seats=seats)
     _SOLO[key] = table
     return table
 
 
-def _solo_residual(rolls: Rolls, turns: FloatArray, opening: int) -> float:
-    s = np.arange(len(turns))
-    start = _solo_turns(rolls, turns, s, opening).start
-    return float(np.abs(1.0 - start - turns).max())
+def _solo_residual(rolls: Rolls, seats: Seats, turns: FloatArray) -> float:
+    u, r = (g.ravel() for g in np.meshgrid(np.arange(seats.size), np.arange(seats.runs), indexing="ij"))
+    start = _solo_turns(rolls, seats, turns, u, r).start
+    return float(np.abs(1.0 - start - turns[u, r]).max())
 
 
-def _solve_solo(rules: Rules, levels: int, opening: int) -> FloatArray:
+def _solve_solo(rules: Rules, seats: Seats) -> FloatArray:
     rolls = rolls_for(rules)
-    turns = np.zeros(levels)
+    levels = seats.levels
+    turns = np.zeros((levels, 1))
     for s in range(levels - 1, -1, -1):
-        above = turns[s + 1 : s + 3]
+        above = turns[s + 1 : s + 3, 0]
         y = (
             1.0
             if s == levels - 1
@@ -162,20 +191,21 @@ def _solve_solo(rules: Rules, levels: int, opening: int) -> FloatArray:
             else float(above[0])
         )
         col = np.array([s, s])
+        run = np.zeros(2, dtype=np.int64)
         last: tuple[float, float] | None = None
         for _ in range(MAX_PASSES):
             if last is None:
                 start = _solo_turns(
-                    rolls, turns, col, opening, farkle=np.array([-y, -y - DELTA]), compiled=True
+                    rolls, seats, turns, col, run, farkle=np.array([-y, -y - DELTA]), compiled=True
                 ).start
                 f = 1.0 - start[0]  # E from this turn if a Farkle costs y
                 slope = (start[0] - start[1]) / DELTA
             else:
                 f = (
                     1.0
-                    - _solo_turns(rolls, turns, col[:1], opening, farkle=np.array([-y]), compiled=True).start[
-                        0
-                    ]
+                    - _solo_turns(
+                        rolls, seats, turns, col[:1], run[:1], farkle=np.array([-y]), compiled=True
+                    ).start[0]
                 )
                 slope = (f - last[1]) / (y - last[0]) if abs(y - last[0]) > 1e-12 else slope
             if abs(f - y) < TOLERANCE * max(1.0, y):
@@ -185,5 +215,28 @@ def _solve_solo(rules: Rules, levels: int, opening: int) -> FloatArray:
             y = y + (f - y) / (1.0 - slope)
         else:
             raise GameSolverError(f"solo turns did not converge at {s * STEP:,}")
-        turns[s] = y
+        turns[s, 0] = y
     return turns
+
+
+def _solve_solo_runs(rules: Rules, seats: Seats) -> FloatArray:
+    """Sweeps from the top score down, each score's runs from the longest: a Farkle before the
+    third only leads to the next run of the same score, so everything but the penalty's lower
+    score is final when it is read; sweeps repeat until nothing moves (see :mod:`.runs`)."""
+    rolls = rolls_for(rules)
+    plain = _solve_solo(rules, seats_for(seats.levels, seats.opening, 0))
+    turns = np.repeat(plain[seats.score], seats.runs, axis=1)
+    order = [
+        (np.flatnonzero(seats.score == s), np.full(int((seats.score == s).sum()), r, dtype=np.int64))
+        for s in range(seats.levels - 1, -1, -1)
+        for r in range(seats.runs - 1, -1, -1)
+    ]
+    for _ in range(MAX_SWEEPS):
+        moved = 0.0
+        for u, r in order:
+            new = 1.0 - _solo_turns(rolls, seats, turns, u, r, compiled=True).start
+            moved = max(moved, float(np.abs(new - turns[u, r]).max() / max(1.0, float(new.max()))))
+            turns[u, r] = new
+        if moved <= RUNS_TOLERANCE:
+            return turns
+    raise GameSolverError("solo turns with the three-Farkle penalty did not converge")

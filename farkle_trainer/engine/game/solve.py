@@ -24,11 +24,13 @@ none is sampled.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from farkle_trainer.engine.game.cuts import Game, game_for
+from farkle_trainer.engine.game.runs import residual, solve_runs
 from farkle_trainer.engine.game.settings import FORMAT, GameSolverError, Progress, resolve
 from farkle_trainer.engine.game.table import GameTable
 from farkle_trainer.engine.game.turns import evaluate
@@ -92,6 +94,9 @@ def _solve_total(game: Game, w: FloatArray, total: int) -> int:
     a = np.arange(max(0, total - levels + 1), min(total, levels - 1) + 1, dtype=np.int64)
     b = total - a
     count = len(a)
+    # The table by standing and run (see .seats): without the penalty, one run only.
+    w4 = w[:, None, :, None]
+    zero2 = np.zeros(2 * count, dtype=np.int64)
     mirror = count - 1 - np.arange(count)
     x = _guess(w, a, b)
     slope = np.zeros(count)
@@ -105,16 +110,20 @@ def _solve_total(game: Game, w: FloatArray, total: int) -> int:
             step = slope_step(z)
             values = evaluate(
                 game,
-                w,
+                w4,
                 np.tile(a[idx], 2),
+                zero2[: 2 * len(idx)],
                 np.tile(b[idx], 2),
+                zero2[: 2 * len(idx)],
                 np.concatenate([z, z + step]),
                 compiled=True,
             )
             f = values.start[: len(idx)]
             slope[idx] = (values.start[len(idx) :] - f) / step
         else:
-            f = evaluate(game, w, a[idx], b[idx], z, compiled=True).start
+            f = evaluate(
+                game, w4, a[idx], zero2[: len(idx)], b[idx], zero2[: len(idx)], z, compiled=True
+            ).start
             moved = np.abs(z - last_z[idx]) > 1e-10
             secant = (f - last_f[idx]) / np.where(moved, z - last_z[idx], 1.0)
             slope[idx] = np.where(moved, secant, slope[idx])
@@ -157,13 +166,8 @@ def solve_totals(game: Game, progress: Progress | None = None) -> tuple[FloatArr
     return w, passes
 
 
-def _residual(game: Game, w: FloatArray, a: IntArray, b: IntArray) -> float:
-    """The largest Bellman residual of ``w`` at these turn starts."""
-    start = evaluate(game, w, a, b, 1.0 - w[b, a]).start
-    return float(np.abs(start - w[a, b]).max())
-
-
 def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
+    """What a table of values is kept under: kind, scoring table, target, opening and penalty."""
     penalty = rules.three_farkle_penalty
     return TableKey(kind, FORMAT, (rules.scoring_key, f"t{target}", f"o{opening}", f"p{penalty}"))
 
@@ -181,26 +185,55 @@ def kept_values(key: TableKey, shape: tuple[int, ...]) -> FloatArray | None:
 
 def _sound(game: Game, w: FloatArray) -> bool:
     """Whether a kept table is this game's: a file can be whole and still not, so the
-    equations are spot-checked at four corner pairs."""
+    equations are spot-checked at corner states."""
     if (w < 0).any() or (w > 1).any():
         return False
-    corners = np.array([0, game.levels - 1, 0, game.levels // 2])
-    return _residual(game, w, corners, corners[::-1]) <= 1e-9
+    seats = game.seats
+    corners = np.array([0, seats.size - 1, 0, game.levels // 2])
+    runs = np.array([0, seats.runs - 1, seats.runs - 1, 0])
+    return residual(game, w, corners, runs, corners[::-1], runs[::-1]) <= 1e-9
 
 
 def _kept_or_solved(rules: Rules, target: int, opening: int, progress: Progress | None) -> GameTable:
     levels = target // STEP
-    game = game_for(rules, levels, opening // STEP)
+    penalty = rules.three_farkle_penalty
+    game = game_for(rules, levels, opening // STEP, penalty // STEP)
     key = values_key("game", rules, target, opening)
-    w = kept_values(key, (levels, levels))
+    seats = game.seats
+    shape = (levels, levels) if not penalty else (seats.size, seats.runs, seats.size, seats.runs)
+    kept = kept_values(key, shape)
+    w = None if kept is None else kept.reshape(seats.size, seats.runs, seats.size, seats.runs)
     if w is not None and not _sound(game, w):
         w = None
     if w is None:
-        w, _ = solve_totals(game, progress)
-        remember(key, {"values": w})
+        if penalty:
+            w = _solve_with_penalty(rules, target, opening, game, progress)
+        else:
+            plain, _ = solve_totals(game, progress)
+            w = plain[:, None, :, None]
+        remember(key, {"values": w.reshape(shape)})
     elif progress is not None:
         progress(1.0)
-    return GameTable(rules=rules, target=target, opening=opening, chances=w, _game=game)
+    return GameTable(rules=rules, target=target, opening=opening, values=w, _game=game)
+
+
+# The share of a solve with the penalty spent on the game without it, which starts the sweeps.
+_PLAIN_SHARE = 0.08
+
+
+def _solve_with_penalty(
+    rules: Rules, target: int, opening: int, game: Game, progress: Progress | None
+) -> FloatArray:
+    def plain_done(fraction: float) -> None:
+        if progress is not None:
+            progress(_PLAIN_SHARE * fraction)
+
+    def runs_done(fraction: float) -> None:
+        if progress is not None:
+            progress(_PLAIN_SHARE + (1.0 - _PLAIN_SHARE) * fraction)
+
+    plain = solve_game(replace(rules, three_farkle_penalty=0), target, opening, progress=plain_done)
+    return solve_runs(game, plain.chances, runs_done)
 
 
 _MEMORY: dict[tuple[Rules, int, int], GameTable] = {}
@@ -219,8 +252,8 @@ def solve_game(
     runs by the installed :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the
     scoring table, target, opening and penalty, so a renamed copy of a table shares it); a
     kept table that fails its checks is solved again. ``progress`` is called with the
-    fraction done during a solve. Raises :class:`GameSolverError` for the three-Farkle
-    penalty rule and out-of-range settings.
+    fraction done during a solve. With the rules' three-Farkle penalty the runs of Farkles
+    join the state (:mod:`.runs`). Raises :class:`GameSolverError` for out-of-range settings.
     """
     target, opening = resolve(rules, target, opening)
     key = (rules, target, opening)

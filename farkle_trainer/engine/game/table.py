@@ -4,7 +4,7 @@ round, and the picture of them by score."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,26 +28,53 @@ class GameTable:
     Scores and turn points are in points (multiples of 50). Chances are for the player
     about to act; a shared win counts one half. Values inside a turn are worked out on
     demand from the stored turn-start chances (a few milliseconds per pair of scores).
+
+    Under the three-Farkle penalty a player's run of Farkled turns so far (0 to 2) matters:
+    every method takes ``my_farkles`` and ``opponent_farkles`` (ignored without the penalty).
+    A player on 0 has not opened unless ``my_opened`` / ``opponent_opened`` says so (one
+    knocked back to 0 by the penalty has); it matters only with an opening minimum.
     """
 
     rules: Rules
     target: int
     opening: int
-    chances: FloatArray = field(repr=False)  # chances[a // 50, b // 50] = W(a, b)
+    #: ``values[u, r, v, q]``: the chance of winning by standing and run (see :mod:`.seats`).
+    values: FloatArray = field(repr=False)
     _game: Game = field(repr=False)
-    _pairs: dict[tuple[int, int, int], Pass] = field(default_factory=dict, repr=False)
+    _pairs: dict[tuple[int, int, int, int, int], Pass] = field(default_factory=dict, repr=False)
+
+    @property
+    def penalty(self) -> int:
+        """The three-Farkle penalty the table was solved with (0: none)."""
+        return self.rules.three_farkle_penalty
+
+    @property
+    def chances(self) -> FloatArray:
+        """``chances[a // 50, b // 50]``: W(a, b) with no Farkles in a row, 0 meaning not opened."""
+        levels = self._game.levels
+        return self.values[:levels, 0, :levels, 0]
 
     # -- turn starts
 
-    def win_chance(self, my_score: int, opponent_score: int) -> float:
-        """W(a, b): the chance that the player about to start a turn on ``my_score`` wins."""
-        a, b = self._score(my_score), self._score(opponent_score)
-        return float(self.chances[a, b])
+    def win_chance(
+        self,
+        my_score: int,
+        opponent_score: int,
+        *,
+        my_farkles: int = 0,
+        opponent_farkles: int = 0,
+        my_opened: bool | None = None,
+        opponent_opened: bool | None = None,
+    ) -> float:
+        """W: the chance that the player about to start a turn on ``my_score`` wins."""
+        u, r = self._standing(my_score, my_farkles, my_opened)
+        v, q = self._standing(opponent_score, opponent_farkles, opponent_opened)
+        return float(self.values[u, r, v, q])
 
     @property
     def first_player_chance(self) -> float:
         """W(0, 0): the chance that the player who starts the game wins."""
-        return float(self.chances[0, 0])
+        return float(self.values[0, 0, 0, 0])
 
     def fair_head_start(self) -> int | None:
         """The smallest head start for the second player that makes the game at least even.
@@ -62,57 +89,90 @@ class GameTable:
 
     # -- inside a turn
 
-    def bank_value(self, my_score: int, opponent_score: int, t: int) -> float | None:
+    def bank_value(
+        self,
+        my_score: int,
+        opponent_score: int,
+        t: int,
+        *,
+        my_farkles: int = 0,
+        opponent_farkles: int = 0,
+        my_opened: bool | None = None,
+        opponent_opened: bool | None = None,
+    ) -> float | None:
         """The chance of winning after banking ``t`` turn points now.
 
         None where banking is not a move: with no turn points, or below the opening
-        minimum while the player has nothing banked.
+        minimum while the player has not opened.
         """
-        a, b = self._score(my_score), self._score(opponent_score)
+        u, _ = self._standing(my_score, my_farkles, my_opened)
+        v, q = self._standing(opponent_score, opponent_farkles, opponent_opened)
+        seats = self._game.seats
         level = in_levels(t)
-        if level == 0 or (a == 0 and level < self._game.opening):
+        if level == 0 or (not seats.opened[u] and level < self._game.opening):
             return None
-        pos = a + level
+        pos = int(seats.score[u]) + level
         if pos < self._game.levels:
-            return 1.0 - float(self.chances[b, pos])
-        return 1.0 - float(self._game.g(np.array([b]), np.array([pos - b]))[0])
+            return 1.0 - float(self.values[v, q, pos, 0])
+        lead = np.array([pos - int(seats.score[v])])
+        return 1.0 - float(self._game.g(seats.opened[v : v + 1], lead)[0])
 
-    def roll_value(self, my_score: int, opponent_score: int, t: int, n: int) -> float:
+    def roll_value(
+        self,
+        my_score: int,
+        opponent_score: int,
+        t: int,
+        n: int,
+        *,
+        my_farkles: int = 0,
+        opponent_farkles: int = 0,
+        my_opened: bool | None = None,
+        opponent_opened: bool | None = None,
+    ) -> float:
         """The chance of winning by rolling ``n`` dice with ``t`` turn points at stake."""
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
-        a, b = self._score(my_score), self._score(opponent_score)
-        pos = a + in_levels(t)
-        turn = self._turn(a, b, pos)
+        me = self._standing(my_score, my_farkles, my_opened)
+        them = self._standing(opponent_score, opponent_farkles, opponent_opened)
+        pos = int(self._game.seats.score[me[0]]) + in_levels(t)
+        turn = self._turn(me, them, pos)
         assert turn.rolled is not None
         return float(turn.rolled[pos, n - 1, 0])
 
-    def value_after(self, my_score: int, opponent_score: int, t: int, n: int) -> float:
-        """The chance of winning once dice for ``t`` points are set aside, ``n`` dice to roll next."""
-        bank = self.bank_value(my_score, opponent_score, t)
-        roll = self.roll_value(my_score, opponent_score, t, n)
+    def value_after(self, my_score: int, opponent_score: int, t: int, n: int, **standing: Any) -> float:
+        """The chance of winning once dice for ``t`` points are set aside, ``n`` dice to roll next.
+
+        ``standing``: the runs and opened flags, as for :meth:`roll_value`.
+        """
+        bank = self.bank_value(my_score, opponent_score, t, **standing)
+        roll = self.roll_value(my_score, opponent_score, t, n, **standing)
         return roll if bank is None else max(bank, roll)
 
-    def should_roll(self, my_score: int, opponent_score: int, t: int, n: int) -> bool:
+    def should_roll(self, my_score: int, opponent_score: int, t: int, n: int, **standing: Any) -> bool:
         """True when rolling ``n`` dice is at least as good as banking (or banking is not a move)."""
-        bank = self.bank_value(my_score, opponent_score, t)
-        return bank is None or at_least(self.roll_value(my_score, opponent_score, t, n), bank)
+        bank = self.bank_value(my_score, opponent_score, t, **standing)
+        return bank is None or at_least(self.roll_value(my_score, opponent_score, t, n, **standing), bank)
 
-    def roll_while_at_most(self, my_score: int, opponent_score: int, n: int) -> int | None:
+    def roll_while_at_most(self, my_score: int, opponent_score: int, n: int, **standing: Any) -> int | None:
         """The largest turn total at which rolling ``n`` dice is at least as good as banking.
 
         In a game the bank threshold depends on the score: at 0-0 it is close to the turn
         solver's, far behind near the end it is much higher. Above the returned total
         banking is better; below it, banking can still be better at some totals (the
         chances are not monotone in the turn total). None if banking is always better.
+        ``standing``: the runs and opened flags, as for :meth:`roll_value`.
         """
-        a, b = self._score(my_score), self._score(opponent_score)
-        turn = self._turn(a, b, a)
+        me = self._standing(my_score, standing.get("my_farkles", 0), standing.get("my_opened"))
+        them = self._standing(
+            opponent_score, standing.get("opponent_farkles", 0), standing.get("opponent_opened")
+        )
+        a = int(self._game.seats.score[me[0]])
+        turn = self._turn(me, them, a)
         assert turn.rolled is not None
         top = len(turn.rolled) - self._game.rolls.maxp - 1
         for pos in range(top, a, -1):
             t = (pos - a) * STEP
-            if self.should_roll(my_score, opponent_score, t, n):
+            if self.should_roll(my_score, opponent_score, t, n, **standing):
                 return t
         return None
 
@@ -150,21 +210,23 @@ class GameTable:
 
     # -- helpers
 
-    def _score(self, score: int) -> int:
+    def _standing(self, score: int, farkles: int, opened: bool | None) -> tuple[int, int]:
+        """The row of a player on ``score`` with ``farkles`` Farkled turns in a row so far."""
         level = in_levels(score)
         if level >= self._game.levels:
             raise ValueError(f"a score of {score:,} has reached the target of {self.target:,}")
-        return level
+        seats = self._game.seats
+        return seats.index(level, opened), seats.run(farkles)
 
-    def _turn(self, a: int, b: int, pos: int) -> Pass:
-        key = (a, b, max(0, pos - self._game.levels))
+    def _turn(self, me: tuple[int, int], them: tuple[int, int], pos: int) -> Pass:
+        key = (*me, *them, max(0, pos - self._game.levels))
         cached = self._pairs.get(key)
         if cached is not None:
             return cached
         if len(self._pairs) >= 64:
             self._pairs.clear()
-        x = np.array([1.0 - self.chances[b, a]])
-        turn = evaluate(self._game, self.chances, np.array([a]), np.array([b]), x, keep=True, top=pos)
+        u, r, v, q = (np.array([x]) for x in (*me, *them))
+        turn = evaluate(self._game, self.values, u, r, v, q, keep=True, top=pos)
         self._pairs[key] = turn
         return turn
 

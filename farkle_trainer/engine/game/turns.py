@@ -46,36 +46,56 @@ class Pass:
     rolled: FloatArray | None = None  # (positions, 6, w) value of rolling n dice
 
 
-def bank_values(game: Game, w: FloatArray, a: IntArray, b: IntArray, height: int) -> FloatArray:
-    """``bank[pos, col]`` for positions 0..height-1: ``-inf`` where banking is not allowed."""
+def bank_values(game: Game, w: FloatArray, u: IntArray, v: IntArray, q: IntArray, height: int) -> FloatArray:
+    """``bank[pos, col]`` for positions 0..height-1: ``-inf`` where banking is not allowed.
+
+    ``w[u, r, v, q]`` is the table of turn-start chances by standing and run (see
+    :mod:`.seats`); column ``col`` is the turn of a player standing at ``u[col]`` against an
+    opponent at ``v[col]`` with ``q[col]`` Farkles in a row. Banking ends the mover's run.
+    """
     levels = game.levels
+    seats = game.seats
     pos = np.arange(height)[:, None]
-    bank = np.empty((height, len(a)))
+    bank = np.empty((height, len(u)))
     below = min(height, levels)
-    bank[:below] = 1.0 - w[b, :below].T
+    bank[:below] = 1.0 - w[v, q, :below, 0].T
     if height > levels:
-        bank[levels:] = 1.0 - game.g(b[None, :], pos[levels:] - b[None, :])
-    bank[pos <= a[None, :]] = 0.0  # never read: a selection always adds points
-    closed = (a[None, :] == 0) & (pos < game.opening)
+        lead = pos[levels:] - seats.score[v][None, :]
+        bank[levels:] = 1.0 - game.g(seats.opened[v][None, :], lead)
+    bank[pos <= seats.score[u][None, :]] = 0.0  # never read: a selection always adds points
+    closed = ~seats.opened[u][None, :] & (pos < game.opening)
     bank[closed] = -np.inf
     return bank
+
+
+def farkle_values(
+    game: Game, w: FloatArray, u: IntArray, r: IntArray, v: IntArray, q: IntArray
+) -> FloatArray:
+    """What a Farkle is worth to each mover: the opponent's turn comes next, with the mover's
+    run one longer, or (the third in a row) with the penalty paid and the run started again."""
+    after, run = game.seats.after_farkle(u, r)
+    return 1.0 - w[v, q, after, run]
 
 
 def evaluate(
     game: Game,
     w: FloatArray,
-    a: IntArray,
-    b: IntArray,
-    farkle: FloatArray,
+    u: IntArray,
+    r: IntArray,
+    v: IntArray,
+    q: IntArray,
+    farkle: FloatArray | None = None,
     *,
     keep: bool = False,
     top: int = 0,
     compiled: bool = False,
 ) -> Pass:
-    """The value of the turn from ``(a, b)`` with Farkle value ``farkle``, for each column."""
-    cut = np.maximum(game.cut(a, b, farkle), top)
-    bank = bank_values(game, w, a, b, int(cut.max()) + game.rolls.maxp + 1)
-    return turn_values(game.rolls, Turns(bank, a, cut, farkle), keep=keep, compiled=compiled)
+    """The value of the turn from each standing, with Farkle value ``farkle`` (by default what
+    ``w`` says a Farkle is worth there)."""
+    z = farkle_values(game, w, u, r, v, q) if farkle is None else farkle
+    cut = np.maximum(game.cut(u, v, z), top)
+    bank = bank_values(game, w, u, v, q, int(cut.max()) + game.rolls.maxp + 1)
+    return turn_values(game.rolls, Turns(bank, game.seats.score[u], cut, z), keep=keep, compiled=compiled)
 
 
 def turn_values(rolls: Rolls, turns: Turns, *, keep: bool = False, compiled: bool = False) -> Pass:
