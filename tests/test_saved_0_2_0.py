@@ -29,10 +29,12 @@ from typer.testing import CliRunner
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
+from farkle_trainer.store.rows import DailyAttempt
 from farkle_trainer.training.classroom.results import read_result
 from farkle_trainer.training.classroom.verify import verify
-from farkle_trainer.training.games import daily
+from farkle_trainer.training.games import daily, tenturns
 from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.games.dice import daily_source
 from farkle_trainer.ui.terminal import PlainFrontend
 from farkle_trainer.ui.views import daily as view
 
@@ -58,6 +60,11 @@ def with_saved_game(store: Store, record: dict[str, Any]) -> int:
     return attempt.id
 
 
+def stored_result(attempt: DailyAttempt) -> dict[str, Any]:
+    """What the store keeps of a finished attempt, as the records of these files write it."""
+    return {key: getattr(attempt, key) for key in ("score", "perfect_score", "marks", "turns")}
+
+
 def test_every_kind_of_saved_daily_game_is_here() -> None:
     assert DAILY == ["finished", "hot-dice", "hot-dice-rolled", "practice", "rolled", "started", "undone"]
     assert all(saved_daily(name)["state"]["version"] == 1 for name in DAILY)
@@ -73,7 +80,7 @@ def test_a_saved_daily_game_opens_where_it_stopped(tmp_path: Path, name: str) ->
     assert state.banked == loaded["banked"] and state.points == loaded["points"]
     assert state.dice == loaded["dice"] and state.hot == loaded["hot"]
     assert list(state.roll) == loaded["roll"] and list(state.kept) == loaded["kept"]
-    assert "".join(state.marks) == loaded["marks"] and list(state.scores) == loaded["scores"]
+    assert "".join(state.marks) == loaded["marks"] and list(state.turn_scores) == loaded["scores"]
     assert len(state.log) == loaded["moves"]
 
 
@@ -88,13 +95,7 @@ def test_a_saved_daily_game_carries_on_as_it_did(tmp_path: Path, name: str) -> N
         done = store.get_daily(attempt.id)
     assert outcome.finished
     assert out.getvalue() == (SAVED / "daily" / f"{name}.txt").read_text()
-    carried_on = record["carried_on"]
-    assert (done.score, done.perfect_score, done.marks, done.turns) == (
-        carried_on["score"],
-        carried_on["perfect_score"],
-        carried_on["marks"],
-        carried_on["turns"],
-    )
+    assert stored_result(done) == record["carried_on"]
 
 
 @pytest.mark.parametrize("name", [n for n in UNFINISHED if saved_daily(n)["official"]])
@@ -104,13 +105,7 @@ def test_an_unfinished_official_game_closes_as_it_did(tmp_path: Path, name: str)
         attempt_id = with_saved_game(store, record)
         assert daily.close_expired(store, datetime(2026, 12, 7, 9, 0, tzinfo=UTC)) == 1
         done = store.get_daily(attempt_id)
-    closed = record["closed"]
-    assert (done.score, done.perfect_score, done.marks, done.turns) == (
-        closed["score"],
-        closed["perfect_score"],
-        closed["marks"],
-        closed["turns"],
-    )
+    assert stored_result(done) == record["closed"]
 
 
 def test_a_finished_official_result_still_counts(tmp_path: Path) -> None:
@@ -125,8 +120,8 @@ def test_a_finished_official_result_still_counts(tmp_path: Path) -> None:
     assert stats.best is not None and stats.best.score == result["score"] == 4550
     assert state.over and state.banked == result["score"]
     assert daily.spaced_marks(state) == result["marks"]
-    assert daily.game.turn_summaries(state) == result["turns"]
-    assert daily.game.perfect_play(daily.daily_source(DAY)) == result["perfect_score"]
+    assert tenturns.turn_summaries(state) == result["turns"]
+    assert tenturns.perfect_play(daily_source(DAY)) == result["perfect_score"]
 
 
 # -- class challenges
