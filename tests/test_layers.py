@@ -17,7 +17,9 @@ from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.grading import Grade, Unit, grade_for
 from farkle_trainer.store.db import Store
-from farkle_trainer.training.games import game
+from farkle_trainer.training.games import match as game
+from farkle_trainer.training.games.analysis import review_move
+from farkle_trainer.training.games.setup import TEN_TURNS
 from farkle_trainer.training.record import AnswerRecord
 
 PACKAGE = Path(__file__).resolve().parents[1] / "farkle_trainer"
@@ -152,8 +154,8 @@ def test_a_game_decision_is_graded_as_the_same_keep_drill(roll: tuple[int, ...],
     for choice in d.choices:
         drill = grade(d, choice.keep, choice.action)
         move = game.Move(1, 1, roll, points, choice.keep, choice.action)
-        review = game.review_move(move)
-        assert review.grading.grade == drill.grade
+        review = review_move(TEN_TURNS, move)
+        assert review.grade == drill.grade
         assert review.right == drill.right
         record = AnswerRecord.of_game(review, date="2026-11-29")
         assert record.correct == drill.right and record.grade == drill.grade
