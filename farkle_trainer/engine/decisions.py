@@ -27,12 +27,13 @@ Their expected-points play is worked out too: where it differs from the play tha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.grading import (
     TIE,
     Grade,
@@ -71,7 +72,9 @@ class Position:
     drills, the dice of ``roll`` already set aside. ``leader`` and ``banked``: the
     scores of a final round. Game and solo positions: ``banked`` is the player's score,
     ``opponent`` the other player's (game only), ``target`` the game's and ``opening`` the
-    opening minimum in force. ``title``: the name of a built-in teaching position.
+    opening minimum in force; ``runs``: the Farkles in a row so far and who has opened,
+    under the rules' three-Farkle penalty (solo: the player's own only). ``title``: the
+    name of a built-in teaching position.
     """
 
     rules: Rules
@@ -85,6 +88,7 @@ class Position:
     title: str | None = None
     opponent: int | None = None
     target: int | None = None
+    runs: Runs = NO_RUNS
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -121,6 +125,18 @@ class Position:
             raise DrillError(f"an opening minimum is a non-negative multiple of {STEP}")
         if self.kind not in SCORE_KINDS and (self.opening > 0) != (self.kind == "opening"):
             raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
+        if self.runs != NO_RUNS:
+            self._check_runs()
+
+    def _check_runs(self) -> None:
+        runs = self.runs
+        if self.kind not in SCORE_KINDS or not self.rules.three_farkle_penalty:
+            raise DrillError("only game and solo drills under the three-Farkle penalty have runs of Farkles")
+        if self.kind == Kind.SOLO and (runs.opponent_farkles or runs.opponent_opened is not None):
+            raise DrillError("a solo drill has no opponent")
+        for score, opened in ((self.banked, runs.my_opened), (self.opponent, runs.opponent_opened)):
+            if opened is not None and opened != (score == 0 and self.opening > 0):
+                raise DrillError("only a player on 0 under an opening minimum can have opened or not")
 
     def _check_scores(self) -> None:
         from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
@@ -151,7 +167,16 @@ class Position:
     @property
     def opened(self) -> bool:
         """Game and solo: whether the player may bank below the opening minimum."""
-        return bool(self.banked) or self.opening == 0
+        return bool(self.banked) or self.opening == 0 or bool(self.runs.my_opened)
+
+    @property
+    def farkle_value(self) -> int:
+        """Game and solo, for the expected-points comparison: what a Farkle costs beyond the
+        turn's points (the penalty, on a turn that would be the third Farkle in a row)."""
+        penalty = self.rules.three_farkle_penalty
+        if not penalty or self.runs.my_farkles < FARKLES_FOR_PENALTY - 1 or self.banked is None:
+            return 0
+        return -min(penalty, self.banked)
 
     @property
     def need(self) -> int | None:
@@ -195,6 +220,9 @@ class Position:
             parts.append(f"scores{self.banked}-{self.opponent}-to{self.target}")
         elif self.kind == Kind.SOLO:
             parts.append(f"score{self.banked}-to{self.target}")
+        if self.runs != NO_RUNS:
+            r = self.runs
+            parts.append(f"runs{r.my_farkles}-{r.opponent_farkles}-{r.my_opened}-{r.opponent_opened}")
         return ":".join(parts)
 
     @property
@@ -220,6 +248,7 @@ def position_data(p: Position) -> dict[str, Any]:
         "title": p.title,
         "opponent": p.opponent,
         "target": p.target,
+        "runs": None if p.runs == NO_RUNS else asdict(p.runs),
     }
 
 
@@ -242,6 +271,7 @@ def position_from_data(data: Mapping[str, Any] | None, rules: Rules) -> Position
             title=data.get("title"),
             opponent=data.get("opponent"),
             target=data.get("target"),
+            runs=Runs(**(data.get("runs") or {})),
         )
     except (KeyError, TypeError, ValueError):
         return None
@@ -341,7 +371,7 @@ def decision_for(position: Position) -> Decision:
     p = position
     made: list[list[tuple[Choice, bool]]]
     if p.kind in SCORE_KINDS:
-        h = hint(p.roll, p.points, p.rules, opening=0 if p.opened else p.opening)
+        h = hint(p.roll, p.points, p.rules, opening=0 if p.opened else p.opening, farkle_value=p.farkle_value)
         made = _game_choices(p) if p.kind == Kind.GAME else _solo_choices(p)
     else:
         h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
@@ -362,7 +392,7 @@ def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
 
     assert p.banked is not None and p.opponent is not None
     table = solve_game(p.rules, p.target, p.opening)
-    plays = game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table).plays
+    plays = game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table, runs=p.runs).plays
     return [_choices(play, play.bank, play.roll, play.action) for play in plays]
 
 
@@ -376,9 +406,9 @@ def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
     for split in score_table(p.rules).selections(counts_of(p.roll)):
         left = len(p.roll) - len(split.dice)
         t = p.points + split.points
-        bank = table.bank_value(p.banked, t)
-        roll = table.roll_value(p.banked, t, left or 6)
-        chosen: Action = "roll" if table.should_roll(p.banked, t, left or 6) else "bank"
+        bank = table.bank_value(p.banked, t, p.runs)
+        roll = table.roll_value(p.banked, t, left or 6, p.runs)
+        chosen: Action = "roll" if table.should_roll(p.banked, t, left or 6, p.runs) else "bank"
         made.append(_choices(Selection(split, t, left), bank, roll, chosen))
     # The set-aside order of a hint: best value first, then more points, then more dice to roll.
     made.sort(key=lambda pair: (min(c.value for c, _ in pair), -pair[0][0].score, -pair[0][0].dice_to_roll))

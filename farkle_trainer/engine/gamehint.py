@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
 from farkle_trainer.engine.game import (
+    NO_RUNS,
     GamePlay,
     GamePlays,
     GameSolverError,
     GameTable,
     Progress,
+    Runs,
     WinGrid,
     game_plays,
     solve_game,
@@ -30,8 +33,9 @@ class GameHint:
     """Every play of a roll by chance of winning, each with its expected-points valuation.
 
     ``expected`` holds the same selections valued by expected turn score (the opening
-    minimum in force only while the player has nothing banked); ``points_best`` is the
-    play that objective picks.
+    minimum in force only while the player has not opened, and on a turn that would be the
+    third Farkle in a row the penalty it costs); ``points_best`` is the play that objective
+    picks.
     """
 
     rules: Rules
@@ -43,6 +47,14 @@ class GameHint:
     @property
     def plays(self) -> tuple[GamePlay, ...]:
         return self.game.plays
+
+    @property
+    def runs(self) -> Runs:
+        return self.game.runs
+
+    @property
+    def penalty(self) -> int:
+        return self.rules.three_farkle_penalty
 
     @property
     def best(self) -> GamePlay | None:
@@ -75,20 +87,27 @@ def game_hint(
     target: int | None = None,
     opening: int | None = None,
     last_turn: bool = False,
+    runs: Runs = NO_RUNS,
     progress: Progress | None = None,
 ) -> GameHint:
     """Value every play of ``roll`` by the exact chance of winning a two-player game.
 
     Without ``last_turn`` both scores are below the target. With it the opponent has
     reached the target and this is the player's final turn: only passing them counts
-    (a tie counts one half). Raises :class:`GameSolverError` for a position that is not
-    a game's.
+    (a tie counts one half). ``runs``: each player's Farkles in a row so far and who has
+    opened, under the house rules. Raises :class:`GameSolverError` for a position that is
+    not a game's.
     """
     table = solve_game(rules, target, opening, progress=progress)
     _check_position(table, my_score, opponent_score, last_turn)
-    plays = game_plays(counts_of(roll), points, my_score, opponent_score, table, last_turn=last_turn)
-    in_force = table.opening if my_score == 0 else 0
-    expected = hint(roll, points, rules, opening=in_force)
+    plays = game_plays(
+        counts_of(roll), points, my_score, opponent_score, table, last_turn=last_turn, runs=runs
+    )
+    opened = my_score > 0 if runs.my_opened is None else runs.my_opened
+    in_force = 0 if opened else table.opening
+    third = rules.three_farkle_penalty and runs.my_farkles == FARKLES_FOR_PENALTY - 1 and not last_turn
+    farkle_value = -min(rules.three_farkle_penalty, my_score) if third else 0
+    expected = hint(roll, points, rules, opening=in_force, farkle_value=farkle_value)
     return GameHint(rules, table.target, table.opening, plays, expected)
 
 
@@ -97,7 +116,8 @@ def _check_position(table: GameTable, my_score: int, opponent_score: int, last_t
     for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
         if score < 0 or score % STEP:
             raise GameSolverError(f"{who} must be a non-negative multiple of {STEP}, not {score:,}")
-    if table.opening:
+    if table.opening and not table.penalty:
+        # With the penalty any score can happen: a player who opened can be knocked back.
         for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
             if 0 < score < table.opening and not (last_turn and score >= target):
                 raise GameSolverError(
@@ -124,11 +144,13 @@ def _check_position(table: GameTable, my_score: int, opponent_score: int, last_t
 
 @dataclass(frozen=True)
 class Thresholds:
-    """``roll while at most`` by dice to roll (1..6) at one pair of scores."""
+    """``roll while at most`` by dice to roll (1..6) at one pair of scores, for a player who
+    has Farkled ``farkles`` turns in a row so far."""
 
     my_score: int
     opponent_score: int
     roll_while_at_most: dict[int, int | None]
+    farkles: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,6 +166,13 @@ class GameStrategy:
     level: Thresholds  # at 0-0
     behind: Thresholds
     ahead: Thresholds
+    #: Under the three-Farkle penalty: at an even score in mid-game, after 0, 1 and 2
+    #: Farkles in a row (empty without the penalty).
+    farkled: tuple[Thresholds, ...] = ()
+
+    @property
+    def penalty(self) -> int:
+        return self.rules.three_farkle_penalty
 
     @property
     def gap(self) -> int:
@@ -176,8 +205,12 @@ def game_strategy(
         raise GameSolverError(f"the step must be below the target of {table.target:,}, not {step:,}")
     high, low = comparison_scores(table.target)
 
-    def thresholds(a: int, b: int) -> Thresholds:
-        return Thresholds(a, b, {n: table.roll_while_at_most(a, b, n) for n in range(1, 7)})
+    def thresholds(a: int, b: int, farkles: int = 0) -> Thresholds:
+        runs = Runs(my_farkles=farkles)
+        return Thresholds(a, b, {n: table.roll_while_at_most(a, b, n, runs) for n in range(1, 7)}, farkles)
+
+    half = round(0.5 * table.target / STEP) * STEP
+    farkled = tuple(thresholds(half, half, f) for f in range(FARKLES_FOR_PENALTY)) if table.penalty else ()
 
     return GameStrategy(
         rules=rules,
@@ -189,4 +222,5 @@ def game_strategy(
         level=thresholds(0, 0),
         behind=thresholds(low, high),
         ahead=thresholds(high, low),
+        farkled=farkled,
     )

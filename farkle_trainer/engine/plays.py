@@ -137,11 +137,14 @@ def hint(
     *,
     opening: int = 0,
     need: int | None = None,
+    farkle_value: int = 0,
     progress: Progress | None = None,
 ) -> Hint:
     """Value every distinct scoring selection of ``roll`` with ``points`` at stake.
 
     ``opening``: the opening minimum in force (the player has nothing banked).
+    ``farkle_value``: what a Farkle costs beyond the turn's points (minus the three-Farkle
+    penalty, on a turn that would be the third Farkle in a row).
     ``need``: also value each play by the chance of ending the turn with at least
     this many points, and rank by that. ``progress`` hears how far a solve that has to be
     computed has got.
@@ -152,7 +155,7 @@ def hint(
         raise ValueError(f"a roll has 1 to 6 dice, not {n}")
     if points < 0 or points % STEP:
         raise ValueError(f"points must be a non-negative multiple of {STEP}, not {points}")
-    expected = solve(rules, Objective.expected(opening=opening), progress=progress)
+    expected = solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value), progress=progress)
     reach = (
         solve(rules, Objective.reach(round_up(need), opening=opening), progress=progress) if need else None
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from farkle_trainer.engine.dice import Counts, counts_of, size
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.settings import in_levels
 from farkle_trainer.engine.game.table import GameTable, at_least
 from farkle_trainer.engine.plays import Action, Ranking, Selection
@@ -39,6 +40,7 @@ class GamePlays(Ranking[GamePlay]):
     last_turn: bool
     leader: int | None
     plays: tuple[GamePlay, ...]
+    runs: Runs = NO_RUNS
 
     @property
     def in_chances(self) -> bool:
@@ -53,12 +55,14 @@ def game_plays(
     table: GameTable,
     last_turn: bool = False,
     leader: int | None = None,
+    runs: Runs = NO_RUNS,
 ) -> GamePlays:
     """Value every distinct scoring selection of a roll by the chance of winning.
 
     ``roll_counts`` is the roll as counts of 1s..6s (see :func:`~farkle_trainer.dice.counts_of`);
     ``points`` were at stake before it. In the final round (``last_turn``) the player must
-    pass ``leader`` (default ``opp_score``), and only that counts.
+    pass ``leader`` (default ``opp_score``), and only that counts. ``runs``: the Farkles in a
+    row and who has opened, where the house rules make them count.
     """
     counts = roll_counts
     n = size(counts)
@@ -79,12 +83,12 @@ def game_plays(
         to_roll = left or 6
         bank: float | None
         if last_turn:
-            opened = my_score > 0
+            opened = my_score > 0 if runs.my_opened is None else runs.my_opened
             bank = table.final_bank_value(behind, t, opened=opened)
             roll = table.final_roll_value(behind, t, to_roll, opened=opened)
         else:
-            bank = table.bank_value(my_score, opp_score, t)
-            roll = table.roll_value(my_score, opp_score, t, to_roll)
+            bank = table.bank_value(my_score, opp_score, t, runs)
+            roll = table.roll_value(my_score, opp_score, t, to_roll, runs)
         action: Action = "roll" if bank is None or at_least(roll, bank) else "bank"
         best = roll if bank is None else max(bank, roll)
         plays.append(GamePlay(split, t, left, bank, roll, best, action))
@@ -97,4 +101,5 @@ def game_plays(
         last_turn=last_turn,
         leader=(opp_score if leader is None else leader) if last_turn else None,
         plays=tuple(plays),
+        runs=runs,
     )

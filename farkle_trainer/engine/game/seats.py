@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     IntArray = NDArray[np.int64]
     BoolArray = NDArray[np.bool_]
-
-#: A Farkle this many turns in a row costs the penalty.
-FARKLES_FOR_PENALTY = 3
 
 
 @dataclass(frozen=True, eq=False)

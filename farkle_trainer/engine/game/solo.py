@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.rolls import Rolls, rolls_for
 from farkle_trainer.engine.game.runs import MAX_SWEEPS
 from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
@@ -33,8 +34,9 @@ class SoloTable:
     to reach the target from ``s`` banked (a Farkle costs a turn). Values inside a turn are
     the expected number of turns still needed *after* this one: 0 once banked at the
     target, ``expected_turns(s + t)`` after banking below it, ``expected_turns(s)`` after a
-    Farkle. Under the three-Farkle penalty the run of Farkled turns so far (``farkles``, 0
-    to 2) counts too, and a player knocked back to 0 has opened (``opened``).
+    Farkle. Under the three-Farkle penalty the run of Farkled turns so far counts too, and a
+    player knocked back to 0 has opened: the methods take them as the ``my_`` half of a
+    :class:`~farkle_trainer.engine.farkles.Runs`.
     """
 
     rules: Rules
@@ -46,28 +48,26 @@ class SoloTable:
     _seats: Seats = field(repr=False)
     _cache: dict[tuple[int, int], Pass] = field(default_factory=dict, repr=False)
 
-    def expected_turns(self, score: int, *, farkles: int = 0, opened: bool | None = None) -> float:
+    def expected_turns(self, score: int, runs: Runs = NO_RUNS) -> float:
         """E: expected turns to reach the target from ``score`` at the start of a turn."""
         if in_levels(score) * STEP >= self.target:
             return 0.0
-        u, r = self._standing(score, farkles, opened)
+        u, r = self._standing(score, runs)
         return float(self.turns[u, r])
 
-    def bank_value(self, score: int, t: int, *, farkles: int = 0, opened: bool | None = None) -> float | None:
+    def bank_value(self, score: int, t: int, runs: Runs = NO_RUNS) -> float | None:
         """Expected further turns after banking ``t`` now (None where banking is not a move)."""
-        u, _ = self._standing(score, farkles, opened)
+        u, _ = self._standing(score, runs)
         level = in_levels(t)
         if level == 0 or (not self._seats.opened[u] and level * STEP < self.opening):
             return None
         return self.expected_turns((int(self._seats.score[u]) + level) * STEP)
 
-    def roll_value(
-        self, score: int, t: int, n: int, *, farkles: int = 0, opened: bool | None = None
-    ) -> float:
+    def roll_value(self, score: int, t: int, n: int, runs: Runs = NO_RUNS) -> float:
         """Expected further turns after rolling ``n`` dice with ``t`` at stake."""
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
-        u, r = self._standing(score, farkles, opened)
+        u, r = self._standing(score, runs)
         s, level = int(self._seats.score[u]), in_levels(t)
         if s + level >= self._seats.levels:
             # At the target every scoring roll banks at once.
@@ -82,22 +82,22 @@ class SoloTable:
     def rolls_farkle(self, n: int) -> float:
         return float(self._rolls.farkle[n - 1])
 
-    def value_after(self, score: int, t: int, n: int, **standing: Any) -> float:
+    def value_after(self, score: int, t: int, n: int, runs: Runs = NO_RUNS) -> float:
         """Expected further turns once dice for ``t`` are set aside, ``n`` dice to roll next."""
-        bank = self.bank_value(score, t, **standing)
-        roll = self.roll_value(score, t, n, **standing)
+        bank = self.bank_value(score, t, runs)
+        roll = self.roll_value(score, t, n, runs)
         return roll if bank is None else min(bank, roll)
 
-    def should_roll(self, score: int, t: int, n: int, **standing: Any) -> bool:
+    def should_roll(self, score: int, t: int, n: int, runs: Runs = NO_RUNS) -> bool:
         """True when rolling is at least as good as banking (or banking is not a move)."""
-        bank = self.bank_value(score, t, **standing)
-        return bank is None or self.roll_value(score, t, n, **standing) <= bank + 1e-12
+        bank = self.bank_value(score, t, runs)
+        return bank is None or self.roll_value(score, t, n, runs) <= bank + 1e-12
 
-    def _standing(self, score: int, farkles: int, opened: bool | None) -> tuple[int, int]:
+    def _standing(self, score: int, runs: Runs) -> tuple[int, int]:
         level = in_levels(score)
         if level >= self._seats.levels:
             raise ValueError(f"a score of {score:,} has reached the target")
-        return self._seats.index(level, opened), self._seats.run(farkles)
+        return self._seats.index(level, runs.my_opened), self._seats.run(runs.my_farkles)
 
 
 def _farkle_turns(seats: Seats, turns: FloatArray, u: IntArray | int, r: IntArray | int) -> FloatArray:

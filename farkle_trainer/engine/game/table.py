@@ -4,10 +4,11 @@ round, and the picture of them by score."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.cuts import Game
 from farkle_trainer.engine.game.final import final_turn_for
 from farkle_trainer.engine.game.settings import in_levels
@@ -29,10 +30,8 @@ class GameTable:
     about to act; a shared win counts one half. Values inside a turn are worked out on
     demand from the stored turn-start chances (a few milliseconds per pair of scores).
 
-    Under the three-Farkle penalty a player's run of Farkled turns so far (0 to 2) matters:
-    every method takes ``my_farkles`` and ``opponent_farkles`` (ignored without the penalty).
-    A player on 0 has not opened unless ``my_opened`` / ``opponent_opened`` says so (one
-    knocked back to 0 by the penalty has); it matters only with an opening minimum.
+    Under the three-Farkle penalty each player's run of Farkled turns so far matters, and a
+    player knocked back to 0 has opened: every method takes them as :class:`.seats.Runs`.
     """
 
     rules: Rules
@@ -56,19 +55,9 @@ class GameTable:
 
     # -- turn starts
 
-    def win_chance(
-        self,
-        my_score: int,
-        opponent_score: int,
-        *,
-        my_farkles: int = 0,
-        opponent_farkles: int = 0,
-        my_opened: bool | None = None,
-        opponent_opened: bool | None = None,
-    ) -> float:
+    def win_chance(self, my_score: int, opponent_score: int, runs: Runs = NO_RUNS) -> float:
         """W: the chance that the player about to start a turn on ``my_score`` wins."""
-        u, r = self._standing(my_score, my_farkles, my_opened)
-        v, q = self._standing(opponent_score, opponent_farkles, opponent_opened)
+        u, r, v, q = self._standings(my_score, opponent_score, runs)
         return float(self.values[u, r, v, q])
 
     @property
@@ -89,24 +78,13 @@ class GameTable:
 
     # -- inside a turn
 
-    def bank_value(
-        self,
-        my_score: int,
-        opponent_score: int,
-        t: int,
-        *,
-        my_farkles: int = 0,
-        opponent_farkles: int = 0,
-        my_opened: bool | None = None,
-        opponent_opened: bool | None = None,
-    ) -> float | None:
+    def bank_value(self, my_score: int, opponent_score: int, t: int, runs: Runs = NO_RUNS) -> float | None:
         """The chance of winning after banking ``t`` turn points now.
 
         None where banking is not a move: with no turn points, or below the opening
         minimum while the player has not opened.
         """
-        u, _ = self._standing(my_score, my_farkles, my_opened)
-        v, q = self._standing(opponent_score, opponent_farkles, opponent_opened)
+        u, _, v, q = self._standings(my_score, opponent_score, runs)
         seats = self._game.seats
         level = in_levels(t)
         if level == 0 or (not seats.opened[u] and level < self._game.opening):
@@ -117,62 +95,45 @@ class GameTable:
         lead = np.array([pos - int(seats.score[v])])
         return 1.0 - float(self._game.g(seats.opened[v : v + 1], lead)[0])
 
-    def roll_value(
-        self,
-        my_score: int,
-        opponent_score: int,
-        t: int,
-        n: int,
-        *,
-        my_farkles: int = 0,
-        opponent_farkles: int = 0,
-        my_opened: bool | None = None,
-        opponent_opened: bool | None = None,
-    ) -> float:
+    def roll_value(self, my_score: int, opponent_score: int, t: int, n: int, runs: Runs = NO_RUNS) -> float:
         """The chance of winning by rolling ``n`` dice with ``t`` turn points at stake."""
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
-        me = self._standing(my_score, my_farkles, my_opened)
-        them = self._standing(opponent_score, opponent_farkles, opponent_opened)
-        pos = int(self._game.seats.score[me[0]]) + in_levels(t)
-        turn = self._turn(me, them, pos)
+        standings = self._standings(my_score, opponent_score, runs)
+        pos = int(self._game.seats.score[standings[0]]) + in_levels(t)
+        turn = self._turn(standings, pos)
         assert turn.rolled is not None
         return float(turn.rolled[pos, n - 1, 0])
 
-    def value_after(self, my_score: int, opponent_score: int, t: int, n: int, **standing: Any) -> float:
-        """The chance of winning once dice for ``t`` points are set aside, ``n`` dice to roll next.
-
-        ``standing``: the runs and opened flags, as for :meth:`roll_value`.
-        """
-        bank = self.bank_value(my_score, opponent_score, t, **standing)
-        roll = self.roll_value(my_score, opponent_score, t, n, **standing)
+    def value_after(self, my_score: int, opponent_score: int, t: int, n: int, runs: Runs = NO_RUNS) -> float:
+        """The chance of winning once dice for ``t`` points are set aside, ``n`` dice to roll next."""
+        bank = self.bank_value(my_score, opponent_score, t, runs)
+        roll = self.roll_value(my_score, opponent_score, t, n, runs)
         return roll if bank is None else max(bank, roll)
 
-    def should_roll(self, my_score: int, opponent_score: int, t: int, n: int, **standing: Any) -> bool:
+    def should_roll(self, my_score: int, opponent_score: int, t: int, n: int, runs: Runs = NO_RUNS) -> bool:
         """True when rolling ``n`` dice is at least as good as banking (or banking is not a move)."""
-        bank = self.bank_value(my_score, opponent_score, t, **standing)
-        return bank is None or at_least(self.roll_value(my_score, opponent_score, t, n, **standing), bank)
+        bank = self.bank_value(my_score, opponent_score, t, runs)
+        return bank is None or at_least(self.roll_value(my_score, opponent_score, t, n, runs), bank)
 
-    def roll_while_at_most(self, my_score: int, opponent_score: int, n: int, **standing: Any) -> int | None:
+    def roll_while_at_most(
+        self, my_score: int, opponent_score: int, n: int, runs: Runs = NO_RUNS
+    ) -> int | None:
         """The largest turn total at which rolling ``n`` dice is at least as good as banking.
 
         In a game the bank threshold depends on the score: at 0-0 it is close to the turn
         solver's, far behind near the end it is much higher. Above the returned total
         banking is better; below it, banking can still be better at some totals (the
         chances are not monotone in the turn total). None if banking is always better.
-        ``standing``: the runs and opened flags, as for :meth:`roll_value`.
         """
-        me = self._standing(my_score, standing.get("my_farkles", 0), standing.get("my_opened"))
-        them = self._standing(
-            opponent_score, standing.get("opponent_farkles", 0), standing.get("opponent_opened")
-        )
-        a = int(self._game.seats.score[me[0]])
-        turn = self._turn(me, them, a)
+        standings = self._standings(my_score, opponent_score, runs)
+        a = int(self._game.seats.score[standings[0]])
+        turn = self._turn(standings, a)
         assert turn.rolled is not None
         top = len(turn.rolled) - self._game.rolls.maxp - 1
         for pos in range(top, a, -1):
             t = (pos - a) * STEP
-            if self.should_roll(my_score, opponent_score, t, n, **standing):
+            if self.should_roll(my_score, opponent_score, t, n, runs):
                 return t
         return None
 
@@ -210,22 +171,28 @@ class GameTable:
 
     # -- helpers
 
-    def _standing(self, score: int, farkles: int, opened: bool | None) -> tuple[int, int]:
-        """The row of a player on ``score`` with ``farkles`` Farkled turns in a row so far."""
-        level = in_levels(score)
-        if level >= self._game.levels:
-            raise ValueError(f"a score of {score:,} has reached the target of {self.target:,}")
+    def _standings(self, my_score: int, opponent_score: int, runs: Runs) -> tuple[int, int, int, int]:
+        """The row ``(u, r, v, q)`` of a position (see :mod:`.seats`)."""
         seats = self._game.seats
-        return seats.index(level, opened), seats.run(farkles)
+        rows = []
+        for score, farkles, opened in (
+            (my_score, runs.my_farkles, runs.my_opened),
+            (opponent_score, runs.opponent_farkles, runs.opponent_opened),
+        ):
+            level = in_levels(score)
+            if level >= self._game.levels:
+                raise ValueError(f"a score of {score:,} has reached the target of {self.target:,}")
+            rows += [seats.index(level, opened), seats.run(farkles)]
+        return rows[0], rows[1], rows[2], rows[3]
 
-    def _turn(self, me: tuple[int, int], them: tuple[int, int], pos: int) -> Pass:
-        key = (*me, *them, max(0, pos - self._game.levels))
+    def _turn(self, standings: tuple[int, int, int, int], pos: int) -> Pass:
+        key = (*standings, max(0, pos - self._game.levels))
         cached = self._pairs.get(key)
         if cached is not None:
             return cached
         if len(self._pairs) >= 64:
             self._pairs.clear()
-        u, r, v, q = (np.array([x]) for x in (*me, *them))
+        u, r, v, q = (np.array([x]) for x in standings)
         turn = evaluate(self._game, self.values, u, r, v, q, keep=True, top=pos)
         self._pairs[key] = turn
         return turn
