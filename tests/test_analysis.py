@@ -6,6 +6,7 @@ import pytest
 from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
@@ -48,15 +49,15 @@ def test_game_and_turn_grade_scales(lost: float, unit: Unit, grade: Grade) -> No
 def test_game_units() -> None:
     hal = Player("Hal", Level.MEDIUM)
     assert a.game_unit(new_setup((ANN, hal))) == Unit.WIN
-    assert a.game_unit(new_setup((ANN, hal), penalty=500)) == Unit.POINTS
+    assert a.game_unit(new_setup((ANN, hal), penalty=500)) == Unit.WIN
     assert a.game_unit(new_setup((ANN, BOB, hal))) == Unit.POINTS
     assert a.game_unit(new_setup((ANN,), form=Form.FEWEST_TURNS)) == Unit.TURNS
     assert a.game_unit(new_setup((ANN,), form=Form.TEN_TURNS)) == Unit.POINTS
 
 
-@pytest.mark.parametrize("seed", ["g1", "g2", "g3"])
-def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350)
+@pytest.mark.parametrize(("seed", "penalty"), [("g1", 0), ("g2", 0), ("g3", 0), ("g5", 500), ("g7", 1000)])
+def test_two_player_analysis_adds_up_to_the_result(seed: str, penalty: int) -> None:
+    state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350, penalty=penalty)
     table = solve_game(state.setup.rules, 2_000, 350)
     an = a.analyse(state)
     assert an.unit == Unit.WIN and an.chart_seat == 0
@@ -68,10 +69,35 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
     assert me.result + them.result == 100
     assert them.given_up == pytest.approx(0, abs=1e-9)  # Hard is the exact policy
 
+    # Scores, runs of Farkles and who has opened, replayed here from the moves.
+    scores, farkles, banked = [0, 0], [0, 0], [False, False]
+    runs_at = []
+    for x in state.log:
+        other = 1 - x.seat
+
+        def knocked(i: int) -> bool | None:
+            return True if penalty and scores[i] == 0 and banked[i] else None
+
+        runs_at.append(
+            Runs(farkles[x.seat], farkles[other], knocked(x.seat), knocked(other)) if penalty else Runs()
+        )
+        if x.action == "bank":
+            scores[x.seat] += x.points + _points(state, x.keep)
+            farkles[x.seat], banked[x.seat] = 0, True
+        elif x.action == "farkle":
+            farkles[x.seat] += 1
+            if farkles[x.seat] == 3:
+                scores[x.seat] = max(0, scores[x.seat] - penalty)
+                farkles[x.seat] = 0
+    assert scores == list(state.scores)
+
     # Each review against game_plays directly.
+    runs_of = {id(x): r for x, r in zip(state.log, runs_at, strict=True)}
     for r in an.reviews:
         x = r.move
-        plays = game_plays(counts_of(x.roll), x.points, x.score, x.leader, table, last_turn=x.last_turn)
+        plays = game_plays(
+            counts_of(x.roll), x.points, x.score, x.leader, table, last_turn=x.last_turn, runs=runs_of[id(x)]
+        )
         chosen = next(p for p in plays.plays if p.keep == x.keep)
         value = chosen.bank if x.action == "bank" else chosen.roll
         assert value is not None and plays.best is not None
@@ -79,24 +105,23 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str) -> None:
         assert r.grade == grade_for(r.lost, Unit.WIN)
     assert [r.points_lost for r in an.reviews] == sorted((r.points_lost for r in an.reviews), reverse=True)
 
-    # The chart: the chance at each turn start, from the table, on scores replayed from the banks.
-    scores = [0, 0]
+    # The chart: the chance at each turn start, from the table.
     expected = []
-    for x in state.log:
+    for x, runs in zip(state.log, runs_at, strict=True):
         if x.points == 0 and len(x.roll) == 6 and (not expected or expected[-1][0] != x.turn):
-            assert tuple(scores) == x.scores
-            mover, other = scores[x.seat], scores[1 - x.seat]
+            mover, other = x.scores[x.seat], x.scores[1 - x.seat]
             if x.last_turn:
-                chance = table.final_turn_chance(other - mover, opened=mover > 0)
+                chance = table.final_turn_chance(other - mover, opened=mover > 0 or bool(runs.my_opened))
             else:
-                chance = table.win_chance(mover, other)
+                chance = table.win_chance(mover, other, runs)
             expected.append((x.turn, chance if x.seat == 0 else 1 - chance))
-        if x.action == "bank":
-            scores[x.seat] += x.points + _points(state, x.keep)
     expected.append((state.turn, state.result(0)))
-    assert scores == list(state.scores)
     assert [t for t, _ in an.chances] == [t for t, _ in expected] == list(range(1, state.turn + 1))
     assert [c for _, c in an.chances] == pytest.approx([c for _, c in expected], abs=1e-12)
+    if penalty:  # the seeds are chosen so that a third Farkle in a row costs the penalty
+        assert any(
+            r.my_farkles == 2 and x.action == "farkle" for x, r in zip(state.log, runs_at, strict=True)
+        )
 
 
 @pytest.mark.parametrize("seed", ["p1", "p2"])

@@ -200,7 +200,6 @@ def test_solo_fewest_turns_counts_farkles() -> None:
         ((ANN, BOB), {"opening": 2_050}, "opening"),
         ((ANN, BOB), {"opening": 75}, "opening"),
         ((ANN, BOB), {"penalty": 250}, "penalty"),
-        ((ANN, Player("Hal", Level.HARD)), {"penalty": 500}, "Hard"),
     ],
 )
 def test_setups_that_are_refused(players, kw, message) -> None:

@@ -79,6 +79,12 @@ class SoloTable:
         assert turn.rolled is not None
         return -float(turn.rolled[s + level, n - 1, 0])
 
+    def farkle_value(self, score: int, runs: Runs = NO_RUNS) -> float:
+        """Expected turns still needed once this turn ends in a Farkle (the penalty paid if it is
+        the third in a row)."""
+        u, r = self._standing(score, runs)
+        return float(_farkle_turns(self._seats, self.turns, u, r))
+
     def rolls_farkle(self, n: int) -> float:
         return float(self._rolls.farkle[n - 1])
 

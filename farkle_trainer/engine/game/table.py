@@ -105,6 +105,13 @@ class GameTable:
         assert turn.rolled is not None
         return float(turn.rolled[pos, n - 1, 0])
 
+    def farkle_value(self, my_score: int, opponent_score: int, runs: Runs = NO_RUNS) -> float:
+        """The chance of winning once this turn ends in a Farkle: the opponent's turn, with this
+        player's run one longer, or (the third in a row) the penalty paid."""
+        u, r, v, q = self._standings(my_score, opponent_score, runs)
+        after, run = self._game.seats.after_farkle(np.array([u]), np.array([r]))
+        return 1.0 - float(self.values[v, q, after[0], run[0]])
+
     def value_after(self, my_score: int, opponent_score: int, t: int, n: int, runs: Runs = NO_RUNS) -> float:
         """The chance of winning once dice for ``t`` points are set aside, ``n`` dice to roll next."""
         bank = self.bank_value(my_score, opponent_score, t, runs)

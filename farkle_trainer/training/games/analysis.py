@@ -3,10 +3,10 @@
 The game's unit (:func:`game_unit`) is what its decisions are worth:
 
 * a two-player game to the target: the chance of winning (:attr:`Unit.WIN`, shown in
-  percentage points), exact from the game solver;
+  percentage points), exact from the game solver, under the three-Farkle penalty with both
+  players' runs of Farkles;
 * solo for the fewest turns: the expected number of turns still needed (:attr:`Unit.TURNS`);
-* otherwise (three or four players, solo for ten turns, and any game with the three-Farkle
-  penalty, which the game solver does not cover): the expected points the turn banks
+* otherwise (three or four players, solo for ten turns): the expected points the turn banks
   (:attr:`Unit.POINTS`), with the opening minimum and, on a turn that can bring the penalty,
   a Farkle worth minus the points it would cost.
 
@@ -34,12 +34,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, grade_for, in_points, loss, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
-from farkle_trainer.training.games.match import FARKLES_FOR_PENALTY, MatchState, Move
+from farkle_trainer.training.games.match import FARKLES_FOR_PENALTY, MatchState, Move, move_runs
 from farkle_trainer.training.games.setup import Form, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
@@ -47,8 +48,6 @@ Decision = Literal["bank", "roll"]
 
 def game_unit(setup: Setup) -> Unit:
     """What the decisions and luck of a game are measured in (see the module's list)."""
-    if setup.penalty:
-        return Unit.POINTS
     if setup.form == Form.MATCH and setup.size == 2:
         return Unit.WIN
     if setup.form == Form.FEWEST_TURNS:
@@ -115,32 +114,38 @@ class Values:
         return raw if self.unit in (Unit.POINTS, Unit.TURNS) else 100 * raw
 
 
-def values(setup: Setup, move: Move, unit: Unit | None = None) -> Values:
-    """The values of one roll of a game for its mover, in ``unit`` (default the game's)."""
+def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Values:
+    """The values of one roll of a game for its mover, in ``unit`` (default the game's).
+
+    ``runs``: the mover's and the rival's Farkles in a row and who of them had opened (see
+    :func:`~farkle_trainer.training.games.match.move_runs`).
+    """
     unit = game_unit(setup) if unit is None else unit
     rules = setup.rules
     me, leader = move.score, move.leader
     n, t = len(move.roll), move.points
-    opening = setup.opening if me == 0 else 0
+    opened = me > 0 or bool(runs.my_opened)
+    opening = 0 if opened else setup.opening
     splits = score_table(rules).selections(counts_of(move.roll))
     options: dict[tuple[int, ...], tuple[float | None, float]] = {}
     if unit == Unit.WIN:
         table = solve_game(rules, setup.target, setup.opening)
-        plays = game_plays(counts_of(move.roll), t, me, leader, table, last_turn=move.last_turn)
+        plays = game_plays(counts_of(move.roll), t, me, leader, table, last_turn=move.last_turn, runs=runs)
         options = {p.keep: (p.bank, p.roll) for p in plays.plays}
         if move.last_turn:
-            before = table.final_roll_value(leader - me, t, n, opened=me > 0)
+            before = table.final_roll_value(leader - me, t, n, opened=opened)
             farkle = 0.0
         else:
-            before = table.roll_value(me, leader, t, n)
-            farkle = 1.0 - table.win_chance(leader, me)
+            before = table.roll_value(me, leader, t, n, runs)
+            farkle = table.farkle_value(me, leader, runs)
     elif unit == Unit.TURNS:
         solo = solve_solo(rules, setup.target, setup.opening)
         for s in splits:
             after = t + s.points
-            options[s.dice] = (solo.bank_value(me, after), solo.roll_value(me, after, (n - len(s.dice)) or 6))
-        before = solo.roll_value(me, t, n)
-        farkle = solo.expected_turns(me)
+            to_roll = (n - len(s.dice)) or 6
+            options[s.dice] = (solo.bank_value(me, after, runs), solo.roll_value(me, after, to_roll, runs))
+        before = solo.roll_value(me, t, n, runs)
+        farkle = solo.farkle_value(me, runs)
     elif unit == Unit.CHANCE:
         h = hint(move.roll, t, rules, opening=opening, need=leader - me + STEP)
         for p in h.plays:
@@ -196,16 +201,17 @@ class Review:
         return in_points(self.lost, self.unit)
 
 
-def review_move(setup: Setup, move: Move) -> Review:
+def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
     """Grade one decision (a coach can call this right after it is made).
 
     Graded in points, a decision gets the grade and the loss the keep drill of its roll and
-    turn points gets in ``decide``: the same exact values of the same plays.
+    turn points gets in ``decide``: the same exact values of the same plays. ``runs``: as for
+    :func:`values`.
     """
     if not move.decision:
         raise MatchError("a Farkle is not a decision")
     unit = grading_unit(setup, move)
-    v = values(setup, move, unit)
+    v = values(setup, move, unit, runs)
     assert move.action != "farkle"
     chosen = v.value(move.keep, move.action)
     keep, action, best = v.best
@@ -216,7 +222,11 @@ def review_move(setup: Setup, move: Move) -> Review:
 def review(state: MatchState) -> tuple[Review, ...]:
     """Every decision of the people playing, graded, in the order they were made."""
     people = state.setup.players
-    return tuple(review_move(state.setup, m) for m in state.decisions if people[m.seat].human)
+    return tuple(
+        review_move(state.setup, m, runs)
+        for m, runs in zip(state.log, move_runs(state), strict=True)
+        if m.decision and people[m.seat].human
+    )
 
 
 @dataclass(frozen=True)
@@ -306,7 +316,7 @@ def analyse(state: MatchState) -> Analysis:
         raise MatchError("a game is analysed once it is over")
     setup = state.setup
     unit = game_unit(setup)
-    by_move = [values(setup, m, unit) for m in state.log]
+    by_move = [values(setup, m, unit, runs) for m, runs in zip(state.log, move_runs(state), strict=True)]
     reviews = sorted(review(state), key=lambda r: -r.points_lost)
     accounts = tuple(_account(state, seat, unit, by_move) for seat in range(setup.size))
     chart_seat = setup.humans[0] if setup.humans else 0
@@ -354,19 +364,19 @@ def win_chances(state: MatchState, seat: int) -> tuple[tuple[int, float], ...]:
     starts, and its result (1, 0 or 1/2) after the last turn."""
     setup = state.setup
     if game_unit(setup) != Unit.WIN:
-        raise MatchError("win chances are for two-player games without the three-Farkle penalty")
+        raise MatchError("win chances are for two-player games")
     table = solve_game(setup.rules, setup.target, setup.opening)
     points: list[tuple[int, float]] = []
     seen: set[int] = set()
-    for move in state.log:
+    for move, runs in zip(state.log, move_runs(state), strict=True):
         if move.turn in seen:
             continue
         seen.add(move.turn)
         me, other = move.score, move.leader
         if move.last_turn:
-            chance = table.final_turn_chance(other - me, opened=me > 0)
+            chance = table.final_turn_chance(other - me, opened=me > 0 or bool(runs.my_opened))
         else:
-            chance = table.win_chance(me, other)
+            chance = table.win_chance(me, other, runs)
         points.append((move.turn, chance if move.seat == seat else 1.0 - chance))
     if state.over:
         points.append((state.turn, state.result(seat)))

@@ -9,7 +9,8 @@ rolled, so a computer cannot know a roll in advance.
   opening minimum while it has nothing banked).
 * Medium plays the exact best expected turn score, with the opening minimum.
 * Hard plays the exact best chance of winning a two-player game; with three or four
-  players, against the leading opponent.
+  players, against the leading opponent. Under the three-Farkle penalty it counts its own
+  and that opponent's Farkles in a row.
 
 In a last turn of the final round banking behind the leader loses for certain, so every
 level plays to pass the leader: Easy rolls until it is ahead, Medium plays the best chance
@@ -27,7 +28,7 @@ from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.match import MatchState, play, roll
+from farkle_trainer.training.games.match import MatchState, opened, play, roll, runs_of
 from farkle_trainer.training.games.setup import Level, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
@@ -71,7 +72,7 @@ def _behind(state: MatchState) -> int:
 
 
 def _opening(state: MatchState) -> int:
-    return state.setup.opening if state.scores[state.seat] == 0 else 0
+    return 0 if opened(state, state.seat) else state.setup.opening
 
 
 def easy(state: MatchState) -> Choice:
@@ -104,6 +105,7 @@ def hard(state: MatchState) -> Choice:
         leader,
         table_for(state.setup),
         last_turn=state.last_turn,
+        runs=runs_of(state, seat),
     )
     best = plays.best
     assert best is not None

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
@@ -45,8 +46,6 @@ from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Pl
 from farkle_trainer.training.games.turn import Action, Phase
 
 MATCH_VERSION = 1
-#: A Farkle this many times in a row costs the penalty.
-FARKLES_FOR_PENALTY = 3
 
 #: A turn's mark in the share line: a Farkle, hot dice (and no Farkle), or neither.
 FARKLE_MARK = "F"
@@ -239,7 +238,7 @@ class MatchState:
     @property
     def can_bank(self) -> bool:
         """Whether banking now would be allowed (the opening minimum)."""
-        return self.phase == "choose" and (self.scores[self.seat] > 0 or self.points >= self.setup.opening)
+        return self.phase == "choose" and (opened(self, self.seat) or self.points >= self.setup.opening)
 
     @property
     def hinted(self) -> bool:
@@ -393,6 +392,62 @@ def _mark(moves: list[Move]) -> str:
 def _banked_by(last: Move, rules: Rules) -> int:
     """What a turn ending in ``last`` banked."""
     return last.points + _points_of(rules, last.keep) if last.action == "bank" else 0
+
+
+# -- what each player can see of the others
+
+
+def opened(state: MatchState, seat: int) -> bool:
+    """Whether ``seat`` has opened: it has banked before, so the opening minimum no longer
+    holds it (a player knocked back to 0 by the three-Farkle penalty has opened already)."""
+    return state.scores[seat] > 0 or any(m.seat == seat and m.action == "bank" for m in state.log)
+
+
+def rival(scores: tuple[int, ...], seat: int) -> int:
+    """The other seat a player plays against: the leader among the others (the first of them
+    on a tie)."""
+    others = [i for i in range(len(scores)) if i != seat]
+    return max(others, key=lambda i: (scores[i], -i))
+
+
+def runs_of(state: MatchState, seat: int) -> Runs:
+    """The Farkles in a row of ``seat`` and of its rival now, and who of them has opened on 0."""
+    has_opened = tuple(opened(state, i) for i in range(state.setup.size))
+    return _runs(state.setup, state.scores, state.farkles, has_opened, seat)
+
+
+def move_runs(state: MatchState) -> tuple[Runs, ...]:
+    """For each move of the log, the mover's and the rival's Farkles in a row and who of them
+    had opened when the dice were thrown."""
+    size = state.setup.size
+    farkles = [0] * size
+    banked = [False] * size
+    found = []
+    for m in state.log:
+        has_opened = tuple(banked[i] or m.scores[i] > 0 for i in range(size))
+        found.append(_runs(state.setup, m.scores, tuple(farkles), has_opened, m.seat))
+        if m.action == "farkle":
+            farkles[m.seat] = (farkles[m.seat] + 1) % FARKLES_FOR_PENALTY
+        elif m.action == "bank":
+            farkles[m.seat] = 0
+            banked[m.seat] = True
+    return tuple(found)
+
+
+def _runs(
+    setup: Setup, scores: tuple[int, ...], farkles: tuple[int, ...], has_opened: tuple[bool, ...], seat: int
+) -> Runs:
+    if not setup.penalty:
+        return NO_RUNS
+
+    def knocked_back(i: int) -> bool | None:
+        # Only a player on 0 under an opening minimum needs saying; otherwise the score tells.
+        return True if scores[i] == 0 and setup.opening and has_opened[i] else None
+
+    if setup.size == 1:
+        return Runs(farkles[seat], 0, knocked_back(seat), None)
+    other = rival(scores, seat)
+    return Runs(farkles[seat], farkles[other], knocked_back(seat), knocked_back(other))
 
 
 # -- transitions

@@ -100,14 +100,12 @@ def position(state: m.MatchState) -> Position:
     """The values of the roll showing for its mover (the state's kept dice taken back first)."""
     move = m.pending_move(state, (), "roll")
     unit = grading_unit(state.setup, move)
-    return Position(state, values(state.setup, move, unit), state.kept)
+    return Position(state, values(state.setup, move, unit, m.runs_of(state, state.seat)), state.kept)
 
 
 def needs_table(setup: Setup) -> bool:
     """Whether the game uses the two-player win-chance table (Hard plays by it; a
     two-player game is graded by it)."""
-    if setup.penalty:
-        return False
     two = setup.form == Form.MATCH and setup.size == 2
     return two or any(p.level == Level.HARD for p in setup.players)
 
@@ -282,7 +280,9 @@ def _decide(
     """A person banks or rolls on, the coach warning first where it is on."""
     before = state
     if state.setup.coached:
-        review = review_move(state.setup, m.pending_move(state, state.kept, action))
+        review = review_move(
+            state.setup, m.pending_move(state, state.kept, action), m.runs_of(state, state.seat)
+        )
         if review.grade in WARN_FROM:
             front.say(view.coach_line(review), style="yellow")
     state = m.bank(state) if action == "bank" else m.roll_on(state, source)

@@ -131,10 +131,6 @@ class Setup:
             raise MatchError(f"the opening minimum must be a multiple of {STEP} from 0 to the target")
         if penalty not in PENALTIES:
             raise MatchError("the three-Farkle penalty is 0, 500 or 1,000 points")
-        if penalty and any(p.level == Level.HARD for p in players):
-            # Hard plays by the exact chance of winning, which the game solver does not give
-            # with the penalty (see engine.game).
-            raise MatchError("a Hard computer cannot play with the three-Farkle penalty")
 
     @property
     def target(self) -> int:
