@@ -33,15 +33,21 @@ def win_chance(
     target: int | None = None,
     *,
     opening: int | None = None,
+    my_farkles: int = 0,
+    opponent_farkles: int = 0,
 ) -> float:
     """The exact chance that the player about to start a turn wins a two-player game.
 
     ``rules`` is a preset name, a rule file or :class:`~farkle_trainer.engine.rules.Rules`
-    (default ``classic``); ``target`` and ``opening`` default to the rules' own. A game is
-    solved once and then kept in the disk cache.
+    (default ``classic``); ``target`` and ``opening`` default to the rules' own. Under the
+    rules' three-Farkle penalty ``my_farkles`` and ``opponent_farkles`` are each player's
+    Farkled turns in a row so far (0 to 2; they change nothing without it). A game is solved
+    once and then kept in the disk cache.
     """
+    from farkle_trainer.engine.farkles import Runs
     from farkle_trainer.engine.game import solve_game
     from farkle_trainer.store.tables import keep_tables_on_disk
 
     keep_tables_on_disk()
-    return solve_game(load_rules(rules), target, opening).win_chance(my_score, opponent_score)
+    runs = Runs(my_farkles, opponent_farkles)
+    return solve_game(load_rules(rules), target, opening).win_chance(my_score, opponent_score, runs)

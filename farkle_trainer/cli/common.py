@@ -230,6 +230,14 @@ TargetOpt = Annotated[
         "The target of game and solo drills, 1,000 to 20,000 in fifties. Default: the rule set's own.",
     ),
 ]
+PenaltyOpt = Annotated[
+    str | None,
+    points_option(
+        "--penalty", "Three Farkles in a row cost 500 or 1000 (never below 0). Default: the rule set's own."
+    ),
+]
+#: What ``--penalty`` takes: the three-Farkle penalties tables play with (0: none).
+PENALTIES = (0, 500, 1000)
 
 
 DiceArg = Annotated[list[str], argument("DICE", "Dice faces 1-6, as '1 5 5' or '155'.")]
@@ -291,6 +299,16 @@ def parse_target(text: str) -> int:
 def with_target(rules: Rules, target: str | None) -> Rules:
     """The rules with ``--target`` as their target."""
     return rules if target is None else rules.with_house_rules(target=parse_target(target))
+
+
+def with_penalty(rules: Rules, penalty: str | None) -> Rules:
+    """The rules with ``--penalty`` as their three-Farkle penalty (the rules' own if not given)."""
+    if penalty is None:
+        return rules
+    value = parse_points(penalty, "--penalty")
+    if value not in PENALTIES:
+        fail(f"--penalty is 500 or 1000 points (0 for none), not {value:,}")
+    return rules.with_house_rules(three_farkle_penalty=value)
 
 
 def opening_for(rules: Rules, opening: str | None) -> int:

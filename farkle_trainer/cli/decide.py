@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from farkle_trainer.cli.common import (
+    PenaltyOpt,
     SessionOptions,
     TargetOpt,
     command_group,
@@ -16,6 +17,7 @@ from farkle_trainer.cli.common import (
     load,
     open_store_or_explain,
     start_session,
+    with_penalty,
     with_target,
 )
 
@@ -65,6 +67,7 @@ def decide(
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
     target: TargetOpt = None,
+    penalty: PenaltyOpt = None,
     *,
     options: SessionOptions,
 ) -> None:
@@ -95,7 +98,7 @@ def decide(
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
 
-    table = with_target(load(options.rules), target)
+    table = with_penalty(with_target(load(options.rules), target), penalty)
     kinds = parse_kinds(kind)
     chosen_level = parse_level(level)
     check_count(count, seed)
@@ -110,7 +113,8 @@ def decide(
             kinds, waiting = learner_kinds(store)
             if waiting:
                 front.say(view.kinds_line(kinds, waiting))
-        for note in unused_options(kinds, target=target is not None, strategy=strategy):
+        given = {"target": target is not None, "penalty": penalty is not None}
+        for note in unused_options(kinds, strategy=strategy, **given):
             front.say(note)
         settings = session_settings(table, kinds, chosen_level, count)
         if entry is None:
@@ -137,13 +141,17 @@ def decide(
         raise typer.Exit(rounds.exit_code)
 
 
-def unused_options(kinds: Sequence[Kind], *, target: bool, strategy: bool) -> list[str]:
+def unused_options(
+    kinds: Sequence[Kind], *, target: bool, strategy: bool, penalty: bool = False
+) -> list[str]:
     """Lines for options given that change nothing for these kinds of drill."""
     from farkle_trainer.engine.kinds import SCORE_KINDS, TURN_KINDS
 
     notes = []
     if target and not any(k in SCORE_KINDS for k in kinds):
         notes.append("Not used: --target (only game and solo drills play to a target).")
+    if penalty and not any(k in SCORE_KINDS for k in kinds):
+        notes.append("Not used: --penalty (only game and solo drills count Farkles in a row).")
     if strategy and not any(k in TURN_KINDS for k in kinds):
         notes.append(
             "Not used: --strategy (in a game the bank thresholds move with both scores: "

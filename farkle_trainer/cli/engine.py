@@ -12,6 +12,7 @@ from farkle_trainer.cli.common import (
     JsonOpt,
     OpeningOpt,
     Options,
+    PenaltyOpt,
     PlainOpt,
     RulesOpt,
     command_group,
@@ -19,9 +20,19 @@ from farkle_trainer.cli.common import (
     load,
     opening_for,
     parse_points,
+    with_penalty,
 )
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.game import GameOpt, LastTurnOpt, OpponentOpt, ScoreOpt, StepOpt, TargetOpt
+from farkle_trainer.cli.game import (
+    FarklesOpt,
+    GameOpt,
+    LastTurnOpt,
+    OpponentFarklesOpt,
+    OpponentOpt,
+    ScoreOpt,
+    StepOpt,
+    TargetOpt,
+)
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -75,6 +86,9 @@ def hint(
     target: TargetOpt = None,
     last_turn: LastTurnOpt = False,
     opening: OpeningOpt = None,
+    penalty: PenaltyOpt = None,
+    farkles: FarklesOpt = None,
+    opponent_farkles: OpponentFarklesOpt = None,
     *,
     options: AnswerOptions,
 ) -> None:
@@ -99,17 +113,22 @@ def hint(
             term,
             roll,
             at_stake,
-            table,
+            with_penalty(table, penalty),
             score=score,
             opponent=opponent,
             target=target,
             opening=opening,
             last_turn=last_turn,
+            farkles=farkles,
+            opponent_farkles=opponent_farkles,
             json=options.json,
         )
         return
-    if target is not None or last_turn:
-        fail("--target and --last-turn describe a game: give --score and --opponent too")
+    if target is not None or last_turn or penalty is not None or farkles is not None or opponent_farkles:
+        fail(
+            "--target, --last-turn, --penalty and the Farkles in a row describe a game: "
+            "give --score and --opponent too"
+        )
     needed = parse_points(need, "--need", positive=True) if need is not None else None
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
@@ -128,6 +147,7 @@ def strategy(
     target: TargetOpt = None,
     step: StepOpt = None,
     opening: OpeningOpt = None,
+    penalty: PenaltyOpt = None,
     *,
     options: AnswerOptions,
 ) -> None:
@@ -144,11 +164,16 @@ def strategy(
         from farkle_trainer.cli.game import game_strategy
 
         game_strategy(
-            open_terminal(options.plain), table, target=target, opening=opening, step=step, json=options.json
+            open_terminal(options.plain),
+            with_penalty(table, penalty),
+            target=target,
+            opening=opening,
+            step=step,
+            json=options.json,
         )
         return
-    if target is not None or step is not None:
-        fail("--target and --step are for the game picture: add --game")
+    if target is not None or step is not None or penalty is not None:
+        fail("--target, --step and --penalty are for the game picture: add --game")
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
         result = summarize(table, opening=opening_for(table, opening), progress=progress)

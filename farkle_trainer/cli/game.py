@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import fail, parse_points, parse_target
+from farkle_trainer.cli.common import fail, parse_points, parse_target, quoted
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
@@ -59,6 +59,24 @@ GameOpt = Annotated[
         "how the bank thresholds move with the score.",
     ),
 ]
+FarklesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--farkles",
+        metavar="N",
+        help="With the three-Farkle penalty: your Farkled turns in a row so far, 0 to 2 (default 0).",
+        show_default=False,
+    ),
+]
+OpponentFarklesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--opponent-farkles",
+        metavar="N",
+        help="The opponent's Farkled turns in a row so far, 0 to 2 (default 0).",
+        show_default=False,
+    ),
+]
 StepOpt = Annotated[
     str | None,
     typer.Option(
@@ -92,6 +110,14 @@ def _opening(opening: str | None) -> int | None:
     return None if opening is None else parse_points(opening, "--opening")
 
 
+def _farkles(text: str | None, option: str) -> int:
+    if text is None:
+        return 0
+    if text.strip() not in ("0", "1", "2"):
+        fail(f"{option} is how many turns in a row ended in a Farkle so far: 0, 1 or 2, not {quoted(text)}")
+    return int(text)
+
+
 def game_hint(
     term: Terminal,
     roll: tuple[int, ...],
@@ -103,8 +129,11 @@ def game_hint(
     target: str | None,
     opening: str | None,
     last_turn: bool,
+    farkles: str | None,
+    opponent_farkles: str | None,
     json: bool,
 ) -> None:
+    from farkle_trainer.engine.farkles import Runs
     from farkle_trainer.engine.gamehint import game_hint as make_hint
     from farkle_trainer.ui.views import game as render
 
@@ -112,6 +141,9 @@ def game_hint(
         fail("--score and --opponent go together: give both banked scores")
     mine = parse_points(score, "--score")
     theirs = parse_points(opponent, "--opponent")
+    runs = Runs(_farkles(farkles, "--farkles"), _farkles(opponent_farkles, "--opponent-farkles"))
+    if runs != Runs() and not rules.three_farkle_penalty:
+        fail("Farkles in a row count only with the three-Farkle penalty: add --penalty 500 or --penalty 1000")
     with _progress(term, json) as progress:
         result = make_hint(
             roll,
@@ -122,6 +154,7 @@ def game_hint(
             target=_target(target),
             opening=_opening(opening),
             last_turn=last_turn,
+            runs=runs,
             progress=progress,
         )
     if json:

@@ -10,12 +10,14 @@ import typer
 
 from farkle_trainer.cli.common import (
     DataDirOpt,
+    PenaltyOpt,
     PlainOpt,
     RulesOpt,
     argument,
     command_group,
     load,
     open_store_or_explain,
+    with_penalty,
 )
 from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 
@@ -29,6 +31,7 @@ LessonArg = Annotated[str | None, argument("LESSON", "A lesson's number or name;
 def learn(
     lesson: LessonArg = None,
     rules: RulesOpt = "classic",
+    penalty: PenaltyOpt = None,
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
 ) -> None:
@@ -45,7 +48,7 @@ def learn(
     from farkle_trainer.ui.views import lessons as render_lessons
 
     out = open_terminal(plain)
-    table = load(rules)
+    table = with_penalty(load(rules), penalty)
     chosen = find_lesson(lesson) if lesson is not None else None
     text = chosen.render(table) if chosen else ""
     store = open_store_or_explain(data_dir, out)
@@ -78,6 +81,8 @@ def learn(
         args = shlex.split(chosen.practice)[1:]
         if rules != "classic":
             args += ["--rules", rules]
+        if penalty is not None and args[:1] == ["decide"]:
+            args += ["--penalty", penalty]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
         from farkle_trainer.cli.common import app as farkle_train

@@ -10,6 +10,7 @@ import typer
 
 from farkle_trainer.cli.common import (
     DataDirOpt,
+    PenaltyOpt,
     PlainOpt,
     RulesOpt,
     command_group,
@@ -168,9 +169,7 @@ def play(
         str | None,
         points_option("--opening", "Opening minimum: no first bank below it (e.g. 350, 500, 1000)."),
     ] = None,
-    penalty: Annotated[
-        str | None, points_option("--penalty", "Three Farkles in a row cost 500 or 1000 (never below 0).")
-    ] = None,
+    penalty: PenaltyOpt = None,
     seed: Annotated[
         int | None,
         typer.Option(

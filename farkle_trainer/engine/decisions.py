@@ -45,7 +45,7 @@ from farkle_trainer.engine.grading import (
     loss_figure,
 )
 from farkle_trainer.engine.kinds import KINDS, SCORE_KINDS, Kind
-from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
+from farkle_trainer.engine.notation import dice_count, dice_text, ev, in_a_row, percent, points
 from farkle_trainer.engine.plays import Action, Hint, Selection, hint, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
@@ -602,20 +602,26 @@ def _not_opened(p: Position) -> str:
 
 def _scores_lines(p: Position) -> list[str]:
     assert p.banked is not None and p.target is not None
+    runs = p.runs
     if p.kind == "solo":
-        out = [f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked."]
-        if not p.opened:
-            out.append(_not_opened(p))
-        return out
-    assert p.opponent is not None
-    out = [
-        f"Game to {points(p.target)} against one opponent: you have {points(p.banked)} banked, "
-        f"your opponent {points(p.opponent)}."
-    ]
+        out = [
+            f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked"
+            f"{in_a_row(runs.my_farkles)}."
+        ]
+    else:
+        assert p.opponent is not None
+        theirs = f"{points(p.opponent)}{in_a_row(runs.opponent_farkles)}"
+        out = [
+            f"Game to {points(p.target)} against one opponent: you have {points(p.banked)} banked"
+            f"{in_a_row(runs.my_farkles)}, your opponent {theirs}."
+        ]
+    penalty = p.rules.three_farkle_penalty
+    if penalty:
+        out.append(f"Three Farkles in a row cost {points(penalty)} (never below 0).")
     if p.opening:
         if not p.opened:
             out.append(_not_opened(p))
-        if not p.opponent:
+        if p.kind == "game" and not p.opponent and not runs.opponent_opened:
             out.append(f"Your opponent has not opened yet (opening minimum {points(p.opening)}).")
     return out
 

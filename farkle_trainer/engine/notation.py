@@ -203,6 +203,11 @@ def plural(n: int, word: str) -> str:
 # -- a decision of a game, in words: what the records and result files keep
 
 
+def in_a_row(farkles: int) -> str:
+    """A run of Farkled turns as it reads after a score: `` (2 Farkles in a row)``, or nothing."""
+    return f" ({plural(farkles, 'Farkle')} in a row)" if farkles else ""
+
+
 def move_words(keep: tuple[int, ...], action: str, dice_left: int) -> str:
     """``keep 1 5 and roll 4 dice`` / ``keep 1 1 1 and bank``."""
     if action == "bank":

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -222,24 +222,19 @@ def _thresholds_table(rules: Rules) -> str:
     )
 
 
-def _without_penalty(rules: Rules) -> Rules:
-    # The game solver does not cover the three-Farkle penalty; the lesson says so (game_note).
-    return replace(rules, three_farkle_penalty=0)
-
-
 def _game(rules: Rules, target: int) -> GameTable:
     from farkle_trainer.engine.game import solve_game
 
-    return solve_game(_without_penalty(rules), target)
+    return solve_game(rules, target)
 
 
 def _game_note(rules: Rules) -> str:
     if not rules.three_farkle_penalty:
         return ""
     return (
-        f"These figures leave out this table's three-Farkle penalty of "
-        f"{points(rules.three_farkle_penalty)}: win chances are not worked out with it, so the "
-        "drill at the end needs a table without it (leave out --rules to practise on classic)."
+        f"With this table's three-Farkle penalty of {points(rules.three_farkle_penalty)}, the figures "
+        "are for players with no Farkles in a row; after two in a row a third costs the penalty, and "
+        "`farkle-train strategy --game` shows how far the thresholds drop."
     )
 
 
@@ -276,7 +271,7 @@ def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str
 def _solo_turns(rules: Rules, score: int, target: int) -> str:
     from farkle_trainer.engine.game import solve_solo
 
-    return f"{solve_solo(_without_penalty(rules), target).expected_turns(score):.2f}"
+    return f"{solve_solo(rules, target).expected_turns(score):.2f}"
 
 
 #: Every figure a lesson may use: name -> (function of the rules and whole-number

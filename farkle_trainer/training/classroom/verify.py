@@ -102,7 +102,13 @@ def _choices(r: Result, key: str, allowed: Sequence[str]) -> tuple[str, ...]:
 
 
 def _with_target(r: Result, rules: Rules) -> Rules:
-    """The rules with the target the settings name (game and solo drills keep it there)."""
+    """The rules with the target and the three-Farkle penalty the settings name (game and solo
+    drills keep them there)."""
+    penalty = _setting(r, "penalty")
+    if penalty is not None:
+        if penalty not in (500, 1000) or isinstance(penalty, bool):
+            raise ClaimError(f"its settings' penalty {penalty!r} is not 500 or 1,000")
+        rules = rules.with_house_rules(three_farkle_penalty=penalty)
     target = _setting(r, "target")
     if target is None:
         return rules

@@ -23,11 +23,12 @@ from farkle_trainer.engine.decisions import (
     opening_minimum,
     points_choice,
 )
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.plays import Play, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import STEP
-from farkle_trainer.training.drills.scores import game_scores, solo_score
+from farkle_trainer.training.drills.scores import Start, game_scores, solo_score
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Setting:
     banked: int | None = None
     opponent: int | None = None
     target: int | None = None
+    runs: Runs = NO_RUNS
 
     @property
     def need(self) -> int | None:
@@ -82,19 +84,21 @@ def _target(rules: Rules) -> int:
     return rules.target
 
 
-#: How the banked scores of a game in progress are drawn: the player's, and the opponent's
-#: (None in a solo game).
-ScoreDraw = Callable[[Rules, int, Stream], tuple[int, int | None]]
+#: How a turn start of a game in progress is drawn (see :class:`~.scores.Start`).
+ScoreDraw = Callable[[Rules, int, Stream], Start]
 
 
 def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
     target = _target(rules)
-    me, other = draw(rules, target, stream)
-    return Setting(opening=0 if me else rules.opening_minimum, banked=me, opponent=other, target=target)
-
-
-def _solo_scores(rules: Rules, target: int, stream: Stream) -> tuple[int, None]:
-    return solo_score(rules, target, stream), None
+    start = draw(rules, target, stream)
+    opened = start.banked > 0 or bool(start.runs.my_opened)
+    return Setting(
+        opening=0 if opened else rules.opening_minimum,
+        banked=start.banked,
+        opponent=start.opponent,
+        target=target,
+        runs=start.runs,
+    )
 
 
 # -- positions along a turn
@@ -127,6 +131,7 @@ def _at_scores(
         banked=setting.banked,
         opponent=setting.opponent,
         target=setting.target,
+        runs=setting.runs,
     )
 
 
@@ -291,6 +296,6 @@ KIND_SPECS: Mapping[Kind, KindSpec] = {
             Kind.OPENING, "opening", setting=_opening, worth_asking=_below_opening, teaching=_teach_opening
         ),
         _played_to_target(Kind.GAME, "game", game_scores, _solve_game),
-        _played_to_target(Kind.SOLO, "solo", _solo_scores, _solve_solo),
+        _played_to_target(Kind.SOLO, "solo", solo_score, _solve_solo),
     )
 }

@@ -9,6 +9,9 @@ all come up about as often as play reaches them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
@@ -49,37 +52,60 @@ def _player(stream: Stream) -> tuple[str, int]:
     return style, stream.choice(_BOLD_STOPS if style == "bold" else _MODEST_STOPS)
 
 
-def game_scores(rules: Rules, target: int, stream: Stream) -> tuple[int, int]:
-    """The banked scores (player to move, opponent) at a turn of a two-player game.
+@dataclass(frozen=True)
+class Start:
+    """A turn start drawn from a game in progress: the mover's banked score, the opponent's
+    (None in solo), and under the three-Farkle penalty the runs of Farkles and who has opened."""
 
-    A whole game is played to ``target`` (the rules' opening minimum applies) and one of
-    its turn starts before the final round is drawn.
-    """
-    players = [_player(stream), _player(stream)]
-    scores = [0, 0]
-    starts: list[tuple[int, int]] = []
+    banked: int
+    opponent: int | None = None
+    runs: Runs = NO_RUNS
+
+
+def _standing(rules: Rules, scores: list[int], farkles: list[int], opened: list[bool], seat: int) -> Runs:
+    if not rules.three_farkle_penalty:
+        return NO_RUNS
+
+    def knocked_back(i: int) -> bool | None:
+        return True if scores[i] == 0 and opened[i] and rules.opening_minimum else None
+
+    other = 1 - seat if len(scores) == 2 else seat
+    theirs = (farkles[other], knocked_back(other)) if other != seat else (0, None)
+    return Runs(farkles[seat], theirs[0], knocked_back(seat), theirs[1])
+
+
+def _played(rules: Rules, target: int, stream: Stream, players: int) -> Start:
+    """A game played forward to ``target`` by ``players`` drawn players (the rules' opening
+    minimum and three-Farkle penalty apply); one of its turn starts before the final round."""
+    styles = [_player(stream) for _ in range(players)]
+    scores, farkles, opened = [0] * players, [0] * players, [False] * players
+    starts: list[Start] = []
     mover = 0
     for _ in range(_MAX_TURNS):
-        me, other = scores[mover], scores[1 - mover]
-        starts.append((me, other))
-        style, stop = players[mover]
-        opening = 0 if me else rules.opening_minimum
-        scores[mover] = me + _turn(rules, stream, style, max(stop, opening), opening)
+        other = scores[1 - mover] if players == 2 else None
+        starts.append(Start(scores[mover], other, _standing(rules, scores, farkles, opened, mover)))
+        style, stop = styles[mover]
+        opening = 0 if opened[mover] else rules.opening_minimum
+        banked = _turn(rules, stream, style, max(stop, opening), opening)
+        if banked:
+            scores[mover] += banked
+            farkles[mover], opened[mover] = 0, True
+        else:
+            farkles[mover] += 1
+            if farkles[mover] == FARKLES_FOR_PENALTY:
+                scores[mover] = max(0, scores[mover] - rules.three_farkle_penalty)
+                farkles[mover] = 0
         if scores[mover] >= target:
             break
-        mover = 1 - mover
+        mover = (mover + 1) % players
     return stream.choice(starts)
 
 
-def solo_score(rules: Rules, target: int, stream: Stream) -> int:
-    """The banked score at a turn of a solo game to ``target``, drawn like :func:`game_scores`."""
-    style, stop = _player(stream)
-    score = 0
-    starts: list[int] = []
-    for _ in range(_MAX_TURNS):
-        starts.append(score)
-        opening = 0 if score else rules.opening_minimum
-        score += _turn(rules, stream, style, max(stop, opening), opening)
-        if score >= target:
-            break
-    return stream.choice(starts)
+def game_scores(rules: Rules, target: int, stream: Stream) -> Start:
+    """A turn start of a two-player game played forward (see :func:`_played`)."""
+    return _played(rules, target, stream, 2)
+
+
+def solo_score(rules: Rules, target: int, stream: Stream) -> Start:
+    """A turn start of a solo game to ``target``, drawn like :func:`game_scores`."""
+    return _played(rules, target, stream, 1)

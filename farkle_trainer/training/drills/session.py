@@ -77,10 +77,13 @@ def parse_kinds(values: list[str] | None) -> tuple[Kind, ...]:
 def session_settings(
     rules: Rules, kinds: tuple[Kind, ...], level: Level | None, count: int
 ) -> dict[str, object]:
-    """What fixes a session's drills besides the seed or code; the target only where it counts."""
+    """What fixes a session's drills besides the seed or code; the target and the three-Farkle
+    penalty only where they count (game and solo drills)."""
     settings: dict[str, object] = {"kinds": list(kinds), "level": level, "count": count}
     if any(spec_of(k).needs_target for k in kinds):
         settings["target"] = rules.target
+        if rules.three_farkle_penalty:
+            settings["penalty"] = rules.three_farkle_penalty
     return settings
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from farkle_trainer.engine.notation import dice_text, points
+from farkle_trainer.engine.notation import dice_text, in_a_row, points
 from farkle_trainer.ui.views.engine import ROW_STYLES, plays_table
 from farkle_trainer.ui.views.fit import fit
 
@@ -66,6 +66,7 @@ def _action_words(play: GamePlay | None, action: str) -> str:
 def _game_heading(h: GameHint) -> list[str]:
     g = h.game
     out = [f"Roll: {dice_text(g.roll)}, {points(g.points)} points at stake ({h.rules.name} rules)"]
+    runs = g.runs
     if g.last_turn:
         assert g.leader is not None
         out.append(
@@ -74,10 +75,14 @@ def _game_heading(h: GameHint) -> list[str]:
         )
     else:
         out.append(
-            f"Game to {points(h.target)}: you have {points(g.my_score)}, the opponent "
-            f"{points(g.opponent_score)}; values are chances of winning the game."
+            f"Game to {points(h.target)}: you have {points(g.my_score)}{in_a_row(runs.my_farkles)}, "
+            f"the opponent {points(g.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
+            "values are chances of winning the game."
         )
-    if h.opening and g.my_score == 0:
+    if h.penalty and not g.last_turn:
+        out.append(f"Three Farkles in a row cost {points(h.penalty)} (never below 0).")
+    opened = g.my_score > 0 or bool(runs.my_opened)
+    if h.opening and not opened:
         out.append(f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked.")
     return out
 
@@ -245,9 +250,12 @@ def game_hint_data(h: GameHint) -> dict[str, Any]:
         "objective": "last_turn" if g.last_turn else "win",
         "need": None,
         "opening": h.opening,
+        "penalty": h.penalty,
         "target": h.target,
         "score": g.my_score,
         "opponent": g.opponent_score,
+        "farkles": g.runs.my_farkles,
+        "opponent_farkles": g.runs.opponent_farkles,
         "last_turn": g.last_turn,
         "farkle": g.farkle,
         "best_action": best.action if best else None,
@@ -334,16 +342,42 @@ def _threshold_lines(s: GameStrategy) -> list[str]:
     return out
 
 
+def _farkled_intro(s: GameStrategy) -> str:
+    first = s.farkled[0]
+    return (
+        f"The same at {_score_pair(first)}, by Farkles in a row so far: after two, a third costs "
+        f"{points(s.penalty)}."
+    )
+
+
+def _farkled_headers(s: GameStrategy) -> list[str]:
+    return [f"after {t.farkles}" for t in s.farkled]
+
+
+def _farkled_lines(s: GameStrategy) -> list[str]:
+    if not s.farkled:
+        return []
+    out = ["", _farkled_intro(s), "  dice" + "".join(f"  {h:>10}" for h in _farkled_headers(s))]
+    for n in range(6, 0, -1):
+        out.append(f"  {n:>4}" + "".join(f"  {_threshold(t.roll_while_at_most[n]):>10}" for t in s.farkled))
+    return out
+
+
 def _strategy_heading(s: GameStrategy) -> list[str]:
     out = [f"Game strategy for {s.rules.name} rules: two players to {points(s.target)}"]
     if s.opening:
         out.append(f"Opening minimum {points(s.opening)}.")
+    if s.penalty:
+        out.append(
+            f"Three Farkles in a row cost {points(s.penalty)} (never below 0); the grid is for players "
+            "with no Farkles in a row."
+        )
     return out
 
 
 def game_strategy_text(s: GameStrategy) -> str:
     out = [*_strategy_heading(s), _grid_intro(), *_grid_lines(s), "", *_strategy_notes(s), ""]
-    return "\n".join(out + _threshold_lines(s))
+    return "\n".join(out + _threshold_lines(s) + _farkled_lines(s))
 
 
 def heat(value: float) -> str:
@@ -379,6 +413,14 @@ def game_strategy_rich(s: GameStrategy) -> RenderableType:
     parts.append(Fitted(grid, lambda width: "\n".join([_grid_intro(), *_grid_lines(s, width)])))
     parts += [Text(line) for line in _strategy_notes(s)]
     parts.append(Fitted(thresholds, "\n".join(_threshold_lines(s))))
+    if s.farkled:
+        farkled = Table(title=_farkled_intro(s), title_justify="left")
+        farkled.add_column("dice", justify="right", no_wrap=True)
+        for h in _farkled_headers(s):
+            farkled.add_column(h, justify="right", no_wrap=True)
+        for n in range(6, 0, -1):
+            farkled.add_row(str(n), *(_threshold(t.roll_while_at_most[n]) for t in s.farkled))
+        parts.append(Fitted(farkled, "\n".join(_farkled_lines(s)[1:])))
     return Group(*parts)
 
 
@@ -394,6 +436,7 @@ def game_strategy_data(s: GameStrategy) -> dict[str, Any]:
         "rules": s.rules.name,
         "target": s.target,
         "opening": s.opening,
+        "penalty": s.penalty,
         "scores": list(s.grid.scores),
         "win_chance": [list(row) for row in s.grid.chances],
         "first_player_chance": s.first_player_chance,
@@ -404,4 +447,5 @@ def game_strategy_data(s: GameStrategy) -> dict[str, Any]:
             "behind": thresholds(s.behind),
             "ahead": thresholds(s.ahead),
         },
+        "thresholds_by_farkles": [thresholds(t) | {"farkles": t.farkles} for t in s.farkled],
     }
