@@ -203,9 +203,11 @@ def test_yes_after_a_lesson_starts_its_drill(
     assert {"score": "Scoring quiz", "decide": "Decision"}[drill] in result.stdout
 
 
-def test_lesson_7_under_a_penalty_says_the_drill_needs_a_table_without_it() -> None:
+def test_lesson_7_under_a_penalty_takes_its_figures_from_the_penalty_game() -> None:
     penalty = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
     text = " ".join(find_lesson("7").render(penalty).split())
-    assert "leave out this table's three-Farkle penalty of 1,000" in text
-    assert "the drill at the end needs a table without it" in text
+    table = solve_game(penalty, 2000)
+    assert f"At 0 to 0 the first player wins {100 * table.first_player_chance:.2f}% of games" in text
+    assert table.first_player_chance != solve_game(PRESETS["classic"], 2000).first_player_chance
+    assert "three-Farkle penalty of 1,000, the figures are for players with no Farkles in a row" in text
     assert "penalty" not in " ".join(find_lesson("7").render(PRESETS["classic"]).split())

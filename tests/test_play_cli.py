@@ -243,7 +243,6 @@ def test_resume_without_a_game_is_an_error() -> None:
         (["--players", "An\ta,Ben"], "a player's name cannot contain control characters"),
         (["--players", "An\ra,Ben"], "a player's name cannot contain control characters"),
         (["--players", f"{'A' * 500},Ben"], "a player's name has at most 20 characters, not 500"),
-        (["--vs", "hard", "--penalty", "500"], "cannot play with the three-Farkle penalty"),
         (["--target", "70"], "--target must be a multiple of 50"),
         (["--target", "500"], "--target must be a multiple of 50 from 1,000"),
         (["--penalty", "300"], "the three-Farkle penalty is 0, 500 or 1,000"),

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.keeper import TableKey, install
 from farkle_trainer.store.files import read_limited, write_private
+from farkle_trainer.store.ready import READY_DIR
 
 if TYPE_CHECKING:
     from array import array
@@ -93,14 +94,17 @@ def _digest(arrays: Mapping[str, NDArray[Any]]) -> str:
 
 def read_arrays(path: Path, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
     """The named arrays of a ``.npz`` file, or None if it is missing, damaged or not whole."""
+    data = read_cache_file(path)
+    return None if data is None else arrays_from(data, names)
+
+
+def arrays_from(data: bytes, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
+    """The named arrays of the bytes of a ``.npz`` file, or None if they are damaged or not whole."""
     import io
     import zipfile
 
     import numpy as np
 
-    data = read_cache_file(path)
-    if data is None:
-        return None
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in names}
@@ -171,13 +175,30 @@ def write_rows(path: Path, values: NDArray[np.float64]) -> None:
         write_private(path, lambda fh: np.save(fh, values, allow_pickle=False))
 
 
+def file_name(key: TableKey, suffix: str = ".npz") -> str:
+    """The name of the file a table is kept in: ``KIND-vVERSION-PARTS`` and the suffix."""
+    return f"{'-'.join((key.kind, f'v{key.version}', *key.parts))}{suffix}"
+
+
 class DiskTables:
-    """The tables of :func:`cache_dir`, as a :class:`~farkle_trainer.engine.keeper.TableKeeper`."""
+    """The tables of :func:`cache_dir`, as a :class:`~farkle_trainer.engine.keeper.TableKeeper`:
+    a table that ships with the package (see :mod:`farkle_trainer.store.ready`) is read from
+    there, if its bytes are the pinned ones; anything else from the cache directory."""
+
+    def __init__(self, ready: Path | None = READY_DIR) -> None:
+        self.ready = ready
 
     def path(self, key: TableKey, suffix: str = ".npz") -> Path:
-        return cache_dir() / f"{'-'.join((key.kind, f'v{key.version}', *key.parts))}{suffix}"
+        return cache_dir() / file_name(key, suffix)
 
     def load(self, key: TableKey, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
+        from farkle_trainer.store.ready import ready_file
+
+        shipped = None if self.ready is None else ready_file(file_name(key), self.ready)
+        if shipped is not None:
+            arrays = arrays_from(shipped, names)
+            if arrays is not None:
+                return arrays
         return read_arrays(self.path(key), names)
 
     def keep(self, key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:

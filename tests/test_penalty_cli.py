@@ -1,0 +1,153 @@
+"""The three-Farkle penalty from the command line: hint, strategy --game, decide, learn and play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from farkle_trainer.cli import app
+from farkle_trainer.engine import game as gs
+from farkle_trainer.engine.decisions import Position, decision_for
+from farkle_trainer.engine.farkles import Runs
+from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.store.db import Store
+from farkle_trainer.training.drills.drills import Plan
+from farkle_trainer.training.drills.session import drill_stream
+
+PENALTY = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
+runner = CliRunner()
+
+
+def best_answers(drills: list[Position]) -> str:
+    """What a player types for the best play of each drill: the dice when asked, then b or r."""
+    lines = []
+    for p in drills:
+        d = decision_for(p)
+        best = d.best
+        if len(d.keeps) > 1:
+            lines.append(" ".join(map(str, best.keep)))
+        if any(c.action == "bank" for c in d.choices_for(best.keep)):
+            lines.append(best.action[0])
+    return "".join(f"{line}\n" for line in lines)
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_hint_ranks_plays_by_the_runs_of_farkles() -> None:
+    args = ["hint", "1", "5", "2", "2", "3", "6", "--points", "600", "--score", "1200", "--opponent", "1500"]
+    args += ["--target", "2000", "--penalty", "1000", "--json"]
+    code, out, err = run(*args, "--farkles", "2", "--opponent-farkles", "1")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["penalty"], data["farkles"], data["opponent_farkles"]) == (1000, 2, 1)
+    table = gs.solve_game(PENALTY, 2000)
+    runs = Runs(2, 1)
+    for option in data["options"]:
+        t = option["points_after"]
+        to_roll = option["dice_left"] or 6
+        assert option["win_chance"]["bank"] == pytest.approx(table.bank_value(1200, 1500, t, runs), abs=1e-12)
+        assert option["win_chance"]["roll"] == pytest.approx(
+            table.roll_value(1200, 1500, t, to_roll, runs), abs=1e-12
+        )
+    # After two Farkles in a row banking the 750 wins most; with none, rolling on does.
+    assert (data["options"][0]["keep"], data["best_action"]) == ([1, 5], "bank")
+    code, out, _ = run(*args)
+    assert json.loads(out)["best_action"] == "roll"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--farkles", "3"], "--farkles is how many turns in a row ended in a Farkle so far: 0, 1 or 2"),
+        (["--opponent-farkles", "x"], "--opponent-farkles is how many turns in a row"),
+        (["--penalty", "700"], "--penalty is 500 or 1000 points (0 for none), not 700"),
+    ],
+)
+def test_bad_runs_and_penalties_are_one_line(extra: list[str], message: str) -> None:
+    args = ["hint", "1", "5", "--score", "0", "--opponent", "0", "--target", "2000", "--penalty", "1000"]
+    code, out, err = run(*args, *extra)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and message in err
+
+
+def test_runs_need_a_game_and_the_penalty() -> None:
+    code, _, err = run("hint", "1", "5", "--farkles", "1")
+    assert code == 2 and "give --score and --opponent too" in err
+    code, _, err = run(
+        "hint", "1", "5", "--score", "0", "--opponent", "0", "--target", "2000", "--farkles", "1"
+    )
+    assert code == 2 and "count only with the three-Farkle penalty" in err
+    code, _, err = run("strategy", "--penalty", "1000")
+    assert code == 2 and "add --game" in err
+
+
+def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row() -> None:
+    code, out, err = run("strategy", "--game", "--target", "2000", "--penalty", "1000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    table = gs.solve_game(PENALTY, 2000)
+    assert data["penalty"] == 1000 and data["first_player_chance"] == table.first_player_chance
+    rows = data["thresholds_by_farkles"]
+    assert [r["farkles"] for r in rows] == [0, 1, 2]
+    for row in rows:
+        runs = Runs(my_farkles=row["farkles"])
+        for n in range(1, 7):
+            expected = table.roll_while_at_most(row["score"], row["opponent"], n, runs)
+            assert row["roll_while_at_most"][str(n)] == expected
+    # After two Farkles in a row the last dice are never worth rolling there.
+    assert rows[2]["roll_while_at_most"]["1"] is None and rows[0]["roll_while_at_most"]["1"] is not None
+    code, out, _ = run("strategy", "--game", "--target", "2000", "--penalty", "1000", "--plain")
+    assert "The same at 1,000 v 1,000, by Farkles in a row so far: after two, a third costs 1,000." in out
+    assert (
+        json.loads(run("strategy", "--game", "--target", "2000", "--json")[1])["thresholds_by_farkles"] == []
+    )
+
+
+def test_game_drills_under_the_penalty_come_with_the_runs(farkle_home: Path) -> None:
+    rules = PENALTY.with_house_rules(target=2000)
+    drills = list(Plan(rules, drill_stream(3), 8, ("game",), None))  # type: ignore[arg-type]
+    assert any(p.runs.my_farkles or p.runs.opponent_farkles for p in drills)
+    args = ["decide", "--kind", "game", "--target", "2000", "--penalty", "1000", "--count", "8"]
+    code, out, err = run(*args, "--seed", "3", "--plain", stdin=best_answers(drills))
+    assert code == 0, err
+    assert out.count("Best: that is the best play.") == 8
+    assert out.count("Three Farkles in a row cost 1,000 (never below 0).") == 8
+    assert "Farkles in a row)" in out or "Farkle in a row)" in out
+    with Store.open(farkle_home) as store:
+        rows = [r for r in store.answer_rows() if r.kind == "decide"]
+    assert len(rows) == 8 and all(r.points_lost == 0 for r in rows)
+    runs = [json.loads(r.extra or "{}")["position"]["runs"] for r in rows]
+    assert runs == [None if p.runs == Runs() else vars(p.runs) for p in drills]
+
+
+def test_learn_7_and_its_drill_under_the_penalty() -> None:
+    code, out, err = run("learn", "7", "--penalty", "1000", "--plain")
+    assert code == 0, err
+    table = gs.solve_game(PENALTY, 2000)
+    assert f"At 0 to 0 the first player wins {100 * table.first_player_chance:.2f}% of games" in out
+
+
+def test_hard_plays_a_game_under_the_penalty(farkle_home: Path) -> None:
+    args = [
+        "play",
+        "--vs",
+        "hard",
+        "--penalty",
+        "1000",
+        "--opening",
+        "500",
+        "--target",
+        "1000",
+        "--seed",
+        "5",
+    ]
+    code, out, err = run(*args, "--plain", "--fast", stdin="resign\ny\nn\n")
+    assert code == 0, err
+    assert "three Farkles in a row cost 1,000" in out
+    assert "Hard wins" in out
