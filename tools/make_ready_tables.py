@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import re
 import shutil
 import sys
 import tempfile
@@ -63,12 +62,9 @@ def write(files: list[Path]) -> None:
         pins[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
     lines = "".join(f'    "{name}": "{pin}",\n' for name, pin in pins.items())
     text = PINS.read_text()
-    text = re.sub(
-        r"PINNED: dict\[str, str\] = \{.*?\n\}\n",
-        f"PINNED: dict[str, str] = {{\n{lines}}}\n",
-        text,
-        flags=re.S,
-    )
+    start = text.index("PINNED: dict[str, str] = {")
+    end = text.index("}\n", start) + 2
+    text = text[:start] + f"PINNED: dict[str, str] = {{\n{lines}}}\n" + text[end:]
     PINS.write_text(text)
     print(f"wrote {len(files)} tables to {READY} and their pins to {PINS}", file=sys.stderr)
 
