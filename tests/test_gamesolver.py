@@ -15,10 +15,11 @@ from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.game.cuts import Game, game_for
 from farkle_trainer.engine.game.final import final_turn_for
 from farkle_trainer.engine.game.solve import slope_step, solve_totals
+from farkle_trainer.engine.keeper import install
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import Objective, solve
-from farkle_trainer.store.tables import _digest, cache_dir
+from farkle_trainer.store.tables import DiskTables, _digest, cache_dir, keep_tables_on_disk
 
 CLASSIC = PRESETS["classic"]
 
@@ -159,10 +160,15 @@ def test_small_game_matches_brute_force(opening: int) -> None:
 
 @pytest.fixture(scope="module")
 def table_2000(tmp_path_factory: pytest.TempPathFactory) -> gs.GameTable:
-    # Solved once for the module, in a cache directory of its own.
+    # Solved once for the module, in a cache directory of its own: never the shipped table, so
+    # what is checked here is what the solver computes.
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("FARKLE_TRAIN_CACHE", str(tmp_path_factory.mktemp("game-cache")))
-        return gs.solve_game(CLASSIC, 2000)
+        install(DiskTables(ready=None))
+        gs.clear_memory()
+        table = gs.solve_game(CLASSIC, 2000)
+        keep_tables_on_disk()
+        return table
 
 
 def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: np.ndarray) -> int:

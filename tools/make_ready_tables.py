@@ -31,6 +31,8 @@ SHIPPED = (
     ("doubling", 10_000, 0, 0),
     ("multiplier", 10_000, 0, 0),
     ("classic", 10_000, 500, 1_000),
+    # Lesson 7 and its drill play to 2,000.
+    ("classic", 2_000, 0, 0),
 )
 
 
