@@ -305,14 +305,17 @@ def test_bad_game_input_is_one_error_line(args: list[str], message: str) -> None
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], err
 
 
-def test_the_penalty_rule_is_refused(tmp_path: Path) -> None:
+def test_a_rule_file_s_penalty_is_played(tmp_path: Path) -> None:
     rules = tmp_path / "penalty.toml"
-    rules.write_text('name = "penalty"\n[house]\nthree_farkle_penalty = 500\n')
-    code, out, err = run("hint", "1", "5", "--score", "0", "--opponent", "0", "--rules", str(rules))
-    assert (code, out) == (2, "")
-    assert err == "Error: win chances are not available with the three-Farkle penalty rule\n"
-    code, _, err = run("strategy", "--game", "--rules", str(rules))
-    assert code == 2 and "three-Farkle penalty" in err
+    rules.write_text('name = "penalty"\n[house]\nthree_farkle_penalty = 500\ntarget = 1000\n')
+    code, out, err = run(
+        "hint", "1", "5", "--score", "0", "--opponent", "0", "--rules", str(rules), "--plain"
+    )
+    assert code == 0, err
+    assert "Three Farkles in a row cost 500 (never below 0)." in out
+    code, out, err = run("strategy", "--game", "--rules", str(rules), "--step", "500", "--json")
+    assert code == 0, err
+    assert json.loads(out)["penalty"] == 500
 
 
 def test_the_hint_table_fits_or_falls_back_to_plain_lines(table: gs.GameTable) -> None:

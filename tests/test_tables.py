@@ -14,7 +14,7 @@ from farkle_trainer.engine.game.rolls import ROLL_ARRAYS, Rolls, merge_rolls, ro
 from farkle_trainer.engine.keeper import install
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.solver import solve
-from farkle_trainer.store.tables import cache_dir, read_arrays, set_cache_dir, write_arrays
+from farkle_trainer.store.tables import DiskTables, cache_dir, read_arrays, set_cache_dir, write_arrays
 
 CLASSIC = PRESETS["classic"]
 
@@ -114,7 +114,9 @@ def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch, where: Path) -> None:
+    # The disk cache alone: the shipped tables would answer for classic without a file here.
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(where))
+    install(DiskTables(ready=None))
     rolls_for.cache_clear()
     final_turn_for.cache_clear()
 
