@@ -26,6 +26,7 @@ from farkle_trainer.cli.common import (
     may_replace,
     one_of,
     open_store_or_explain,
+    quoted,
     unused_rules_note,
     with_target,
 )
@@ -75,6 +76,7 @@ def challenge(
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
     from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge
+    from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.games.game import TURNS
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session
@@ -82,6 +84,11 @@ def challenge(
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
+    try:
+        normalize_code(code)
+    except ClassCodeError as exc:
+        # The code is the command's argument, not --code: the error names it as it was typed.
+        fail(f"{quoted(code)} is not a class code: {exc}")
     entry = ClassCodeOptions(code, save_result, name, force).class_entry("challenge")
     assert entry is not None
     front = open_terminal(plain)

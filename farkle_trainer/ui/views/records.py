@@ -60,6 +60,17 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def average_points(value: float) -> str:
+    """An average of scores, which are whole points: ``4,425``, or ``4,425.5`` where it is not
+    whole (one decimal at most, so it never reads as an expected value).
+
+    >>> average_points(4425.0), average_points(4425.5), average_points(4425.96)
+    ('4,425', '4,425.5', '4,426')
+    """
+    tenths = round(value, 1)
+    return f"{tenths:,.0f}" if tenths == int(tenths) else f"{tenths:,.1f}"
+
+
 # -- progress
 
 
@@ -254,7 +265,7 @@ def _stats_lines(s: StatsSummary) -> list[str]:
         f"Official daily games played: {s.games_played:,}.",
         f"Today's game ({s.today.isoformat()} UTC): {today}.",
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
-        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))} "
+        f"Best: {points(s.best.score)} on {s.best.date}. Average: {average_points(s.average_score)} "
         f"(perfect play is expected to score {ev(TURNS * expected_turn())}).",
     ]
 
@@ -322,7 +333,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
     for r in g.levels:
         shared = f", {r.shared} shared" if r.shared else ""
         resigned = f" ({r.resigned} resigned)" if r.resigned else ""
-        average = "" if r.average_score is None else f"; average score {r.average_score:,.2f}"
+        average = "" if r.average_score is None else f"; average score {average_points(r.average_score)}"
         best = "" if r.best is None else f", best {r.best:,}"
         out.append(
             f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
@@ -336,7 +347,7 @@ def game_stats_text(g: GameStats) -> str:
 
 
 def _average(value: float | None) -> str:
-    return "-" if value is None else f"{value:,.2f}"
+    return "-" if value is None else average_points(value)
 
 
 def _level_counts(g: GameStats) -> list[tuple[str, Callable[[LevelRecord], int]]]:
