@@ -12,6 +12,7 @@ from farkle_trainer.cli.common import (
     ClassCodeOptions,
     DataDirOpt,
     ForceOpt,
+    JsonOpt,
     NameOpt,
     PlainOpt,
     ReplaceOpt,
@@ -287,12 +288,14 @@ def class_report(
     ] = None,
     force: ReplaceOpt = False,
     plain: PlainOpt = False,
+    json: JsonOpt = False,
 ) -> None:
     """For the teacher: the class's results, per student and per question, from result files.
 
     Each student's score, accuracy and points lost; each question's right answers and most common wrong one.
 
-    A file that cannot be counted (not a result, another code, edited, a second attempt) gets a line why.
+    A result that cannot be checked is listed apart, with no score; a file that cannot be counted (not a
+    result, another code, edited, a second attempt) gets a line why.
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
@@ -311,7 +314,7 @@ def class_report(
         if path is not None:
             may_replace(path, option, out, force=force)
     report = make_report(results, wanted)
-    if not report.counted:
+    if not report.counted and not report.unchecked:
         why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"
         fail(f"no result to report: {why}")
     written = []
@@ -324,31 +327,30 @@ def class_report(
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
+    if json:
+        # Standard output is the JSON alone; what was written besides is said on standard error.
+        out.json(view.report_data(report))
+        for line in written:
+            print(line, file=sys.stderr)
+        return
     out.show(view.report_text(report), lambda: view.report_rich(report))
     for line in written:
         out.line(line)
 
 
 @class_app.command("code", short_help="A fresh class code to share.")
-def class_code(plain: PlainOpt = False) -> None:
+def class_code(plain: PlainOpt = False, json: JsonOpt = False) -> None:
     """A fresh class code to share: no vowels, and none of 0, O, 1, I or L, so it reads aloud safely.
 
-    The code alone goes to standard output, how to use it to standard error (always plain text).
+    The code alone goes to standard output, how to use it to standard error (always plain text);
+    with --json, standard output has both as one JSON document.
     """
     from farkle_trainer.training.classroom.codes import new_code
+    from farkle_trainer.ui.views import classroom as view
 
     made = new_code()
+    if json:
+        open_terminal(plain).json(view.code_data(made))
+        return
     print(made)
-    print(
-        "\n".join(
-            [
-                "Students type it in:",
-                f"  farkle-train score --code {made} --save-result NAME.json",
-                f"  farkle-train decide --code {made} --save-result NAME.json",
-                f"  farkle-train challenge {made} --save-result NAME.json",
-                f"A worksheet with the same questions: farkle-train worksheet --code {made}",
-                "Then collect the result files in a folder and run: farkle-train class report FOLDER",
-            ]
-        ),
-        file=sys.stderr,
-    )
+    print(view.code_text(made), file=sys.stderr)
