@@ -65,6 +65,14 @@ def decide(
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
     target: TargetOpt = None,
+    json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Drill on standard error as usual, and print the summary, with every decision, as JSON "
+            "on standard output at the end.",
+        ),
+    ] = False,
     *,
     options: SessionOptions,
 ) -> None:
@@ -91,6 +99,7 @@ def decide(
         prepare,
         session_settings,
     )
+    from farkle_trainer.ui.aside import open_terminal_aside, print_data
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
@@ -100,7 +109,7 @@ def decide(
     chosen_level = parse_level(level)
     check_count(count, seed)
     entry = options.class_entry("decide", seed=seed)
-    front = open_terminal(options.plain)
+    front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
     # The solving notice goes to stderr: a note about this machine, not part of the drills.
     prepare(table, kinds, lambda text: print(text, file=sys.stderr))
     with open_store_or_explain(options.data_dir, front) as store:
@@ -131,6 +140,10 @@ def decide(
         view.summary_text(summary, planned=count, stopped=stopped),
         lambda: view.summary_rich(summary, planned=count, stopped=stopped),
     )
+    if json:
+        code = None if entry is None else entry.code
+        context = {"activity": KIND, "rules": table.name, "seed": session_seed, "code": code}
+        print_data(context | view.summary_data(summary, rounds.results, planned=count))
     if session.result is not None:
         end_result(front, session.result, not stopped)
     if rounds.exit_code:

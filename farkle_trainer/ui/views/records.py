@@ -25,6 +25,8 @@ from farkle_trainer.ui.views.fit import fit
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from farkle_trainer.training.games.daily import DailyStatus
+
 KIND_LABELS = {
     "score": "Scoring",
     "decide": "Decisions",
@@ -255,6 +257,32 @@ def stats_data(s: StatsSummary) -> dict[str, Any]:
             {"date": r.date, "score": r.score, "perfect_score": r.perfect_score, "marks": r.marks}
             for r in s.recent
         ],
+    }
+
+
+def daily_status_data(s: DailyStatus) -> dict[str, Any]:
+    """``daily --status --json``: today's official game (``state``: ``not-started``,
+    ``in-progress``, ``done`` or ``damaged``), the streak, and when the next game starts."""
+    a = s.official
+    state = s.official_state
+    if a is None:
+        status = "not-started"
+    elif a.damage is not None:
+        status = "damaged"
+    else:
+        status = "done" if a.finished else "in-progress"
+    return {
+        "today": s.today.isoformat(),
+        "state": status,
+        "score": a.score if a is not None and status == "done" else None,
+        "turn": min(state.turn, TURNS) if state is not None else None,
+        "banked": state.banked if state is not None else None,
+        "share": s.share,
+        "played_today": s.played_today,
+        "current_streak": s.current_streak,
+        "longest_streak": s.longest_streak,
+        "unfinished_before": None if s.unfinished_before is None else s.unfinished_before.isoformat(),
+        "next_game_in_seconds": round(s.next_game_in.total_seconds()),
     }
 
 
