@@ -28,6 +28,7 @@ from farkle_trainer.training.games.game import TURNS, GameState, Review
 from farkle_trainer.ui.views.daily import HOW_TO_PLAY, game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.fit import fit
+from farkle_trainer.ui.views.records import columns
 from farkle_trainer.ui.views.safe import safe
 
 if TYPE_CHECKING:
@@ -260,16 +261,6 @@ def unchecked_line(u: Unchecked) -> str:
     return safe(f"{u.path}: {u.name}, {ACTIVITY_NAMES[u.activity]} ({u.rules} rules): {u.reason}")
 
 
-def _table(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Columns padded to their widest cell: the first to the left, numbers to the right."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for r in rows:
-        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
-        lines.append("  " + "  ".join(cells))
-    return lines
-
-
 def headline(report: ClassReport) -> str:
     parts = [f"{plural(report.counted, 'result')} counted"]
     if report.unchecked:
@@ -288,7 +279,7 @@ def report_lines(report: ClassReport) -> list[str]:
     for section in report.sections:
         out += ["", section_heading(section), *perfect_play_lines(section)]
         rows = [student_columns(section)] + [student_cells(section, s) for s in section.students]
-        out += [line.rstrip() for line in _table(rows)]
+        out += [line.rstrip() for line in columns(rows)]
         out += ["", questions_heading(section)]
         for q in section.questions:
             out += question_lines(section, q)
