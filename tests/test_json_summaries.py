@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
+from test_progress_weeks import record
 from typer.testing import CliRunner
 
 import farkle_trainer.cli.daily as daily_cli
@@ -118,17 +119,7 @@ def test_the_lesson_list_as_json() -> None:
     with Store.open() as store:
         store.record_lesson(2, "scoring", rules="classic")
         store.record_lesson(3, "combinations", rules="classic")
-        sid = store.start_session("score", rules="classic")
-        store.record_answer(
-            sid,
-            topic="combos",
-            item="combos:1",
-            question="?",
-            answer="1,500",
-            correct_answer="1,500",
-            correct=True,
-            grade="right",
-        )
+    record("score", "combos", [True], at=EVENING)
     code, out, _ = invoke(["learn", "--json", "--rules", "fixed"])
     assert code == 0
     data = json.loads(out)
