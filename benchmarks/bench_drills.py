@@ -20,8 +20,8 @@ DRILLS = 100
 
 def drills_seconds(seed: str) -> float:
     from farkle_trainer.engine.decisions import decision_for, grade
-    from farkle_trainer.engine.rules import load_rules
     from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.store.rules import load_rules
     from farkle_trainer.training.drills.drills import Plan
 
     rules = load_rules("classic")
@@ -40,9 +40,11 @@ def drills_seconds(seed: str) -> float:
 
 def main() -> int:
     os.environ["FARKLE_TRAIN_HOME"] = tempfile.mkdtemp(prefix="farkle-bench-drills-")
-    from farkle_trainer.engine.rules import load_rules
     from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.store.rules import load_rules
+    from farkle_trainer.store.tables import keep_tables_on_disk
 
+    keep_tables_on_disk()
     start = time.perf_counter()
     solve(load_rules("classic"), Objective.expected())
     first = time.perf_counter() - start

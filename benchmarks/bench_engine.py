@@ -32,12 +32,15 @@ def median_seconds(action: Callable[[], object], repeats: int = REPEATS) -> floa
 def cold_solve(name: str) -> float:
     """Score table, roll model and solve from nothing: no memory or disk cache."""
     from farkle_trainer.engine import rules, scoring, solver
+    from farkle_trainer.store.tables import cache_dir, keep_tables_on_disk
+
+    keep_tables_on_disk()
 
     def once() -> None:
         scoring.score_table.cache_clear()
         solver.roll_model.cache_clear()
         solver.solve.cache_clear()
-        for path in solver.cache_dir().glob("*.npy"):
+        for path in cache_dir().glob("*.npy"):
             path.unlink()
         solver.solve(rules.PRESETS[name])
 

@@ -23,9 +23,12 @@ def main() -> int:
     home = tempfile.mkdtemp(prefix="farkle-bench-game-")
     os.environ["FARKLE_TRAIN_HOME"] = home
     os.environ.pop("FARKLE_TRAIN_CACHE", None)
-    from farkle_trainer.engine import gamesolver as gs
+    from farkle_trainer.engine import game as gs
     from farkle_trainer.engine.dice import counts_of
     from farkle_trainer.engine.rules import PRESETS
+    from farkle_trainer.store.tables import keep_tables_on_disk
+
+    keep_tables_on_disk()
 
     classic = PRESETS["classic"]
     rows: list[tuple[str, float, float | None, str]] = []

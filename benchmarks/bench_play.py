@@ -23,25 +23,28 @@ def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
     from farkle_trainer.engine.plays import hint
+    from farkle_trainer.store.tables import keep_tables_on_disk
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.training.games.setup import Level, Player, new_setup
 
-    hard = m.Player("Hal", m.Level.HARD)
-    setup = m.new_setup((hard, m.Player("Med", m.Level.MEDIUM)), target=target)
+    keep_tables_on_disk()
+    hard = Player("Hal", Level.HARD)
+    setup = new_setup((hard, Player("Med", Level.MEDIUM)), target=target)
     start = time.perf_counter()
     computers.table_for(setup)
     print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
     # Medium's turn table is solved once per rule set too; time decisions, not that solve.
     hint((1, 5, 2, 2, 3, 6), 0, setup.rules)
 
-    times: dict[str, list[float]] = {level.value: [] for level in m.Level}
+    times: dict[str, list[float]] = {level.value: [] for level in Level}
     analyses: list[float] = []
-    line_ups = ((hard, m.Player("Med", m.Level.MEDIUM)), (m.Player("Eve", m.Level.EASY), hard))
-    line_ups += ((hard, m.Player("Med", m.Level.MEDIUM), m.Player("Eve", m.Level.EASY)),)
+    line_ups = ((hard, Player("Med", Level.MEDIUM)), (Player("Eve", Level.EASY), hard))
+    line_ups += ((hard, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY)),)
     for seed in range(6):
         for players in line_ups:
-            state = m.new_match(m.new_setup(players, target=target, seed=f"bench-{seed}"))
+            state = m.new_match(new_setup(players, target=target, seed=f"bench-{seed}"))
             source = state.setup.source()
             while not state.over:
                 if state.phase == "pick":

@@ -15,10 +15,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from farkle_trainer.api import explain, score, win_chance
     from farkle_trainer.engine.dice import DiceError
-    from farkle_trainer.engine.gamesolver import win_chance
-    from farkle_trainer.engine.rules import Rules, RulesError, load_rules
-    from farkle_trainer.engine.scoring import explain, score
+    from farkle_trainer.engine.rules import Rules, RulesError
+    from farkle_trainer.store.rules import load_rules
 
 __all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
 __version__ = "0.2.0"
@@ -29,10 +29,10 @@ _HOMES = {
     "DiceError": "farkle_trainer.engine.dice",
     "Rules": "farkle_trainer.engine.rules",
     "RulesError": "farkle_trainer.engine.rules",
-    "load_rules": "farkle_trainer.engine.rules",
-    "explain": "farkle_trainer.engine.scoring",
-    "score": "farkle_trainer.engine.scoring",
-    "win_chance": "farkle_trainer.engine.gamesolver",
+    "load_rules": "farkle_trainer.store.rules",
+    "explain": "farkle_trainer.api",
+    "score": "farkle_trainer.api",
+    "win_chance": "farkle_trainer.api",
 }
 
 

@@ -10,7 +10,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from farkle_trainer.engine.solver import set_cache_dir
+from farkle_trainer.store.tables import keep_tables_on_disk, set_cache_dir
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +18,7 @@ def farkle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     home = tmp_path / "farkle-home"
     # A --data-dir read by an earlier command would otherwise keep the cache in its directory.
     set_cache_dir(None)
+    keep_tables_on_disk()
     monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
     monkeypatch.delenv("FARKLE_TRAIN_CACHE", raising=False)
     # platformdirs must never be reached from a test; point it at the sandbox too.

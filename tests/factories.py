@@ -8,7 +8,8 @@ from prompt_toolkit.input import PipeInput
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.engine.rules import Rules, rules_from_mapping
+from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.topics import question

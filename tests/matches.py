@@ -10,7 +10,7 @@ from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.game import DiceSource
+from farkle_trainer.training.games.dice import DiceSource
 
 
 def rolls(*table: Sequence[int]) -> DiceSource:

@@ -8,6 +8,7 @@ from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.setup import Setup
 
 #: A rated game against Hard to 1,000, in plain text.
 HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
@@ -23,7 +24,7 @@ def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
 
 
-def greedy_script(setup: m.Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:
+def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:
     """The lines a person types who keeps the most points of each roll and banks at ``bank_at``,
     with the game they lead to."""
     state = m.new_match(setup)

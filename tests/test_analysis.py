@@ -6,7 +6,7 @@ import pytest
 from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
@@ -14,14 +14,14 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.match import Form, Level, MatchError, Player
+from farkle_trainer.training.games.setup import Form, Level, MatchError, Player, new_setup
 
 ANN, BOB = Player("Ann"), Player("Bob")
 
 
 def played(players, seed: str, **kw) -> m.MatchState:
     kw.setdefault("target", 2_000)
-    s = m.new_setup(players, seed=seed, **kw)
+    s = new_setup(players, seed=seed, **kw)
     return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
@@ -47,11 +47,11 @@ def test_game_and_turn_grade_scales(lost: float, unit: Unit, grade: Grade) -> No
 
 def test_game_units() -> None:
     hal = Player("Hal", Level.MEDIUM)
-    assert a.game_unit(m.new_setup((ANN, hal))) == Unit.WIN
-    assert a.game_unit(m.new_setup((ANN, hal), penalty=500)) == Unit.POINTS
-    assert a.game_unit(m.new_setup((ANN, BOB, hal))) == Unit.POINTS
-    assert a.game_unit(m.new_setup((ANN,), form=Form.FEWEST_TURNS)) == Unit.TURNS
-    assert a.game_unit(m.new_setup((ANN,), form=Form.TEN_TURNS)) == Unit.POINTS
+    assert a.game_unit(new_setup((ANN, hal))) == Unit.WIN
+    assert a.game_unit(new_setup((ANN, hal), penalty=500)) == Unit.POINTS
+    assert a.game_unit(new_setup((ANN, BOB, hal))) == Unit.POINTS
+    assert a.game_unit(new_setup((ANN,), form=Form.FEWEST_TURNS)) == Unit.TURNS
+    assert a.game_unit(new_setup((ANN,), form=Form.TEN_TURNS)) == Unit.POINTS
 
 
 @pytest.mark.parametrize("seed", ["g1", "g2", "g3"])
@@ -190,7 +190,7 @@ def test_ten_turns_analysis_and_the_summary() -> None:
 
 
 def test_only_people_are_reviewed_and_only_finished_games_analysed() -> None:
-    s = m.new_setup((Player("Hal", Level.HARD), ANN), target=1_500, seed="who")
+    s = new_setup((Player("Hal", Level.HARD), ANN), target=1_500, seed="who")
     with pytest.raises(MatchError, match="over"):
         a.analyse(m.new_match(s))
     state = played((Player("Hal", Level.HARD), ANN), "who", target=1_500)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
-from farkle_trainer.engine.rules import MAX_RULE_FILE, MAX_RULE_POINTS, RulesError, load_rules
+from farkle_trainer.engine.rules import MAX_RULE_POINTS, RulesError
+from farkle_trainer.store.rules import MAX_RULE_FILE, load_rules
 
 runner = CliRunner()
 EXIT_CODES = {0, 1, 2, 130}

@@ -23,19 +23,11 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import store_path
 from farkle_trainer.training.classroom.codes import code_stream
 from farkle_trainer.training.classroom.results import read_result
-from farkle_trainer.training.games.game import (
-    GAME_RULES,
-    GameState,
-    bank,
-    best_play,
-    new_game,
-    perfect_play,
-    review,
-    roll,
-    roll_on,
-    seeded_source,
-    set_aside,
-)
+from farkle_trainer.training.games.analysis import review
+from farkle_trainer.training.games.dice import seeded_source
+from farkle_trainer.training.games.match import MatchState, bank, new_match, roll, roll_on, set_aside
+from farkle_trainer.training.games.setup import TEN_TURNS
+from farkle_trainer.training.games.tenturns import best_play, perfect_play
 from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui import terminal as frontend
 from farkle_trainer.ui.terminal import PlainFrontend
@@ -43,7 +35,7 @@ from farkle_trainer.ui.views.engine import points
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-Policy = Callable[[GameState], tuple[tuple[int, ...], str]]
+Policy = Callable[[MatchState], tuple[tuple[int, ...], str]]
 
 
 @pytest.fixture(autouse=True)
@@ -51,23 +43,23 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(class_entry_module, "clock", lambda: NOON)
 
 
-def perfect(state: GameState) -> tuple[tuple[int, ...], str]:
+def perfect(state: MatchState) -> tuple[tuple[int, ...], str]:
     play = best_play(state)
     return play.keep, play.expected.action
 
 
-def greedy(state: GameState) -> tuple[tuple[int, ...], str]:
+def greedy(state: MatchState) -> tuple[tuple[int, ...], str]:
     """Keep every point; bank once the turn is worth 300 (roll on after hot dice)."""
-    h = hint(state.roll, state.points, GAME_RULES)
+    h = hint(state.roll, state.points, TEN_TURNS.rules)
     play = max(h.plays, key=lambda p: (p.score, -p.dice_to_roll))
     action = "roll" if play.dice_left == 0 or play.points_after < 300 else "bank"
     return play.keep, action
 
 
-def script(code: str, policy: Policy) -> tuple[list[str], GameState]:
+def script(code: str, policy: Policy) -> tuple[list[str], MatchState]:
     """The lines a player following ``policy`` types in the code's challenge, and the game it makes."""
     source = seeded_source(code_stream(code, "challenge"))
-    state = new_game()
+    state = new_match(TEN_TURNS)
     lines: list[str] = []
     while not state.over:
         if state.phase == "roll":
@@ -127,10 +119,10 @@ def test_two_students_with_the_same_choices_play_the_same_game(tmp_path: Path) -
     (ana_out, ana_path), (ben_out, ben_path) = runs
     assert ana_out.replace("Ana", "Ben").replace("ana.json", "ben.json") == ben_out
     assert "Turn 1 of 10, 0 banked. Roll: a:6 b:5 c:1 d:3 e:2 f:1" in ana_out
-    assert f"Game over: {points(game.score)} in 10 turns." in ana_out
+    assert f"Game over: {points(game.banked)} in 10 turns." in ana_out
     ana, ben = read_result(ana_path), read_result(ben_path)
     assert ana.name == "Ana" and ben.name == "Ben"
-    assert ana.answers == ben.answers and ana.score == ben.score == game.score
+    assert ana.answers == ben.answers and ana.score == ben.score == game.banked
     ana_doc, ben_doc = json.loads(ana_path.read_text()), json.loads(ben_path.read_text())
     for doc in (ana_doc, ben_doc):
         doc.pop("name"), doc.pop("checksum")
@@ -153,10 +145,10 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
     assert code == 0
     best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
-    assert game.score == best
+    assert game.banked == best
     decisions = len(game.decisions)
     tail = out.splitlines()[-8:]
-    expected = 10 * solve(GAME_RULES, Objective.expected()).roll_value(0, 6)
+    expected = 10 * solve(TEN_TURNS.rules, Objective.expected()).roll_value(0, 6)
     assert tail == [
         f"Game over: {points(best)} in 10 turns.",
         f"Perfect play is expected to score {expected:,.2f} over 10 turns (10 x {expected / 10:,.2f}, "
@@ -188,7 +180,7 @@ def test_a_challenge_is_progress_never_stats(farkle_home: Path) -> None:
         ("challenge", "MATH7B", "classic", None)
     }
     reviews = review(game)
-    assert [r["points_lost"] for r in rows] == pytest.approx([x.lost for x in reviews])
+    assert [r["points_lost"] for r in rows] == pytest.approx([x.gave_up for x in reviews])
     with Store.open(farkle_home) as store:
         assert load_stats(store).games_played == 0
         assert load_progress(store).answers == len(rows)
@@ -199,21 +191,19 @@ def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:
     path = tmp_path / "ben.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ben", "--save-result", str(path)], lines)
     assert code == 0
-    lost = [r for r in review(game) if r.lost > 0]
+    lost = [r for r in review(game) if r.gave_up > 0]
     assert lost, "the greedy player should give up points on these dice"
     assert f"Decisions that gave up expected points: {len(lost)} of {len(game.decisions)}" in out
     assert out.count("    best: ") == min(3, len(lost))
-    worst = sorted(lost, key=lambda x: -x.grading.lost)
+    worst = sorted(lost, key=lambda x: -x.lost)
     shown = [line for line in out.splitlines() if line.startswith("    you: ")]
-    assert [line.rsplit("gives up ", 1)[1] for line in shown] == [
-        f"{r.grading.lost:,.2f} points" for r in worst[:3]
-    ]
+    assert [line.rsplit("gives up ", 1)[1] for line in shown] == [f"{r.lost:,.2f} points" for r in worst[:3]]
     if len(lost) > 3:
-        rest = sum(r.grading.lost for r in worst[3:])
+        rest = sum(r.lost for r in worst[3:])
         others = "1 decision" if len(lost) == 4 else f"{len(lost) - 3} decisions"
         assert f"  The other {others} gave up {rest:,.2f} points in all." in out
     r = read_result(path)
-    assert r.points_lost == pytest.approx(sum(x.lost for x in lost), abs=0.01)
+    assert r.points_lost == pytest.approx(sum(x.gave_up for x in lost), abs=0.01)
     assert sum(not a.correct for a in r.answers) == sum(not x.right for x in lost)
     assert {a.grade for a in r.answers if not a.correct} <= {"inaccuracy", "mistake", "blunder"}
 

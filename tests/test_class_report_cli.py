@@ -367,13 +367,13 @@ def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(tmp_path
     _, solver_game = script("MATH7B", perfect)
     said = [
         f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice).",
-        f"The solver's own game on the class's dice scored {solver_game.score:,}: one game, not a ceiling.",
+        f"The solver's own game on the class's dice scored {solver_game.banked:,}: one game, not a ceiling.",
     ]
     target = tmp_path / "class.csv"
     exit_code, out, _ = invoke(["class", "report", str(folder), "--plain", "--csv", str(target)])
     assert exit_code == 0
     assert out.splitlines()[2:5] == ["Class challenge (classic rules): 1 student.", *said]
-    assert f"  Cleo     {game.score:,}" in out
+    assert f"  Cleo     {game.banked:,}" in out
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
     console.print(report_rich(class_report([folder])))
     shown = [line.rstrip() for line in console.export_text().splitlines()]
@@ -382,14 +382,14 @@ def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(tmp_path
     assert "perfect_score" not in row
     assert (row["perfect_play_expected"], row["solver_game_score"]) == (
         f"{expected:.2f}",
-        str(solver_game.score),
+        str(solver_game.banked),
     )
-    assert row["score"] == str(game.score)
+    assert row["score"] == str(game.banked)
     data = json.loads(invoke(["class", "report", str(folder), "--json"])[1])
     (section,) = data["sections"]
     assert section["perfect_play_expected"] == round(expected, 2)
-    assert section["solver_game_score"] == solver_game.score
-    assert section["students"][0]["score"] == game.score
+    assert section["solver_game_score"] == solver_game.banked
+    assert section["students"][0]["score"] == game.banked
 
 
 def test_a_fresh_class_code_as_json() -> None:

@@ -148,7 +148,7 @@ def test_genuine_results_of_every_activity_verify(tmp_path: Path) -> None:
     report = class_report([tmp_path])
     assert report.problems == () and report.counted == 3
     assert report.unchecked == ()
-    assert report.sections[2].students[0].score == game.score
+    assert report.sections[2].students[0].score == game.banked
 
 
 def test_an_answer_flipped_to_right_is_caught(quiz_file: Path) -> None:

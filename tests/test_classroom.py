@@ -23,7 +23,7 @@ from farkle_trainer.training.classroom.codes import (
     normalize_code,
     parse_name,
 )
-from farkle_trainer.training.games.game import seeded_source
+from farkle_trainer.training.games.dice import seeded_source
 from farkle_trainer.training.quizzes.quiz import fixed_questions
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.views.drills import question_line
@@ -145,7 +145,7 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
         "from farkle_trainer.training.quizzes.quiz import fixed_questions; "
         "from farkle_trainer.engine.kinds import TURN_KINDS; "
         "from farkle_trainer.ui.views.drills import question_line; "
-        "from farkle_trainer.training.games.game import seeded_source; "
+        "from farkle_trainer.training.games.dice import seeded_source; "
         "r = load_rules('classic'); "
         "quiz = class_quiz('MATH7B', r, count=10, topics=TOPICS, level=None); "
         "q = [x.text for x in fixed_questions(quiz)]; "

@@ -125,7 +125,7 @@ def test_invalid_utf8_on_stdin_is_refused_politely() -> None:
 
 
 def test_every_command_that_takes_data_dir_keeps_the_solver_cache_there(tmp_path: Path) -> None:
-    from farkle_trainer.engine.solver import cache_dir, set_cache_dir
+    from farkle_trainer.store.tables import cache_dir, set_cache_dir
 
     default = cache_dir()
     moved = []

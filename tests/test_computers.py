@@ -9,13 +9,13 @@ import pytest
 from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game
+from farkle_trainer.engine.game import game_plays, solve_game
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.match import Level, MatchError, Player
+from farkle_trainer.training.games.setup import Level, MatchError, Player, new_setup
 
 ANN = Player("Ann")
 EASY, MEDIUM, HARD = Player("Eve", Level.EASY), Player("Med", Level.MEDIUM), Player("Hal", Level.HARD)
@@ -24,7 +24,7 @@ EASY, MEDIUM, HARD = Player("Eve", Level.EASY), Player("Med", Level.MEDIUM), Pla
 def showing(players, roll, points=0, scores=None, seat=1, last=False, **kw) -> m.MatchState:
     """A state where ``seat`` has ``roll`` showing with ``points`` at stake."""
     kw.setdefault("target", 2_000)
-    s = m.new_setup(players, **kw)
+    s = new_setup(players, **kw)
     state = m.new_match(s)
     scores = scores or (0,) * s.size
     closer = next(i for i, x in enumerate(scores) if x >= s.target) if last else None
@@ -46,7 +46,7 @@ def test_easy_keeps_every_scoring_die() -> None:
 )
 def test_easy_banks_at_its_thresholds(left: int, threshold: int) -> None:
     roll = (1, 2, 3, 4, 6, 6)[: left + 1] if left < 6 else (1, 1, 1, 5, 5, 5)
-    kept = score_table(m.new_setup((ANN, EASY)).rules).split(counts_of((1,) if left < 6 else roll))
+    kept = score_table(new_setup((ANN, EASY)).rules).split(counts_of((1,) if left < 6 else roll))
     assert kept is not None
     for total, action in ((threshold - 50, "roll"), (threshold, "bank"), (threshold + 500, "bank")):
         state = showing((ANN, EASY), roll, points=total - kept.points, scores=(0, 100))
@@ -91,7 +91,7 @@ def test_medium_plays_the_best_expected_score(roll, points, opening) -> None:
 
 
 def test_hard_plays_the_best_chance_of_winning() -> None:
-    table = solve_game(m.new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     for roll, points, scores in (
         ((1, 5, 2, 2, 3, 6), 0, (0, 0)),
         ((1, 5, 5), 300, (1_500, 200)),
@@ -107,7 +107,7 @@ def test_hard_plays_the_best_chance_of_winning() -> None:
 
 
 def test_hard_plays_its_last_turn_to_pass_the_leader() -> None:
-    table = solve_game(m.new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     state = showing((ANN, HARD), (1, 5, 5, 2, 3, 4), points=0, scores=(2_300, 1_500), last=True)
     choice = computers.choose(state)
     best = max(
@@ -120,7 +120,7 @@ def test_hard_plays_its_last_turn_to_pass_the_leader() -> None:
 
 
 def test_hard_with_more_players_plays_against_the_leader() -> None:
-    table = solve_game(m.new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     players = (ANN, HARD, Player("Bob"))
     for roll, points, scores in (((5, 2), 300, (1_750, 1_200, 300)), ((1, 2, 3), 450, (200, 1_000, 1_850))):
         state = showing(players, roll, points=points, scores=scores)
@@ -134,15 +134,15 @@ def test_only_a_computer_chooses_and_only_with_dice_showing() -> None:
     with pytest.raises(MatchError, match="person"):
         computers.choose(showing((ANN, EASY), (1, 2), seat=0))
     with pytest.raises(MatchError, match="dice are showing"):
-        computers.choose(m.new_match(m.new_setup((ANN, EASY))))
+        computers.choose(m.new_match(new_setup((ANN, EASY))))
     with pytest.raises(MatchError, match="not a computer"):
-        computers.step(m.new_match(m.new_setup((ANN, EASY))), lambda r, p: 1)
+        computers.step(m.new_match(new_setup((ANN, EASY))), lambda r, p: 1)
 
 
 @pytest.mark.parametrize("level", list(Level))
 def test_a_computer_never_knows_a_roll_in_advance(level: Level) -> None:
     """Two dice sources that agree up to roll ``k`` give the same game up to roll ``k``."""
-    s = m.new_setup((Player("One", level), Player("Two", level)), target=1_500, seed="same")
+    s = new_setup((Player("One", level), Player("Two", level)), target=1_500, seed="same")
     base = s.source()
     first = play_out(m.new_match(s), base, person(Stream("unused")))
     cut = len(first.log) // 2
@@ -165,7 +165,7 @@ def test_computers_play_whole_games_of_every_size() -> None:
         Player("D", Level.EASY),
     )
     for size in (2, 3, 4):
-        s = m.new_setup(players[:size], target=1_500, opening=350, seed=f"n{size}")
+        s = new_setup(players[:size], target=1_500, opening=350, seed=f"n{size}")
         state = computers.play_computers(m.new_match(s), s.source())
         assert state.over and max(state.scores) >= 1_500
         assert all(x.decision is False or x.keep for x in state.log)

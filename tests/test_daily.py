@@ -15,8 +15,12 @@ from prompt_toolkit.input import PipeInput
 
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import EndOfInput
-from farkle_trainer.training.games import daily, game
-from farkle_trainer.training.games.daily import DailyError, daily_die, next_attempt, plan, share_line
+from farkle_trainer.training.games import daily, dice, play, tenturns
+from farkle_trainer.training.games import match as game
+from farkle_trainer.training.games.analysis import review
+from farkle_trainer.training.games.daily import DailyError, next_attempt, plan, share_line
+from farkle_trainer.training.games.dice import daily_die
+from farkle_trainer.training.games.setup import TEN_TURNS
 from farkle_trainer.training.progress import load_progress, load_stats
 from farkle_trainer.ui.terminal import PlainFrontend
 from farkle_trainer.ui.views import daily as view
@@ -69,17 +73,17 @@ def test_bytes_from_252_up_are_skipped(roll: int, place: int, first_bytes: list[
 
 
 def test_a_digest_of_rejected_bytes_moves_on_to_the_next() -> None:
-    assert daily.face_from([bytes([255] * 32), bytes([252, 7])]) == 2
-    blocks = daily.digests("2026-11-29:1:1")
+    assert dice.face_from([bytes([255] * 32), bytes([252, 7])]) == 2
+    blocks = dice.digests("2026-11-29:1:1")
     assert next(blocks) == hashlib.sha256(b"2026-11-29:1:1").digest()
     assert next(blocks) == hashlib.sha256(b"2026-11-29:1:1:1").digest()
     assert next(blocks) == hashlib.sha256(b"2026-11-29:1:1:2").digest()
     with pytest.raises(ValueError):
-        daily.face_from([bytes([253] * 32)])
+        dice.face_from([bytes([253] * 32)])
 
 
 def test_every_face_comes_from_the_same_number_of_byte_values() -> None:
-    assert Counter(b % 6 + 1 for b in range(daily.BYTE_LIMIT)) == {face: 42 for face in range(1, 7)}
+    assert Counter(b % 6 + 1 for b in range(dice.BYTE_LIMIT)) == {face: 42 for face in range(1, 7)}
 
 
 def test_the_dice_are_unbiased() -> None:
@@ -111,7 +115,7 @@ def test_a_die_needs_a_roll_and_a_place() -> None:
 
 
 def test_the_source_is_the_die_function() -> None:
-    source = daily.daily_source(DAY)
+    source = dice.daily_source(DAY)
     assert [source(2, p) for p in range(1, 7)] == [6, 4, 1, 2, 3, 2]
 
 
@@ -202,11 +206,11 @@ def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
         attempt = next_attempt(store, DAY, DAY)
         front, out = plain(SCRIPT)
         outcome = daily.run_attempt(front, view, store, attempt, DAY)
-        assert outcome.finished and outcome.exit_code == 0 and outcome.state.score == SCORE
+        assert outcome.finished and outcome.exit_code == 0 and outcome.state.banked == SCORE
         done = store.get_daily(attempt.id)
         assert done.official and done.finished and done.score == SCORE and done.marks == MARKS
-        assert done.perfect_score == game.perfect_play(daily.daily_source(DAY)) == 5600
-        assert [t["score"] for t in done.turns or []] == list(outcome.state.scores)
+        assert done.perfect_score == tenturns.perfect_play(dice.daily_source(DAY)) == 5600
+        assert [t["score"] for t in done.turns or []] == list(outcome.state.turn_scores)
         stats = load_stats(store)
         assert stats.games_played == 1 and stats.played_today and stats.current_streak == 1
         assert load_progress(store).answers == 0  # an official game is never training
@@ -279,7 +283,7 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
         assert again.id == attempt.id and again.state == outcome.state.to_dict()
         front, out = plain("".join(lines[4:]))
         finished = daily.run_attempt(front, view, store, again, DAY)
-        assert finished.finished and finished.state.score == SCORE
+        assert finished.finished and finished.state.banked == SCORE
     assert out.getvalue().splitlines()[3:5] == [
         "Carrying on where you stopped: turn 2 of 10, 600 banked.",
         "Turn 2 of 10, 600 banked, 100 at stake. Roll: a:4 b:5 c:4 d:1 e:2",
@@ -382,12 +386,12 @@ def test_answers_are_checked_key_by_key_without_surprises(tmp_path: Path, day: d
 
 
 def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path) -> None:
-    perfect = game.perfect_game(daily.daily_source(DAY))
+    perfect = tenturns.perfect_game(dice.daily_source(DAY))
     answers = "".join(f"{' '.join(map(str, m.keep))}\n{m.action[0]}\n" for m in perfect.decisions)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         front, out = plain(answers)
         outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
-    assert outcome.finished and outcome.state.score == perfect.score == 5600
+    assert outcome.finished and outcome.state.banked == perfect.banked == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
     assert lines[-7:-2] == [
@@ -424,18 +428,18 @@ def test_a_decision_and_its_saved_state_are_kept_together() -> None:
         def __exit__(self, *exc: object) -> None:
             depth[0] -= 1
 
-    def save(state: game.GameState) -> None:
+    def save(state: game.MatchState) -> None:
         events.append(f"save{'-grouped' if depth[0] else ''}")
 
     def decided(move: game.Move) -> None:
         events.append(f"decided{'-grouped' if depth[0] else ''}")
 
     with pytest.raises(EndOfInput):
-        daily.play_game(
+        play.play_game(
             front,
             view,
-            game.new_game(),
-            daily.daily_source(DAY),
+            game.new_match(TEN_TURNS),
+            dice.daily_source(DAY),
             hints=True,
             save=save,
             decided=decided,
@@ -449,25 +453,25 @@ def test_the_account_splits_a_score_into_play_and_dice() -> None:
     from farkle_trainer.engine.plays import hint
     from farkle_trainer.engine.solver import Objective, solve
 
-    solution = solve(game.GAME_RULES, Objective.expected())
-    source = daily.daily_source(DAY)
-    state = game.new_game()
+    solution = solve(TEN_TURNS.rules, Objective.expected())
+    source = dice.daily_source(DAY)
+    state = game.new_match(TEN_TURNS)
     while not state.over:  # keep every scoring die, roll on while 3 or more dice are left
         state = game.roll(state, source)
         while state.phase == "pick":
-            keep = max(hint(state.roll, state.points, game.GAME_RULES).plays, key=lambda p: len(p.keep)).keep
+            keep = max(hint(state.roll, state.points, TEN_TURNS.rules).plays, key=lambda p: len(p.keep)).keep
             state = game.set_aside(state, keep)
             state = game.roll_on(state, source) if state.dice >= 3 else game.bank(state)
-    reviews = game.review(state)
-    a = game.account(state, reviews)
+    reviews = review(state)
+    a = tenturns.account(state, reviews)
     luck = 0.0
     for move in state.log:
         before = solution.roll_value(move.points, len(move.roll))
-        best = hint(move.roll, move.points, game.GAME_RULES).best
+        best = hint(move.roll, move.points, TEN_TURNS.rules).best
         luck += (0.0 if best is None else best.value.best) - before
     assert a.luck == pytest.approx(luck, abs=1e-6)
     assert a.perfect_expected == pytest.approx(10 * solution.roll_value(0, 6))
-    assert a.given_up == pytest.approx(sum(r.grading.lost for r in reviews)) and a.given_up > 0
+    assert a.given_up == pytest.approx(sum(r.lost for r in reviews)) and a.given_up > 0
     assert a.score == pytest.approx(a.perfect_expected - a.given_up + a.luck)
 
 
@@ -498,7 +502,7 @@ def test_stats_count_only_results_their_moves_give(tmp_path: Path) -> None:
         assert outcome.finished
         stats = daily.official_stats(store, DAY)
         assert stats.games_played == 1 and stats.best is not None
-        assert stats.best.score == outcome.state.score
+        assert stats.best.score == outcome.state.banked
         store._db.execute("UPDATE daily_attempts SET score = 1000950 WHERE id = ?", (attempt.id,))
         store._db.commit()
         forged = daily.official_stats(store, DAY)

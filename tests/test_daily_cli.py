@@ -400,7 +400,7 @@ def test_data_dir(at, tmp_path: Path) -> None:
     assert code == 0
     with Store.open(elsewhere) as s:
         attempt = s.daily_attempt("2026-11-29", official=True)
-        assert attempt is not None and attempt.state is not None and attempt.state["banked"] == 600
+        assert attempt is not None and attempt.state is not None and attempt.state["scores"] == [600]
 
 
 def test_a_saved_game_that_cannot_be_read(at, farkle_home: Path) -> None:
@@ -520,7 +520,7 @@ def test_one_official_game_is_played_in_one_terminal_at_a_time(tmp_path: Path, f
     with store(farkle_home) as s:
         official = s.daily_attempt("2026-11-29", official=True)
         assert official is not None and official.state is not None
-        assert official.state["banked"] == 700
+        assert official.state["scores"] == [700]
 
 
 def test_one_clock_reading_decides_the_day(monkeypatch: pytest.MonkeyPatch, farkle_home: Path) -> None:

@@ -19,7 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
-from farkle_trainer.engine import gamesolver as gs
+from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.gamehint import comparison_scores, game_hint, game_strategy
 from farkle_trainer.engine.plays import hint

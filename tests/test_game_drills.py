@@ -28,7 +28,7 @@ from farkle_trainer.engine.decisions import (
     situation_lines,
 )
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
-from farkle_trainer.engine.gamesolver import solve_game, solve_solo
+from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import (
     POINT_GRADES,
     POINTS_PER_TURN,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import farkle_trainer
-from farkle_trainer.engine import gamesolver as gs
+from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
+from farkle_trainer.engine.game.cuts import Game, game_for
+from farkle_trainer.engine.game.final import final_turn_for
+from farkle_trainer.engine.game.solve import slope_step, solve_totals
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.store.tables import _digest, cache_dir
 
 CLASSIC = PRESETS["classic"]
 
@@ -150,8 +152,8 @@ def brute_force(rules: Rules, levels: int, opening: int, cap: int) -> np.ndarray
 @pytest.mark.parametrize("opening", [2])
 def test_small_game_matches_brute_force(opening: int) -> None:
     levels = 4  # a game to 200 points
-    game = gs._game(CLASSIC, levels, opening)
-    solved, _ = gs._solve(game)
+    game = game_for(CLASSIC, levels, opening)
+    solved, _ = solve_totals(game)
     assert np.abs(solved - brute_force(CLASSIC, levels, opening, cap=levels + 100)).max() < 1e-9
 
 
@@ -188,7 +190,7 @@ def test_final_turn_against_the_plain_final_turn_and_the_turn_solver(table_2000:
     for lead in range(1, 200):
         assert table_2000.final_turn_chance(lead * 50) == pytest.approx(g[lead], abs=1e-12)
     # Ties count one half, so passing a lead lies between reaching one more level and tying.
-    final = gs._final_turn_cached(CLASSIC, 128)
+    final = final_turn_for(CLASSIC, 128)
     for need in (1, 2, 7, 20, 40, 80):
         reach = solve(CLASSIC, Objective.reach(need * 50)).roll_value(0, 6)
         assert final.reach[need, 5] == pytest.approx(reach, abs=1e-12)
@@ -252,27 +254,12 @@ def test_strategy_picture(table_2000: gs.GameTable) -> None:
 def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> None:
     gs.clear_memory()
     assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
-    path = next(gs.cache_dir().glob("game-*.npz"))
+    path = next(cache_dir().glob("game-*.npz"))
     values = np.load(path)["values"]
-    np.savez(path, values=values * 0.99, digest=np.array(gs._digest({"values": values * 0.99})))
+    np.savez(path, values=values * 0.99, digest=np.array(_digest({"values": values * 0.99})))
     gs.clear_memory()
     # A file that is whole but wrong fails the spot check and is solved again.
     assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
-
-
-def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "game-cache"))
-    gs.clear_memory()
-    gs.solve_solo(CLASSIC, 1000)
-    (path,) = gs.cache_dir().glob("solo-*.npz")
-    assert path.stat().st_mode & 0o777 == 0o600
-    assert gs.cache_dir().stat().st_mode & 0o777 == 0o700
-    path.chmod(0o644)
-    path.write_bytes(b"damaged")
-    gs.clear_memory()
-    # Solved again, the file is replaced by a private one.
-    assert gs.solve_solo(CLASSIC, 1000).turns[0] > 1
-    assert path.stat().st_mode & 0o777 == 0o600
 
 
 def test_penalty_and_bad_settings_are_refused() -> None:
@@ -317,95 +304,25 @@ def test_solo_expected_turns_match_value_iteration() -> None:
     assert solo.value_after(0, 300, 3) <= solo.bank_value(0, 300)
 
 
-# -- the roll and final-turn tables kept on disk
-
-
-def _fresh(monkeypatch: pytest.MonkeyPatch, where: Path) -> None:
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(where))
-    gs._rolls.cache_clear()
-    gs._final_turn_cached.cache_clear()
-
-
-def _same_rolls(a: gs._Rolls, b: gs._Rolls) -> None:
-    assert (a.maxp, a.nsets, a.slots) == (b.maxp, b.nsets, b.slots)
-    for name in ("points", "dice", "prob", "farkle", "best_points"):
-        assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    for x, y in zip(a.tables, b.tables, strict=True):
-        assert np.array_equal(x, y)
-
-
-@pytest.fixture
-def rolls_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[gs._Rolls, Path]:
-    """The classic rolls, merged in a cache directory of their own, and their file."""
-    _fresh(monkeypatch, tmp_path)
-    made = gs._rolls(CLASSIC)
-    (path,) = tmp_path.glob("rolls-*.npz")
-    return made, path
-
-
-def test_the_merged_rolls_come_back_from_disk_as_made(rolls_on_disk: tuple[gs._Rolls, Path]) -> None:
-    made, path = rolls_on_disk
-    assert path.stat().st_mode & 0o777 == 0o600
-    gs._rolls.cache_clear()
-    _same_rolls(gs._rolls(CLASSIC), made)
-    _same_rolls(made, gs._merge_rolls(CLASSIC))
-
-
-def test_a_forged_or_damaged_rolls_file_is_made_again(rolls_on_disk: tuple[gs._Rolls, Path]) -> None:
-    made, path = rolls_on_disk
-    with np.load(path) as data:
-        arrays = {name: data[name] for name in gs._ROLL_ARRAYS}
-    # Chances moved from one set to another still add up; the compiled loop's copy then disagrees.
-    arrays["prob"] = arrays["prob"].copy()
-    arrays["prob"][5, [0, 1]] = arrays["prob"][5, [1, 0]]
-    gs._store(path, **arrays)
-    assert gs._load(path, gs._ROLL_ARRAYS) is not None  # whole, with a matching digest
-    assert gs._rolls_from(gs._load(path, gs._ROLL_ARRAYS) or {}) is None
-    for damage in (b"", b"PK\x03\x04 not a zip", path.read_bytes()[:100]):
-        path.write_bytes(damage)
-        gs._rolls.cache_clear()
-        _same_rolls(gs._rolls(CLASSIC), made)
-    path.unlink()
-    os.mkfifo(path)  # something that is not a file never makes a read wait
-    gs._rolls.cache_clear()
-    _same_rolls(gs._rolls(CLASSIC), made)
-
-
-def test_a_forged_final_turn_row_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _fresh(monkeypatch, tmp_path)
-    made = gs._final_turn_cached(CLASSIC, 128)
-    (path,) = tmp_path.glob("final-*.npz")
-    gs._final_turn_cached.cache_clear()
-    again = gs._final_turn_cached(CLASSIC, 128)
-    assert np.array_equal(again.tie, made.tie) and np.array_equal(again.reach, made.reach)
-    rolls = gs._rolls(CLASSIC)
-    for row in (0, 1, 64, 127):
-        forged = made.tie.copy()
-        forged[row, 2] = min(1.0, forged[row, 2] + 1e-6)
-        assert not gs._final_turn_sound(rolls, forged, made.reach, 128), row
-    assert gs._final_turn_sound(rolls, made.tie, made.reach, 128)
-    assert not gs._final_turn_sound(rolls, made.tie[:100], made.reach, 128)
-    gs._store(path, tie=made.tie * 0.999, reach=made.reach)
-    gs._final_turn_cached.cache_clear()
-    assert np.array_equal(gs._final_turn_cached(CLASSIC, 128).tie, made.tie)
+# -- the solves
 
 
 def test_every_farkle_value_a_solve_evaluates_is_a_chance(monkeypatch: pytest.MonkeyPatch) -> None:
     # Far behind at a high target the opponent's chance comes within a hair of one; the slope's
     # second evaluation must then step down, never past one, where no cut certificate holds.
     seen: list[float] = []
-    cut = gs._Game.cut
+    cut = Game.cut
 
-    def checked(self: gs._Game, a: np.ndarray, b: np.ndarray, farkle: np.ndarray) -> np.ndarray:
+    def checked(self: Game, a: np.ndarray, b: np.ndarray, farkle: np.ndarray) -> np.ndarray:
         seen.append(float(farkle.max()))
         return cut(self, a, b, farkle)
 
-    monkeypatch.setattr(gs._Game, "cut", checked)
+    monkeypatch.setattr(Game, "cut", checked)
     gs.clear_memory()
     gs.solve_game(CLASSIC, 1000, opening=1000)
     assert seen and max(seen) <= 1.0
     z = np.array([0.2, 1.0 - 2e-7, 1.0])
-    assert np.all(z + gs._slope_step(z) <= 1.0) and np.all(gs._slope_step(z) != 0)
+    assert np.all(z + slope_step(z) <= 1.0) and np.all(slope_step(z) != 0)
 
 
 def test_targets_up_to_twenty_thousand_are_games() -> None:

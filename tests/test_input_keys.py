@@ -17,8 +17,10 @@ from farkle_trainer.engine.notation import SET_ASIDE_FIRST, AnswerError, parse_n
 from farkle_trainer.engine.scoring import score
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import STOP_NOTE, EndOfInput
-from farkle_trainer.training.games import daily, game
+from farkle_trainer.training.games import daily
+from farkle_trainer.training.games import match as game
 from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.games.setup import TEN_TURNS
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 from farkle_trainer.ui.views import daily as view
@@ -159,14 +161,14 @@ def test_undo_a_set_aside_in_the_state_machine() -> None:
     def source(roll: int, place: int) -> int:
         return (5, 5, 5, 2, 3, 1)[place - 1]
 
-    start = game.roll(game.new_game(), source)
+    start = game.roll(game.new_match(TEN_TURNS), source)
     kept = game.set_aside(start, (1, 5))
     undone = game.undo_set_aside(kept)
     assert undone == start
-    assert game.GameState.from_dict(undone.to_dict()) == undone
+    assert game.MatchState.from_dict(undone.to_dict()) == undone
     hot = game.set_aside(start, (1, 5, 5, 5))
     assert game.undo_set_aside(hot) == start
-    with pytest.raises(game.GameError):
+    with pytest.raises(game.MatchError):
         game.undo_set_aside(start)
 
 

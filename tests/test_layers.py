@@ -1,4 +1,5 @@
-"""The architecture holds: layers point one way, and one record, one grade scale, one error boundary."""
+"""The architecture holds: layers point one way, the engine touches no file, and one record,
+one grade scale, one error boundary."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.grading import Grade, Unit, grade_for
 from farkle_trainer.store.db import Store
-from farkle_trainer.training.games import game
+from farkle_trainer.training.games import match as game
+from farkle_trainer.training.games.analysis import review_move
+from farkle_trainer.training.games.setup import TEN_TURNS
 from farkle_trainer.training.record import AnswerRecord
 
 PACKAGE = Path(__file__).resolve().parents[1] / "farkle_trainer"
@@ -40,6 +43,77 @@ def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
     for path in (PACKAGE / layer).rglob("*.py"):
         above = _project_imports(path) & set(LAYERS) - allowed
         assert not above, f"{path.relative_to(PACKAGE)} imports {sorted(above)}"
+
+
+# -- the engine computes and never touches a file: finding, reading and keeping files is the store's
+
+_FILE_MODULES = {"tempfile", "shutil", "glob", "platformdirs"}
+_OS_FILES = {"open", "fdopen", "replace", "rename", "remove", "unlink", "mkdir", "makedirs", "rmdir", "chmod"}
+_OS_LOOKS = {"listdir", "scandir", "walk", "stat", "environ", "getenv"}
+_NUMPY_FILES = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "fromfile", "memmap"}
+_MODULE_CALLS = {"os": _OS_FILES | _OS_LOOKS, "np": _NUMPY_FILES, "numpy": _NUMPY_FILES}
+_PATH_READS = {"open", "read_bytes", "read_text", "exists", "is_file", "is_dir", "expanduser"}
+_PATH_WRITES = {"write_bytes", "write_text", "mkdir", "touch", "unlink", "rmdir", "chmod", "tofile"}
+_PATH_METHODS = _PATH_READS | _PATH_WRITES | {"glob", "rglob", "iterdir"}
+
+
+def _file_access(source: str) -> list[str]:
+    """Every place in ``source`` that opens, reads, writes or lists a file, or reads the environment."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            top, _, rest = name.partition(".")
+            if top in _FILE_MODULES or rest in _MODULE_CALLS.get(top, ()):
+                found.append(f"line {node.lineno}: import {name}")
+        owner = node.value.id if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else ""
+        if isinstance(node, ast.Attribute) and node.attr in _MODULE_CALLS.get(owner, ()):
+            found.append(f"line {node.lineno}: {owner}.{node.attr}")
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id == "open":
+                found.append(f"line {node.lineno}: open()")
+            elif isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+                module = isinstance(func.value, ast.Name) and func.value.id in _MODULE_CALLS
+                if not module:
+                    found.append(f"line {node.lineno}: .{func.attr}()")
+    return found
+
+
+def test_the_scan_for_files_sees_every_way_in() -> None:
+    ways = [
+        "open('t.toml')",
+        "Path('t').read_bytes()",
+        "path.write_text('')",
+        "os.open(path, os.O_RDONLY)",
+        "os.replace(tmp, path)",
+        "np.load(io.BytesIO(data))",
+        "numpy.savez(fh, values=v)",
+        "directory.glob('*.npz')",
+        "directory.iterdir()",
+        "directory.mkdir(mode=0o700)",
+        "path.exists()",
+        "import tempfile",
+        "from platformdirs import user_cache_dir",
+        "os.environ.get('FARKLE_TRAIN_HOME')",
+        "from os import environ",
+    ]
+    for way in ways:
+        assert _file_access(way), way
+    assert _file_access("text.replace('a', 'b')\nnp.maximum(a, b)\nos.cpu_count()\nreplace(rules)") == []
+
+
+def test_no_engine_module_touches_a_file() -> None:
+    touching = {
+        str(path.relative_to(PACKAGE)): found
+        for path in sorted((PACKAGE / "engine").rglob("*.py"))
+        if (found := _file_access(path.read_text(encoding="utf-8")))
+    }
+    assert not touching, touching
 
 
 def test_the_import_linter_contract_is_kept() -> None:
@@ -80,8 +154,8 @@ def test_a_game_decision_is_graded_as_the_same_keep_drill(roll: tuple[int, ...],
     for choice in d.choices:
         drill = grade(d, choice.keep, choice.action)
         move = game.Move(1, 1, roll, points, choice.keep, choice.action)
-        review = game.review_move(move)
-        assert review.grading.grade == drill.grade
+        review = review_move(TEN_TURNS, move)
+        assert review.grade == drill.grade
         assert review.right == drill.right
         record = AnswerRecord.of_game(review, date="2026-11-29")
         assert record.correct == drill.right and record.grade == drill.grade

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Kind, Position, decision_for, points_choice
-from farkle_trainer.engine.gamesolver import solve_game, solve_solo
+from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.solver import solve
 from farkle_trainer.store.db import Store

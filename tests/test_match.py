@@ -11,15 +11,24 @@ from matches import person, play_out, rolls
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.match import Form, GameKind, Level, MatchError, Player
+from farkle_trainer.training.games.setup import (
+    Form,
+    GameKind,
+    Level,
+    MatchError,
+    Player,
+    Setup,
+    is_rated,
+    new_setup,
+)
 
 ANN, BOB, CAT = Player("Ann"), Player("Bob"), Player("Cat")
 FARKLE6 = [2, 2, 3, 3, 4, 6]
 
 
-def setup(*players: Player, **kw) -> m.Setup:
+def setup(*players: Player, **kw) -> Setup:
     kw.setdefault("target", 2_000)
-    return m.new_setup(players or (ANN, BOB), **kw)
+    return new_setup(players or (ANN, BOB), **kw)
 
 
 def test_a_turn_banked_passes_the_dice() -> None:
@@ -153,7 +162,7 @@ def test_the_second_player_can_close_the_game() -> None:
 
 
 def test_solo_ten_turns() -> None:
-    state = m.new_match(m.new_setup((ANN,), form=Form.TEN_TURNS))
+    state = m.new_match(new_setup((ANN,), form=Form.TEN_TURNS))
     for turn in range(1, 11):
         assert not state.over and state.seat == 0
         state = _farkle_turn(state) if turn % 2 else _bank_turn(state, 5_000)
@@ -161,7 +170,7 @@ def test_solo_ten_turns() -> None:
 
 
 def test_solo_fewest_turns_counts_farkles() -> None:
-    state = m.new_match(m.new_setup((ANN,), form=Form.FEWEST_TURNS, target=1_000))
+    state = m.new_match(new_setup((ANN,), form=Form.FEWEST_TURNS, target=1_000))
     state = _farkle_turn(state)
     state = _bank_turn(state, 600)
     assert not state.over
@@ -197,20 +206,20 @@ def test_solo_fewest_turns_counts_farkles() -> None:
 def test_setups_that_are_refused(players, kw, message) -> None:
     kw.setdefault("target", 2_000)
     with pytest.raises(MatchError, match=message):
-        m.new_setup(players, **kw)
+        new_setup(players, **kw)
 
 
 def test_a_name_of_twenty_characters_is_fine() -> None:
     name = "Ana María-José Ñuñez"
     assert len(name) == 20
-    assert m.new_setup((ANN, Player(name))).players[1].name == name
-    assert m.new_setup((ANN, Player("Zoë\u00a0Li 李"))).players[1].name == "Zoë\u00a0Li 李"
+    assert new_setup((ANN, Player(name))).players[1].name == name
+    assert new_setup((ANN, Player("Zoë\u00a0Li 李"))).players[1].name == "Zoë\u00a0Li 李"
 
 
 def test_house_rules_in_the_setup() -> None:
-    s = m.new_setup((ANN, BOB), PRESETS["multiplier"], target=5_000, opening=350, penalty=1_000)
+    s = new_setup((ANN, BOB), PRESETS["multiplier"], target=5_000, opening=350, penalty=1_000)
     assert (s.target, s.opening, s.penalty, s.rules.name) == (5_000, 350, 1_000, "multiplier")
-    assert m.new_setup((ANN, BOB)).target == 10_000
+    assert new_setup((ANN, BOB)).target == 10_000
 
 
 @pytest.mark.parametrize(
@@ -227,15 +236,15 @@ def test_house_rules_in_the_setup() -> None:
 )
 def test_rated_only_against_the_computer_without_coach_or_hint(players, form, kind) -> None:
     for coached in (False, True):
-        s = m.new_setup(players, form=form, coached=coached)
+        s = new_setup(players, form=form, coached=coached)
         assert s.kind == kind
         for hinted in (False, True):
             expected = kind == GameKind.COMPUTER and not coached and not hinted
-            assert m.is_rated(s, hinted=hinted) is expected
+            assert is_rated(s, hinted=hinted) is expected
 
 
 def test_asking_for_a_hint_makes_the_game_training() -> None:
-    s = m.new_setup((ANN, Player("Hal", Level.MEDIUM)))
+    s = new_setup((ANN, Player("Hal", Level.MEDIUM)))
     state = m.new_match(s)
     assert state.rated
     state = m.ask_hint(state)
@@ -247,12 +256,12 @@ def test_asking_for_a_hint_makes_the_game_training() -> None:
 
 def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads() -> None:
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
-    s = m.new_setup(players, target=2_000, opening=350, penalty=500, seed="abc")
+    s = new_setup(players, target=2_000, opening=350, penalty=500, seed="abc")
     saved: list[m.MatchState] = []
     one = play_out(m.new_match(s), s.source(), person(Stream("p")), saved=saved)
     two = play_out(m.new_match(s), s.source(), person(Stream("p")))
     assert one == two and one.over and len(saved) > 10
-    other = m.new_setup(players, target=2_000, opening=350, penalty=500, seed="abd")
+    other = new_setup(players, target=2_000, opening=350, penalty=500, seed="abd")
     three = play_out(m.new_match(other), other.source(), person(Stream("p")))
     assert [x.roll for x in three.log] != [x.roll for x in one.log]
     # Any saved state resumes to the same end.
@@ -268,7 +277,7 @@ def test_the_dice_follow_the_roll_number_not_the_player() -> None:
 
 
 def test_saved_games_that_cannot_be_read() -> None:
-    s = m.new_setup((ANN, Player("Hal", Level.HARD)), target=2_000, opening=500, seed="z")
+    s = new_setup((ANN, Player("Hal", Level.HARD)), target=2_000, opening=500, seed="z")
     state = m.set_aside(m.roll(m.new_match(s), rolls([1, 5, 2, 3, 4, 6])), (1,))
     data = state.to_dict()
     assert m.MatchState.from_dict(json.loads(json.dumps(data))) == state

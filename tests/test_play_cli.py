@@ -20,6 +20,7 @@ import farkle_trainer.cli.play as play_cli
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.setup import Form, Level, Player, Setup, new_setup
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
@@ -28,8 +29,8 @@ from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - dra
 runner = CliRunner()
 
 
-def hard_setup(seed: str = "3", target: int = 1000) -> m.Setup:
-    return m.new_setup((m.Player("You"), m.Player("Hard", m.Level.HARD)), target=target, seed=seed)
+def hard_setup(seed: str = "3", target: int = 1000) -> Setup:
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, seed=seed)
 
 
 def run(args: list[str], lines: list[str]) -> tuple[int, str]:
@@ -121,7 +122,7 @@ def test_ctrl_c_while_the_game_is_solved_saves_nothing(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The first game to a target solves its table first, behind a bar: no die has been seen.
-    def interrupted(term: object, setup: m.Setup) -> None:
+    def interrupted(term: object, setup: Setup) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(play_cli, "warm_table", interrupted)
@@ -137,7 +138,7 @@ def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
 ) -> None:
     run(HARD_1000, ["q"])
 
-    def interrupted(term: object, setup: m.Setup) -> None:
+    def interrupted(term: object, setup: Setup) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(play_cli, "warm_table", interrupted)
@@ -216,7 +217,7 @@ def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
 def test_more_costly_decisions_than_shown_are_counted_in_words() -> None:
     import re
 
-    setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
     lines, _ = greedy_script(setup, bank_at=0)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
@@ -271,7 +272,7 @@ def test_a_seed_out_of_range_is_refused_as_score_refuses_it(seed: str, shown: st
 
 
 def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:
-    setup = m.new_setup((m.Player("You"),), form=m.Form.TEN_TURNS, seed="5")
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5")
     lines, final = greedy_script(setup)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], lines)
     assert code == 0, out
@@ -283,9 +284,7 @@ def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path)
 
 
 def test_pass_and_play_with_a_computer() -> None:
-    setup = m.new_setup(
-        (m.Player("Ana"), m.Player("Ben"), m.Player("Easy", m.Level.EASY)), target=1000, seed="8"
-    )
+    setup = new_setup((Player("Ana"), Player("Ben"), Player("Easy", Level.EASY)), target=1000, seed="8")
     lines, final = greedy_script(setup)
     code, out = run(
         ["play", "--players", "Ana,Ben", "--vs", "easy", "--target", "1000", "--seed", "8", "--plain"], lines

@@ -22,6 +22,7 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import analyse
 from farkle_trainer.training.games.gamefile import read_game_file
+from farkle_trainer.training.games.setup import Level, Player, Setup, new_setup
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -29,8 +30,8 @@ from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - dra
 runner = CliRunner()
 
 
-def hard_setup(seed: str = "3", code: str = "") -> m.Setup:
-    return m.new_setup((m.Player("You"), m.Player("Hard", m.Level.HARD)), target=1000, seed=seed, code=code)
+def hard_setup(seed: str = "3", code: str = "") -> Setup:
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed=seed, code=code)
 
 
 def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, str]:

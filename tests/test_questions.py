@@ -6,9 +6,10 @@ import pytest
 from factories import HOUSE, q
 
 from farkle_trainer.engine.dice import counts_of, multisets
-from farkle_trainer.engine.rules import Rules, load_rules, rules_from_mapping
+from farkle_trainer.engine.rules import Rules, rules_from_mapping
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.quizzes.questions import (
     LEVELS,
     allowed_rules,

@@ -16,10 +16,11 @@ import pytest
 from factories import HOUSE, q
 
 from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
-from farkle_trainer.engine.rules import Rules, load_rules
+from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
+from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.progress import SCORE_TOPICS, topic_mastery
 from farkle_trainer.training.quizzes import quiz as quiz_module
 from farkle_trainer.training.quizzes.questions import LEVELS, Form, Question, QuizError

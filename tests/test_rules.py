@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from farkle_trainer import RulesError, load_rules, score
+from farkle_trainer import RulesError, explain, load_rules, score
 from farkle_trainer.engine.rules import PRESETS, Rules
 
 
@@ -95,6 +95,13 @@ def test_a_custom_table_can_set_every_value(tmp_path: Path) -> None:
     assert score([2, 3, 4, 5, 6], rules) == 750
     assert score([1, 2, 3, 4, 5, 5], rules) == 550
     assert (rules.opening_minimum, rules.three_farkle_penalty, rules.target) == (500, 1000, 5000)
+
+
+def test_score_and_explain_take_a_rule_file_as_a_preset_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "[combinations]\nstraight = 2500\n")
+    assert score([1, 2, 3, 4, 5, 6], path) == score([1, 2, 3, 4, 5, 6], str(path)) == 2500
+    assert explain([1, 2, 3, 4, 5, 6], path).split.points == 2500
+    assert score([1, 2, 3, 4, 5, 6], "classic") == 1500
 
 
 def test_an_empty_file_is_the_base_table_under_the_file_name(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ import pytest
 from rich.console import Console
 
 from farkle_trainer.engine.rules import CLASSIC, Rules
-from farkle_trainer.engine.solver import Objective, Solution, _compute, _load_cached, solve
+from farkle_trainer.engine.solver import Objective, Solution, _compute, solve
+from farkle_trainer.store.tables import read_rows
 from farkle_trainer.ui import progress as progress_module
 from farkle_trainer.ui.progress import solve_progress, turn_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
@@ -111,14 +112,14 @@ def test_a_cached_table_reads_back_exactly_and_a_foreign_file_is_refused(tmp_pat
     computed = _compute(TABLE, Objective())
     path = tmp_path / "table.npy"
     np.save(path, computed.values, allow_pickle=False)
-    loaded = _load_cached(path)
+    loaded = read_rows(path, 7)
     assert loaded is not None and loaded[0] == computed.top
     assert np.array_equal(Solution(TABLE, Objective(), *loaded).values, computed.values)
     np.save(path, computed.values.astype(np.float32), allow_pickle=False)
-    assert _load_cached(path) is None
+    assert read_rows(path, 7) is None
     np.save(path, computed.values[:, :6].copy(), allow_pickle=False)
-    assert _load_cached(path) is None
+    assert read_rows(path, 7) is None
     broken = computed.values.copy()
     broken[3, 2] = np.nan
     np.save(path, broken, allow_pickle=False)
-    assert _load_cached(path) is None
+    assert read_rows(path, 7) is None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +18,6 @@ from farkle_trainer.engine.solver import (
     Objective,
     Solution,
     _compute,
-    cache_dir,
-    set_cache_dir,
     solve,
     top_level,
 )
@@ -212,68 +209,3 @@ def test_bad_states_are_refused() -> None:
         solution.roll_value(100, 7)
     with pytest.raises(ValueError):
         Objective.reach(0)
-
-
-def test_solutions_are_cached_on_disk(farkle_home: Path) -> None:
-    rules = Rules(name="disk-test", straight=2500)
-    first = solve(rules)
-    files = list(cache_dir().glob(f"*{rules.scoring_key}*.npy"))
-    assert len(files) == 1 and str(files[0]).startswith(str(farkle_home))
-    solve.cache_clear()
-    again = solve(rules)
-    assert again is not first
-    assert np.array_equal(again.values, first.values)
-
-
-def test_cache_files_are_private_in_a_private_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "made" / "cache"))
-    solve.cache_clear()
-    rules = Rules(name="private-test", straight=2000)
-    solve(rules)
-    (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
-    assert path.stat().st_mode & 0o777 == 0o600
-    # Every directory the program had to make is its owner's alone.
-    assert (tmp_path / "made").stat().st_mode & 0o777 == 0o700
-    assert cache_dir().stat().st_mode & 0o777 == 0o700
-    assert [p.name for p in cache_dir().iterdir()] == [path.name]
-
-
-def test_a_readable_cache_file_from_an_older_release_is_still_used(farkle_home: Path) -> None:
-    rules = Rules(name="older-test", straight=1750)
-    good = solve(rules)
-    (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
-    path.chmod(0o644)
-    before = path.stat().st_mtime_ns
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good.values)
-    assert path.stat().st_mtime_ns == before
-
-
-def test_set_cache_dir_wins_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "env"))
-    set_cache_dir(tmp_path / "chosen")
-    assert cache_dir() == tmp_path / "chosen"
-    set_cache_dir(None)
-    assert cache_dir() == tmp_path / "env"
-
-
-def test_a_damaged_cache_file_is_recomputed() -> None:
-    rules = Rules(name="damage-test", three_pairs=750)
-    good = solve(rules).values.copy()
-    (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
-    path.write_bytes(b"not numpy at all")
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good)
-    path.write_bytes(path.read_bytes()[:100])
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good)
-
-
-def test_an_unwritable_cache_only_costs_speed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    blocker = tmp_path / "file-not-dir"
-    blocker.write_text("")
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(blocker / "cache"))
-    solve.cache_clear()
-    assert solve(Rules(name="nowhere", straight=3000)).expected_turn_score > 0

@@ -23,4 +23,4 @@ def test_the_cli_does_not_import_heavy_modules_at_start(module: str) -> None:
 
 
 def test_the_measure_sees_heavy_imports() -> None:
-    assert "numpy" in imported_by("import farkle_trainer.engine.gamesolver")
+    assert "numpy" in imported_by("import farkle_trainer.engine.game")

@@ -37,7 +37,7 @@ from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
-    from farkle_trainer.training.games.game import Review
+    from farkle_trainer.training.games.analysis import Review
 
 app = command_group()
 
@@ -78,7 +78,7 @@ def challenge(
     """
     from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
-    from farkle_trainer.training.games.game import TURNS
+    from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import open_terminal

@@ -182,6 +182,9 @@ def _main(
     ] = False,
 ) -> None:
     """Learn Farkle scoring and bank-or-roll strategy against an exact solver."""
+    from farkle_trainer.store.tables import keep_tables_on_disk
+
+    keep_tables_on_disk()
 
 
 def points_option(name: str, help: str) -> Any:
@@ -265,7 +268,7 @@ def parse_points(text: str, option: str, *, positive: bool = False) -> int:
 
 
 def load(rules: str) -> Rules:
-    from farkle_trainer.engine.rules import load_rules
+    from farkle_trainer.store.rules import load_rules
 
     return load_rules(rules)
 
@@ -324,7 +327,7 @@ def _keep_cache_in_data_dir(value: Path | None) -> Path | None:
     # Run while the options are read, so a solve that comes before the store opens (decide
     # prepares its tables first) already writes inside the student's directory.
     if value is not None:
-        from farkle_trainer.engine.solver import set_cache_dir
+        from farkle_trainer.store.tables import set_cache_dir
 
         set_cache_dir(value.expanduser() / "cache")
     return value

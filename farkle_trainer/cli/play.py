@@ -25,8 +25,9 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
-    from farkle_trainer.training.games.match import MatchState, Setup
+    from farkle_trainer.training.games.match import MatchState
     from farkle_trainer.training.games.play import Played
+    from farkle_trainer.training.games.setup import Setup
     from farkle_trainer.ui.terminal import Terminal
 
 app = command_group()
@@ -73,7 +74,7 @@ def build_setup(
 ) -> Setup:
     from farkle_trainer.cli.common import load
     from farkle_trainer.training.classroom.codes import normalize_code
-    from farkle_trainer.training.games import match as m
+    from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, new_setup
 
     levels = _levels(vs)
     names = _names(players)
@@ -83,23 +84,23 @@ def build_setup(
         fail("--vs takes up to three computers")
     if not solo and not names and not levels:
         levels = ["medium"]
-    people = [m.Player(n) for n in names] or [m.Player("You")]
-    computers: list[m.Player] = []
+    people = [Player(n) for n in names] or [Player("You")]
+    computers: list[Player] = []
     for level in levels:
         name = level.capitalize()
         taken = [p.name for p in computers if p.name.split(" ")[0] == name]
-        computers.append(m.Player(f"{name} {len(taken) + 1}" if taken else name, m.Level(level)))
+        computers.append(Player(f"{name} {len(taken) + 1}" if taken else name, Level(level)))
     if len(taken_names := [p.name for p in computers]) != len(set(taken_names)):
         fail("two computers cannot share a name")
     line_up = (*people, *computers)
-    if not solo and len(line_up) > m.MAX_PLAYERS:
-        fail(f"a game has at most {m.MAX_PLAYERS} players, not {len(line_up)}")
+    if not solo and len(line_up) > MAX_PLAYERS:
+        fail(f"a game has at most {MAX_PLAYERS} players, not {len(line_up)}")
     if not solo and len(line_up) < 2:
         fail("a game needs two players at least: add --vs or another name in --players, or play --solo")
-    form = m.Form.MATCH
+    form = Form.MATCH
     if solo:
-        form = m.Form.TEN_TURNS if target is None else m.Form.FEWEST_TURNS
-    return m.new_setup(
+        form = Form.TEN_TURNS if target is None else Form.FEWEST_TURNS
+    return new_setup(
         line_up,
         load(rules_name),
         form=form,
@@ -115,7 +116,7 @@ def build_setup(
 
 def warm_table(term: Terminal, setup: Setup) -> None:
     """Solve (or load) the two-player table before the first roll, with a bar on a terminal."""
-    from farkle_trainer.engine.gamesolver import solve_game
+    from farkle_trainer.engine.game import solve_game
     from farkle_trainer.training.games.play import needs_table
     from farkle_trainer.ui.terminal import InteractiveFrontend
 
@@ -377,7 +378,7 @@ def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
     can be written by no game here, whatever the answer, so it is refused at once."""
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.gamefile import check_replace, holds_game
-    from farkle_trainer.training.games.match import MatchError
+    from farkle_trainer.training.games.setup import MatchError
 
     try:
         unfinished = None if row is None else game.saved_state(row)

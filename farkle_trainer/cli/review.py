@@ -25,8 +25,8 @@ app = command_group()
 
 
 def _state(row: GameRow) -> MatchState | None:
-    from farkle_trainer.training.games.match import MatchError
     from farkle_trainer.training.games.play import saved_state
+    from farkle_trainer.training.games.setup import MatchError
 
     try:
         return saved_state(row)

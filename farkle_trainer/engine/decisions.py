@@ -15,7 +15,7 @@ Kinds of decision (:class:`Kind`):
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
   minimum (the rule set's, or 500 when it has none);
 * ``game``: a two-player game to a target, both banked scores known; a play is worth its
-  exact chance of winning the game (:mod:`farkle_trainer.engine.gamesolver`);
+  exact chance of winning the game (:mod:`farkle_trainer.engine.game`);
 * ``solo``: alone, the target in as few turns as possible; a play is worth the expected
   number of turns still needed after this one (fewer is better).
 
@@ -45,7 +45,7 @@ from farkle_trainer.engine.grading import (
 )
 from farkle_trainer.engine.kinds import KINDS, SCORE_KINDS, Kind
 from farkle_trainer.engine.notation import dice_count, dice_text, ev, percent, points
-from farkle_trainer.engine.plays import Action, Hint, Play, hint, round_up
+from farkle_trainer.engine.plays import Action, Hint, Selection, hint, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
@@ -123,7 +123,7 @@ class Position:
             raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
 
     def _check_scores(self) -> None:
-        from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+        from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
         target = self.target
         if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
@@ -319,15 +319,13 @@ class Decision:
         raise DrillError(f"you cannot bank {self.choices_for(keep)[0].points_after:,} here")
 
 
-def _choices(play: Play) -> list[tuple[Choice, bool]]:
+def _choices(play: Selection, bank: float | None, roll: float, chosen: Action) -> list[tuple[Choice, bool]]:
     """The bank and roll choices after one set-aside, each with whether it is the solver's action."""
-    v = play.value
     made = []
-    for action, value in (("bank", v.bank), ("roll", v.roll)):
-        if value is None:
-            continue
-        choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
-        made.append((choice, action == v.action))
+    for action, value in (("bank", bank), ("roll", roll)):
+        if value is not None:
+            choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
+            made.append((choice, action == chosen))
     return made
 
 
@@ -348,7 +346,7 @@ def decision_for(position: Position) -> Decision:
     else:
         h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
         plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
-        made = [_choices(play) for play in plays]
+        made = [_choices(play, play.value.bank, play.value.roll, play.value.action) for play in plays]
     sign = 1.0 if p.unit.lower_is_better else -1.0
     ranked: list[tuple[float, int, int, Choice]] = []
     for i, pair in enumerate(made):
@@ -360,24 +358,17 @@ def decision_for(position: Position) -> Decision:
 
 def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
     """Bank and roll after each set-aside, valued by the chance of winning the game."""
-    from farkle_trainer.engine.gamesolver import game_plays, solve_game
+    from farkle_trainer.engine.game import game_plays, solve_game
 
     assert p.banked is not None and p.opponent is not None
     table = solve_game(p.rules, p.target, p.opening)
-    made = []
-    for play in game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table).plays:
-        pair = []
-        for action, value in (("bank", play.bank), ("roll", play.roll)):
-            if value is not None:
-                choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
-                pair.append((choice, action == play.action))
-        made.append(pair)
-    return made
+    plays = game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table).plays
+    return [_choices(play, play.bank, play.roll, play.action) for play in plays]
 
 
 def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
     """Bank and roll after each set-aside, valued by the expected turns still needed."""
-    from farkle_trainer.engine.gamesolver import solve_solo
+    from farkle_trainer.engine.game import solve_solo
 
     assert p.banked is not None
     table = solve_solo(p.rules, p.target, p.opening)
@@ -387,13 +378,8 @@ def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
         t = p.points + split.points
         bank = table.bank_value(p.banked, t)
         roll = table.roll_value(p.banked, t, left or 6)
-        rolls = table.should_roll(p.banked, t, left or 6)
-        pair = []
-        for action, value in (("bank", bank), ("roll", roll)):
-            if value is not None:
-                choice = Choice(split.dice, split.points, action, t, left, value)  # type: ignore[arg-type]
-                pair.append((choice, (action == "roll") == rolls))
-        made.append(pair)
+        chosen: Action = "roll" if table.should_roll(p.banked, t, left or 6) else "bank"
+        made.append(_choices(Selection(split, t, left), bank, roll, chosen))
     # The set-aside order of a hint: best value first, then more points, then more dice to roll.
     made.sort(key=lambda pair: (min(c.value for c, _ in pair), -pair[0][0].score, -pair[0][0].dice_to_roll))
     return made

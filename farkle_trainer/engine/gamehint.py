@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import (
+from farkle_trainer.engine.game import (
     GamePlay,
     GamePlays,
     GameSolverError,

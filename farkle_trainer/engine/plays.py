@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from farkle_trainer.engine.dice import Counts, counts_of, size
 from farkle_trainer.engine.grading import TIE
@@ -33,19 +33,15 @@ class Valuation:
 
 
 @dataclass(frozen=True)
-class Play:
-    """One distinct scoring selection of a roll, with what it is worth.
+class Selection:
+    """One distinct scoring selection of a roll, and the turn it leaves.
 
     ``dice_left`` is 0 after hot dice (the roll on is then with six dice).
-    ``expected`` values are expected final turn scores; ``chance`` values, present
-    when playing to reach a total, are chances of ending the turn with at least it.
     """
 
     split: Split
     points_after: int
     dice_left: int
-    expected: Valuation
-    chance: Valuation | None
 
     @property
     def keep(self) -> tuple[int, ...]:
@@ -60,13 +56,67 @@ class Play:
         return self.dice_left or 6
 
     @property
+    def worth(self) -> float:
+        """What the play is worth, played at its best, under the objective it is ranked by."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Play(Selection):
+    """One distinct scoring selection of a roll, with what it is worth.
+
+    ``expected`` values are expected final turn scores; ``chance`` values, present
+    when playing to reach a total, are chances of ending the turn with at least it.
+    """
+
+    expected: Valuation
+    chance: Valuation | None
+
+    @property
     def value(self) -> Valuation:
         """The valuation of the objective being played for."""
         return self.chance if self.chance is not None else self.expected
 
+    @property
+    def worth(self) -> float:
+        return self.value.best
+
+
+P = TypeVar("P", bound=Selection)
+
+
+class Ranking(Generic[P]):
+    """Every play of a roll, best first: what a hint and a game's plays have in common."""
+
+    plays: tuple[P, ...]
+
+    @property
+    def farkle(self) -> bool:
+        return not self.plays
+
+    @property
+    def best(self) -> P | None:
+        return self.plays[0] if self.plays else None
+
+    @property
+    def in_chances(self) -> bool:
+        """Whether plays are worth chances (a loss is then compared in percentage points,
+        the unit it is shown in), rather than points or turns."""
+        raise NotImplementedError
+
+    def gives_up(self, play: P) -> float:
+        """How much a play gives up against the best one, in the objective's units."""
+        assert self.best is not None
+        return max(0.0, self.best.worth - play.worth)
+
+    def ties_best(self, play: P) -> bool:
+        """Whether a play is as good as the best: it gives up less than a tie (see ``TIE``)."""
+        lost = self.gives_up(play)
+        return (100 * lost if self.in_chances else lost) < TIE
+
 
 @dataclass(frozen=True)
-class Hint:
+class Hint(Ranking[Play]):
     """All plays of a roll with ``points`` already at stake, best first."""
 
     roll: tuple[int, ...]
@@ -76,23 +126,8 @@ class Hint:
     plays: tuple[Play, ...]
 
     @property
-    def farkle(self) -> bool:
-        return not self.plays
-
-    @property
-    def best(self) -> Play | None:
-        return self.plays[0] if self.plays else None
-
-    def gives_up(self, play: Play) -> float:
-        """How much a play gives up against the best one, in the objective's units."""
-        assert self.best is not None
-        return max(0.0, self.best.value.best - play.value.best)
-
-    def ties_best(self, play: Play) -> bool:
-        """Whether a play is as good as the best: it gives up less than a tie (see ``TIE``)."""
-        lost = self.gives_up(play)
-        # A chance is compared in percentage points, the unit its loss is shown in.
-        return (100 * lost if self.objective.kind == "reach" else lost) < TIE
+    def in_chances(self) -> bool:
+        return self.objective.kind == "reach"
 
 
 def hint(

@@ -1,4 +1,4 @@
-"""Scoring tables and house rules: the presets, and custom tables read from TOML.
+"""Scoring tables and house rules: the presets, and custom tables parsed from TOML.
 
 A :class:`Rules` value is immutable and hashable, so everything derived from it
 (score tables, solved turns) can be cached by it.
@@ -10,11 +10,9 @@ import hashlib
 import json
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
 
 OfAKindMode = Literal["fixed", "multiply"]
 
@@ -172,32 +170,31 @@ PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTI
 DEFAULT_RULES = "classic"
 
 
-def load_rules(name_or_path: str | Path | Rules | None = None) -> Rules:
-    """Return a preset by name, or the rules in a TOML file.
-
-    ``None`` gives the default preset (``classic``). Raises :class:`RulesError` with
-    the offending key when a file cannot be used.
+def preset(name: str | Rules | None = None) -> Rules:
+    """A preset by name, in any case; ``None`` gives the default (``classic``), and rules
+    are returned as they are. Rule files are read by :func:`farkle_trainer.load_rules`.
     """
-    if name_or_path is None:
+    if name is None:
         return PRESETS[DEFAULT_RULES]
-    if isinstance(name_or_path, Rules):
-        return name_or_path
-    text = str(name_or_path)
-    if text.lower() in PRESETS:
-        return PRESETS[text.lower()]
-    path = Path(text).expanduser()
-    if path.suffix.lower() != ".toml" and not path.exists():
-        names = ", ".join(PRESETS)
-        raise RulesError(f"unknown rules {text!r}: use a preset ({names}) or a .toml file")
-    raw = _read_rule_file(path)
+    if isinstance(name, Rules):
+        return name
+    if name.lower() in PRESETS:
+        return PRESETS[name.lower()]
+    names = ", ".join(PRESETS)
+    raise RulesError(f"unknown rules {name!r}: use a preset ({names}) or a .toml file")
+
+
+def rules_from_toml(raw: bytes, *, default_name: str, source: str) -> Rules:
+    """The rules in the bytes of a rule file (see :func:`rules_from_mapping`); ``source``
+    names the file in every error."""
     try:
         data = tomllib.loads(raw.decode("utf-8"))
-        return rules_from_mapping(data, default_name=path.stem, source=str(path))
+        return rules_from_mapping(data, default_name=default_name, source=source)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesError(f"not valid TOML ({exc})", source=str(path)) from None
+        raise RulesError(f"not valid TOML ({exc})", source=source) from None
     except RecursionError:
         # Nested arrays or inline tables thousands deep: no rule file looks like that.
-        raise RulesError("not a rule file: arrays or tables nested too deeply", source=str(path)) from None
+        raise RulesError("not a rule file: arrays or tables nested too deeply", source=source) from None
 
 
 # The TOML layout: section -> key -> Rules field.  Face names in [three_of_a_kind]
@@ -235,8 +232,6 @@ _OPTIONAL = {
     "partial_straight_low",
     "partial_straight_high",
 }
-#: Rule files are a few lines; anything larger is not one.
-MAX_RULE_FILE = 64 * 1024
 #: The most any value of a rule file may be worth. The solver's work grows with the points a
 #: turn can reach: with every value at these maxima a strategy still takes about 2 s of CPU.
 MAX_RULE_POINTS = 10_000
@@ -247,21 +242,6 @@ MAX_TARGET = 20_000
 MAX_FACTOR = 10
 _HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
 _TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
-
-
-def _read_rule_file(path: Path) -> bytes:
-    """The bytes of a rule file: a regular file of at most MAX_RULE_FILE bytes."""
-    try:
-        return read_limited(path, MAX_RULE_FILE)
-    except FileNotFoundError:
-        raise RulesError("no such rule file", source=str(path)) from None
-    except NotARegularFile:
-        raise RulesError("not a regular file", source=str(path)) from None
-    except FileTooLarge:
-        too_large = f"too large for a rule file (over {MAX_RULE_FILE:,} bytes)"
-        raise RulesError(too_large, source=str(path)) from None
-    except OSError as exc:
-        raise RulesError(f"cannot read the rule file ({exc.strerror})", source=str(path)) from None
 
 
 def rules_from_mapping(

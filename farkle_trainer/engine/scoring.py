@@ -28,7 +28,7 @@ from farkle_trainer.engine.dice import (
     size,
     sub_multisets,
 )
-from farkle_trainer.engine.rules import Rules, load_rules
+from farkle_trainer.engine.rules import Rules, preset
 
 _COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -201,23 +201,20 @@ def score_table(rules: Rules) -> ScoreTable:
     return ScoreTable(rules)
 
 
-def _rules(rules: Rules | str | None) -> Rules:
-    return rules if isinstance(rules, Rules) else load_rules(rules)
-
-
 def score(dice: Iterable[int], rules: Rules | str | None = None) -> int | None:
     """The points a selection of dice is worth when set aside together.
 
-    Returns None when some die in it cannot score (or the selection is empty).
-    Raises :class:`~farkle_trainer.engine.dice.DiceError` for a face outside 1..6 or more
-    than six dice.
+    Returns None when some die in it cannot score (or the selection is empty). ``rules``:
+    rules or a preset's name (default ``classic``). Raises
+    :class:`~farkle_trainer.engine.dice.DiceError` for a face outside 1..6 or more than six
+    dice.
     """
     from farkle_trainer.engine.dice import DiceError
 
     counts = counts_of(dice)
     if size(counts) > 6:
         raise DiceError(f"{size(counts)} dice given: Farkle uses at most 6")
-    split = score_table(_rules(rules)).split(counts)
+    split = score_table(preset(rules)).split(counts)
     if split is None or not split.dice:
         return None
     return split.points
@@ -238,9 +235,10 @@ def _dead_reason(face: int, count: int, rules: Rules) -> str:
 def explain(dice: Iterable[int], rules: Rules | str | None = None) -> Explanation:
     """Score a set of dice and say why: the best split, or which dice cannot score.
 
-    Also treats the dice as a roll: is it a Farkle, and what is the best set-aside.
+    Also treats the dice as a roll: is it a Farkle, and what is the best set-aside. ``rules``:
+    rules or a preset's name (default ``classic``).
     """
-    rules = _rules(rules)
+    rules = preset(rules)
     table = score_table(rules)
     faces = tuple(sorted(dice))
     counts = counts_of(faces)

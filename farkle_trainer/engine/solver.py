@@ -24,21 +24,15 @@ rounding in the last bits separates them from the rational answer.
 
 from __future__ import annotations
 
-import ast
-import contextlib
 import math
-import os
-import sys
-import tempfile
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import multisets, roll_chance
-from farkle_trainer.engine.files import read_limited
+from farkle_trainer.engine.keeper import TableKey, recall_rows, remember_rows
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 
@@ -47,7 +41,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 STEP = 50
-_CACHE_VERSION = 1
+#: The layout of a kept solution (see :class:`~farkle_trainer.engine.keeper.TableKey`).
+_FORMAT = 1
 
 #: Told ``(levels done, levels in all)`` as a solve fills in its table, so a front end can
 #: show progress on a large custom table that takes minutes.
@@ -173,8 +168,8 @@ class Solution:
         self.rules = rules
         self.objective = objective
         self.top = top  # from this level up, banking is best in every state
-        # Row-major, 7 to a level: a solution read from the disk cache stays a plain array, so a
-        # warm ``hint`` never has to import numpy.
+        # Row-major, 7 to a level: a kept solution comes back as a plain array and stays one, so
+        # a warm ``hint`` never has to import numpy.
         self._flat: array[float] | NDArray[np.float64] = (
             values if isinstance(values, array) else values.ravel()
         )
@@ -298,140 +293,8 @@ def _compute(rules: Rules, objective: Objective, progress: Progress | None = Non
     return Solution(rules, objective, top, values)
 
 
-_chosen_cache: Path | None = None
-
-
-def set_cache_dir(path: Path | None) -> None:
-    """Keep solved tables in ``path`` from now on; None goes back to :func:`cache_dir`'s defaults.
-
-    A front end calls this for ``--data-dir``, so everything the program writes for one student
-    stays in the directory they were given.
-    """
-    global _chosen_cache
-    _chosen_cache = path
-
-
-def cache_dir() -> Path:
-    """Where solved tables are kept between runs.
-
-    The directory given to :func:`set_cache_dir` wins; then ``FARKLE_TRAIN_CACHE``; then
-    ``$FARKLE_TRAIN_HOME/cache``; then the platform's user cache directory.
-    """
-    if _chosen_cache is not None:
-        return _chosen_cache
-    if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
-        return Path(explicit)
-    if home := os.environ.get("FARKLE_TRAIN_HOME"):
-        return Path(home) / "cache"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("farkle-trainer", appauthor=False))
-
-
-def _private_dirs(directory: Path) -> None:
-    """Create ``directory`` and each missing parent 0700; directories that exist are left alone."""
-    missing: list[Path] = []
-    while not directory.exists():
-        missing.append(directory)
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    for new in reversed(missing):
-        try:
-            new.mkdir(mode=0o700)
-        except FileExistsError:
-            continue  # another process made it first, and it is not ours to change
-        # mkdir's mode passes through the umask; the owner must be able to write here.
-        new.chmod(0o700)
-
-
-def write_cache_file(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write a cache file readable by its owner only, whole or not at all.
-
-    ``write`` fills a private temporary file next to ``path`` that then replaces it, so a reader
-    never sees half a table and a file made by an older release becomes 0600 when it is
-    rewritten. A cache that cannot be written only costs time, never correctness, so
-    failures are swallowed.
-    """
-    tmp: str | None = None
-    try:
-        _private_dirs(path.parent)
-        # mkstemp makes the file 0600 with a name of its own, so parallel writers never meet.
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-        tmp = None
-    except OSError:
-        pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _cache_path(rules: Rules, objective: Objective) -> Path:
-    return cache_dir() / f"solution-v{_CACHE_VERSION}-{rules.scoring_key}-{objective.key}.npy"
-
-
-#: No cached table is larger than this; a bigger file is not one of ours.
-MAX_CACHE_FILE = 64 * 1024 * 1024
-
-
-def read_cache_file(path: Path) -> bytes | None:
-    """The bytes of a cache file, or None if there is no sound one to read.
-
-    Only a regular file of at most ``MAX_CACHE_FILE`` bytes is read: something else put at
-    a cache path (a FIFO would wait forever, a device never ends) is treated as missing,
-    and the table is solved again.
-    """
-    try:
-        return read_limited(path, MAX_CACHE_FILE)
-    except OSError:
-        return None
-
-
-def _load_cached(path: Path) -> tuple[int, array[float]] | None:
-    """``(top, values)`` from a cached ``.npy`` file, read without numpy; None if it is not sound.
-
-    The file is what ``numpy.save`` writes for a C-ordered little-endian float64 array of
-    shape (top, 7): a magic string, a header giving that, then the raw numbers.
-    """
-    data = read_cache_file(path)
-    if data is None:
-        return None
-    if data[:6] != b"\x93NUMPY" or len(data) < 10:
-        return None
-    major = data[6]
-    size_bytes = 2 if major == 1 else 4
-    start = 8 + size_bytes
-    header_len = int.from_bytes(data[8:start], "little")
-    try:
-        header: Any = ast.literal_eval(data[start : start + header_len].decode("latin-1"))
-    except (ValueError, SyntaxError, UnicodeDecodeError):
-        return None
-    if not isinstance(header, dict) or header.get("descr") != "<f8" or header.get("fortran_order"):
-        return None
-    shape = header.get("shape")
-    if not (isinstance(shape, tuple) and len(shape) == 2 and shape[1] == 7 and isinstance(shape[0], int)):
-        return None
-    top = shape[0]
-    body = data[start + header_len :]
-    if top < 1 or len(body) != top * 7 * 8:
-        return None
-    values = array("d")
-    values.frombytes(body)
-    if sys.byteorder != "little":
-        values.byteswap()
-    if not all(math.isfinite(v) for i, v in enumerate(values) if i % 7):
-        return None
-    return top, values
-
-
-def _store(path: Path, values: NDArray[np.float64]) -> None:
-    import numpy as np
-
-    write_cache_file(path, lambda fh: np.save(fh, values, allow_pickle=False))
+def _key(rules: Rules, objective: Objective) -> TableKey:
+    return TableKey("solution", _FORMAT, (rules.scoring_key, objective.key))
 
 
 class _Solve:
@@ -445,20 +308,20 @@ class _Solve:
     ) -> Solution:
         """Solve a turn exactly under ``rules`` for ``objective``.
 
-        Cached in memory for the process and on disk between runs (keyed by the
-        scoring table and the objective, so a renamed copy of a table shares it).
+        Held in memory for the process, and kept between runs by the installed
+        :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the scoring table and
+        the objective, so a renamed copy of a table shares it).
         ``progress`` hears about a solve that has to be computed, never a cached one.
         """
         key = (rules, objective)
         if (known := self._solved.get(key)) is not None:
             return known
-        path = _cache_path(rules, objective)
-        cached = _load_cached(path)
-        if cached is not None:
-            solution = Solution(rules, objective, *cached)
+        kept = recall_rows(_key(rules, objective), 7)
+        if kept is not None:
+            solution = Solution(rules, objective, *kept)
         else:
             solution = _compute(rules, objective, progress)
-            _store(path, solution.values)
+            remember_rows(_key(rules, objective), solution.values)
         self._solved[key] = solution
         return solution
 

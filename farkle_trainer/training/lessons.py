@@ -32,7 +32,7 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
 
 if TYPE_CHECKING:
-    from farkle_trainer.engine.gamesolver import GameTable
+    from farkle_trainer.engine.game import GameTable
     from farkle_trainer.engine.solver import Solution
 
 FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
@@ -228,7 +228,7 @@ def _without_penalty(rules: Rules) -> Rules:
 
 
 def _game(rules: Rules, target: int) -> GameTable:
-    from farkle_trainer.engine.gamesolver import solve_game
+    from farkle_trainer.engine.game import solve_game
 
     return solve_game(_without_penalty(rules), target)
 
@@ -274,7 +274,7 @@ def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str
 
 
 def _solo_turns(rules: Rules, score: int, target: int) -> str:
-    from farkle_trainer.engine.gamesolver import solve_solo
+    from farkle_trainer.engine.game import solve_solo
 
     return f"{solve_solo(_without_penalty(rules), target).expected_turns(score):.2f}"
 

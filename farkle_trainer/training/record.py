@@ -18,11 +18,11 @@ from farkle_trainer.store.rows import LossUnit
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Grading
     from farkle_trainer.store.db import Store
-    from farkle_trainer.training.games.analysis import Review as MatchReview
-    from farkle_trainer.training.games.game import Review
+    from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.quizzes.quiz import Answered
 
-#: The topic of a decision made in a ten-turn game (daily practice, class challenge).
+#: The topic of a decision graded in expected points: every one of the ten-turn game (daily
+#: practice, class challenge), and those of whole games valued in points.
 GAME_TOPIC = "bank-or-roll"
 #: The topic of a decision in a whole game, by what it is graded in.
 MATCH_TOPICS: Mapping[str, str] = {
@@ -113,24 +113,13 @@ class AnswerRecord:
 
     @classmethod
     def of_game(cls, r: Review, **context: Any) -> AnswerRecord:
-        """A decision of a ten-turn game; ``context`` (the date, the class code) joins the move."""
-        m = r.move
-        return cls(
-            topic=GAME_TOPIC,
-            item=decision_item(m.roll, m.points),
-            question=decision_question(m.roll, m.points),
-            answer=move_words(m.keep, m.action, len(m.roll) - len(m.keep)),
-            correct_answer=move_words(r.best.keep, r.best_action, r.best.dice_left),
-            correct=r.right,
-            grade=r.grading.grade,
-            points_lost=r.grading.lost,
-            extra={**context, **m.to_dict()},
-            keep=tuple(m.keep),
-            action=m.action,
-        )
+        """A decision of the ten-turn game on shared dice (daily practice, a class challenge),
+        graded in points; ``context`` (the date, the class code) joins the move as that game
+        keeps it."""
+        return replace(cls.of_match(r), extra={**context, **r.move.to_dict(solo=True)})
 
     @classmethod
-    def of_match(cls, r: MatchReview, **context: Any) -> AnswerRecord:
+    def of_match(cls, r: Review, **context: Any) -> AnswerRecord:
         """A person's decision in a whole game, under the topic of what it is graded by.
 
         Chances (of winning, of passing the leader) are kept in percentage points; turns of a

@@ -6,19 +6,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from farkle_trainer.training.classroom.codes import code_stream
-
 if TYPE_CHECKING:
     from farkle_trainer.training.frontend import Frontend
-    from farkle_trainer.training.games.daily import GameView
-    from farkle_trainer.training.games.game import GameState, Move, Review
+    from farkle_trainer.training.games.analysis import Review
+    from farkle_trainer.training.games.match import MatchState, Move
+    from farkle_trainer.training.games.play import GameView
 
 
 @dataclass(frozen=True)
 class ChallengeOutcome:
     """How a challenge ended: the game so far, perfect play on its dice (once over), the exit code."""
 
-    state: GameState
+    state: MatchState
     finished: bool
     perfect_score: int | None
     reviews: tuple[Review, ...]
@@ -43,18 +42,22 @@ def play_challenge(
     Hints are off: a class challenge compares players on the same dice.
     """
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
-    from farkle_trainer.training.games import game
-    from farkle_trainer.training.games.daily import play_game
+    from farkle_trainer.training.games.analysis import review, review_move
+    from farkle_trainer.training.games.match import new_match
+    from farkle_trainer.training.games.play import play_game
+    from farkle_trainer.training.games.setup import for_challenge
+    from farkle_trainer.training.games.tenturns import perfect_play
 
-    source = game.seeded_source(code_stream(code, "challenge"))
-    state = game.new_game()
+    setup = for_challenge(code)
+    source = setup.source()
+    state = new_match(setup)
 
-    def save(s: GameState) -> None:
+    def save(s: MatchState) -> None:
         nonlocal state
         state = s
 
     def on_decision(move: Move) -> None:
-        decided(game.review_move(move), state.banked)
+        decided(review_move(setup, move), state.banked)
 
     try:
         play_game(
@@ -70,4 +73,4 @@ def play_challenge(
     except (KeyboardInterrupt, EndOfInput) as stop:
         exit_code = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0
         return ChallengeOutcome(state, False, None, (), exit_code)
-    return ChallengeOutcome(state, True, game.perfect_play(source), game.review(state), 0)
+    return ChallengeOutcome(state, True, perfect_play(source), review(state), 0)

@@ -32,7 +32,8 @@ from farkle_trainer.training.classroom.results import (
     read_result,
 )
 from farkle_trainer.training.classroom.verify import verify
-from farkle_trainer.training.games.game import TURNS, expected_turn
+from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
+from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.record import AnswerRecord
 
 

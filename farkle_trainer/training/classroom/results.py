@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import (
     ACTIVITIES,

@@ -23,10 +23,13 @@ from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
-from farkle_trainer.training.classroom.codes import class_drills, class_quiz, code_stream
+from farkle_trainer.training.classroom.codes import class_drills, class_quiz
 from farkle_trainer.training.classroom.results import RESULT_VERSION, Result, ResultError
 from farkle_trainer.training.drills.drills import Level as DrillLevel
-from farkle_trainer.training.games import game
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.analysis import review_move
+from farkle_trainer.training.games.setup import SOLO_TURNS, for_challenge
+from farkle_trainer.training.games.tenturns import perfect_play
 from farkle_trainer.training.quizzes.questions import LEVELS, Answer, Question
 from farkle_trainer.training.quizzes.quiz import MAX_COUNT, Answered, next_question
 from farkle_trainer.training.quizzes.quiz import grade as grade_quiz
@@ -104,7 +107,7 @@ def _with_target(r: Result, rules: Rules) -> Rules:
     target = _setting(r, "target")
     if target is None:
         return rules
-    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
     if (
         isinstance(target, bool)
@@ -198,14 +201,14 @@ def _not_the_codes(a: AnswerRecord) -> str:
 
 def _verify_challenge(r: Result) -> None:
     """Replay the moves on the code's dice: each decision graded again, the score and the end."""
-    if r.rules != CHALLENGE_RULES or r.planned != game.TURNS:
-        raise ClaimError(f"a challenge is {game.TURNS} turns on {CHALLENGE_RULES} rules")
-    source = game.seeded_source(code_stream(r.code, "challenge"))
-    state = game.new_game()
+    if r.rules != CHALLENGE_RULES or r.planned != SOLO_TURNS:
+        raise ClaimError(f"a challenge is {SOLO_TURNS} turns on {CHALLENGE_RULES} rules")
+    setup = for_challenge(r.code)
+    source = setup.source()
+    state = m.new_match(setup)
     expected: list[AnswerRecord | str] = []
     for a in r.answers:
-        while state.phase == "roll":
-            state = game.roll(state, source)
+        state = m.to_decision(state, source)
         if state.over:
             expected.append(f"answer {a.number} comes after the game is over")
             break
@@ -214,21 +217,19 @@ def _verify_challenge(r: Result) -> None:
             break
         before = len(state.log)
         try:
-            state = game.set_aside(state, a.keep)
-            state = game.bank(state) if a.action == "bank" else game.roll_on(state, source)
+            state = m.play(state, source, a.keep, a.action)  # type: ignore[arg-type]
         except FarkleError:
             expected.append(f"answer {a.number}'s move cannot be played on the class's dice")
             break
-        expected.append(AnswerRecord.of_game(game.review_move(state.log[before])))
+        expected.append(AnswerRecord.of_game(review_move(setup, state.log[before])))
     _compare(r.answers, expected)
     # Rolls that need no decision (a Farkle at the start of a turn) follow on their own.
-    while state.phase == "roll":
-        state = game.roll(state, source)
+    state = m.to_decision(state, source)
     if r.score != state.banked:
         raise ClaimError(f"a score of {r.score:,}, but its moves bank {state.banked:,}")
     if r.complete and not state.over:
-        raise ClaimError(f"marked complete, but its moves stop in turn {state.turn} of {game.TURNS}")
-    perfect = game.perfect_play(source) if r.complete else None
+        raise ClaimError(f"marked complete, but its moves stop in turn {state.turn} of {SOLO_TURNS}")
+    perfect = perfect_play(source) if r.complete else None
     if r.perfect_score != perfect:
         raise ClaimError(
             f"perfect play on the class's dice scores {_points(perfect)}, not {_points(r.perfect_score)}"

@@ -72,7 +72,7 @@ def _final_round(rules: Rules, stream: Stream) -> Setting:
 
 
 def _target(rules: Rules) -> int:
-    from farkle_trainer.engine.gamesolver import MAX_TARGET, MIN_TARGET
+    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
 
     if not MIN_TARGET <= rules.target <= MAX_TARGET:
         raise DrillError(
@@ -214,13 +214,13 @@ Prepare = Callable[[Rules, Callable[[float], None]], None]
 
 
 def _solve_game(rules: Rules, progress: Callable[[float], None]) -> None:
-    from farkle_trainer.engine.gamesolver import solve_game
+    from farkle_trainer.engine.game import solve_game
 
     solve_game(rules, progress=progress)
 
 
 def _solve_solo(rules: Rules, progress: Callable[[float], None]) -> None:
-    from farkle_trainer.engine.gamesolver import solve_solo
+    from farkle_trainer.engine.game import solve_solo
 
     solve_solo(rules)
     progress(1.0)

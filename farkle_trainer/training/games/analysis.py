@@ -34,12 +34,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, grade_for, in_points, loss, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
-from farkle_trainer.training.games.match import FARKLES_FOR_PENALTY, Form, MatchError, MatchState, Move, Setup
+from farkle_trainer.training.games.match import FARKLES_FOR_PENALTY, MatchState, Move
+from farkle_trainer.training.games.setup import Form, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
 
@@ -185,13 +186,22 @@ class Review:
         return self.grade.right
 
     @property
+    def gave_up(self) -> float:
+        """What the decision gave up, counting nothing for a best play (a hair under the best value)."""
+        return 0.0 if self.grade == Grade.BEST else self.lost
+
+    @property
     def points_lost(self) -> float:
         """The loss on the points scale ratings use (see :func:`in_points`)."""
         return in_points(self.lost, self.unit)
 
 
 def review_move(setup: Setup, move: Move) -> Review:
-    """Grade one decision (a coach can call this right after it is made)."""
+    """Grade one decision (a coach can call this right after it is made).
+
+    Graded in points, a decision gets the grade and the loss the keep drill of its roll and
+    turn points gets in ``decide``: the same exact values of the same plays.
+    """
     if not move.decision:
         raise MatchError("a Farkle is not a decision")
     unit = grading_unit(setup, move)
@@ -201,6 +211,12 @@ def review_move(setup: Setup, move: Move) -> Review:
     keep, action, best = v.best
     lost = loss(best, chosen, unit)
     return Review(move, unit, chosen, keep, action, best, lost, grade_for(lost, unit))
+
+
+def review(state: MatchState) -> tuple[Review, ...]:
+    """Every decision of the people playing, graded, in the order they were made."""
+    people = state.setup.players
+    return tuple(review_move(state.setup, m) for m in state.decisions if people[m.seat].human)
 
 
 @dataclass(frozen=True)
@@ -291,8 +307,7 @@ def analyse(state: MatchState) -> Analysis:
     setup = state.setup
     unit = game_unit(setup)
     by_move = [values(setup, m, unit) for m in state.log]
-    reviews = [review_move(setup, m) for m in state.log if m.decision and setup.players[m.seat].human]
-    reviews.sort(key=lambda r: -r.points_lost)
+    reviews = sorted(review(state), key=lambda r: -r.points_lost)
     accounts = tuple(_account(state, seat, unit, by_move) for seat in range(setup.size))
     chart_seat = setup.humans[0] if setup.humans else 0
     return Analysis(

@@ -22,21 +22,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.gamesolver import GameTable, game_plays, solve_game
+from farkle_trainer.engine.game import GameTable, game_plays, solve_game
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
-from farkle_trainer.training.games.game import DiceSource
-from farkle_trainer.training.games.match import (
-    Level,
-    MatchError,
-    MatchState,
-    Setup,
-    bank,
-    roll,
-    roll_on,
-    set_aside,
-)
+from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.match import MatchState, play, roll
+from farkle_trainer.training.games.setup import Level, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
 
@@ -125,8 +117,7 @@ def step(state: MatchState, source: DiceSource) -> MatchState:
     if state.phase == "roll":
         return roll(state, source)
     choice = choose(state)
-    state = set_aside(state, choice.keep)
-    return bank(state) if choice.action == "bank" else roll_on(state, source)
+    return play(state, source, choice.keep, choice.action)
 
 
 def play_computers(state: MatchState, source: DiceSource) -> MatchState:

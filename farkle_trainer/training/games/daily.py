@@ -1,95 +1,70 @@
-"""The daily game: dice seeded by the date, the UTC day, official and practice plays, the share line.
+"""The daily game: the UTC day, official and practice plays, the share line.
 
-Ten turns a day on the same dice for everyone (the game itself is :mod:`farkle_trainer.training.games.game`:
-``classic`` table, no house rules). The first attempt of a UTC day is official and goes to the
-stats; replaying the day (``--replay``) or playing a past day (``--date``) is practice, recorded
-as training progress and never as stats. The day changes at 00:00 UTC, read once per command.
-An official game stays open until 00:00 UTC two days after its date (:func:`closes_at`), then
-is closed as it stands (:func:`close_expired`): banked turns count, turns not played score 0.
-
-Daily dice
-----------
-Die ``place`` (1 to 6) of roll ``roll`` (numbered from 1 within the game, counting every roll
-of every turn) on ``date`` (the UTC date as YYYY-MM-DD) is:
-
-1. the SHA-256 digest of the UTF-8 text ``"{date}:{roll}:{place}"``, e.g. ``"2026-11-29:1:1"``;
-2. its 32 bytes read in order, every byte ``b >= 252`` skipped; the first byte kept gives the
-   face ``b % 6 + 1`` (252 is 42 x 6, so each face comes from exactly 42 byte values: no bias);
-3. if all 32 bytes are skipped, the same again with the digest of ``"{date}:{roll}:{place}:1"``,
-   then ``":2"``, and so on.
-
->>> from datetime import date
->>> [daily_die(date(2026, 11, 29), 1, place) for place in range(1, 7)]
-[4, 1, 4, 3, 1, 4]
-
-Nothing else goes in: two players who make the same choices see the same rolls on any machine
-and any Python version, and a player who keeps fewer dice sees the first places of the same
-next roll.
+Ten turns a day on the same dice for everyone: the ten-turn solo game on the day's dice
+(:func:`~farkle_trainer.training.games.setup.for_day`; the dice function is
+:func:`~farkle_trainer.training.games.dice.daily_die`). The first attempt of a UTC day is
+official and goes to the stats; replaying the day (``--replay``) or playing a past day
+(``--date``) is practice, recorded as training progress and never as stats. The day changes
+at 00:00 UTC, read once per command. An official game stays open until 00:00 UTC two days
+after its date (:func:`closes_at`), then is closed as it stands (:func:`close_expired`):
+banked turns count, turns not played score 0.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext, suppress
+from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from enum import Enum
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, InputError
-from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError, StoreError
 from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput, Frontend
-from farkle_trainer.training.games import game
-from farkle_trainer.training.games.game import DiceSource, GameState, Move, Review
+from farkle_trainer.training.games.analysis import Review, review, review_move
+from farkle_trainer.training.games.dice import daily_source
+from farkle_trainer.training.games.legacy import read_state
+from farkle_trainer.training.games.match import MatchState, Move, new_match, rebuilt
+from farkle_trainer.training.games.play import GameView, play_game
+from farkle_trainer.training.games.setup import TEN_TURNS, MatchError, for_day
+from farkle_trainer.training.games.tenturns import perfect_play, turn_summaries
 from farkle_trainer.training.progress import load_stats
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
-    from farkle_trainer.engine.plays import Hint
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt, DailyResult
     from farkle_trainer.training.progress import StatsSummary
 
-T = TypeVar("T")
-#: Bytes from 252 up are skipped: 252 is the largest multiple of 6 that fits in a byte.
-BYTE_LIMIT = 252
 #: The daily game's table, as the store records it.
-RULES_NAME = game.GAME_RULES.name
+RULES_NAME = TEN_TURNS.rules.name
 #: Practice decisions are recorded under this topic, as bank-or-roll decisions.
 PRACTICE_TOPIC = "bank-or-roll"
+#: What a player who asks for a hint in the official game is told.
+OFFICIAL_NO_HINTS = "hints are off in the official game"
 
 
-class GameView(Protocol):
-    """Every line the ten-turn game says, as a front end words it."""
+@dataclass(frozen=True)
+class Recorded:
+    """How a finished attempt was recorded: its share line, official or practice, its day, and
+    the streak it makes (official games only)."""
 
-    SET_ASIDE_PROMPT: str
-    HOT_DICE: str
+    share: str
+    official: bool
+    day: date
+    streak: int | None
+
+
+class DailyView(GameView, Protocol):
+    """Every line the daily game says, as a front end words it: the game's own, and these."""
 
     def intro(self, day: date, *, official: bool) -> str: ...
-    def resume_line(self, state: GameState) -> str: ...
-    def roll_line(self, turn: int, banked: int, stake: int, roll: tuple[int, ...]) -> str: ...
-    def farkle_line(self, move: Move, after: GameState) -> str: ...
-    def kept_line(self, state: GameState) -> str: ...
-    def action_prompt(self, state: GameState) -> str: ...
-    def bank_line(self, banked: int, after: GameState) -> str: ...
-    def stopped_line(self, state: GameState, command: str) -> str: ...
-    def hint_for_roll(self, h: Hint) -> str: ...
-    def hint_for_action(self, h: Hint, kept: tuple[int, ...]) -> str: ...
-    def summary(
-        self,
-        state: GameState,
-        reviews: tuple[Review, ...],
-        *,
-        share: str,
-        official: bool,
-        day: date,
-        streak: int | None,
-    ) -> str: ...
+    def resume_line(self, state: MatchState) -> str: ...
+    def stopped_line(self, state: MatchState, command: str) -> str: ...
+    def summary(self, state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str: ...
 
 
 #: How long a terminal keeps its hold on a game after its last action: another terminal may
@@ -111,43 +86,6 @@ class GameElsewhere(DailyError):
     """The attempt is being played, or was carried on, in another terminal."""
 
     exit_code = RUNTIME_FAILURE
-
-
-# -- the dice
-
-
-def digests(key: str) -> Iterator[bytes]:
-    """SHA-256 of ``key``, then of ``key:1``, ``key:2``, ... (step 3 of the module docstring)."""
-    yield hashlib.sha256(key.encode()).digest()
-    n = 1
-    while True:
-        yield hashlib.sha256(f"{key}:{n}".encode()).digest()
-        n += 1
-
-
-def face_from(blocks: Iterable[bytes]) -> int:
-    """The first byte below :data:`BYTE_LIMIT` in ``blocks``, as a face ``b % 6 + 1``."""
-    for block in blocks:
-        for b in block:
-            if b < BYTE_LIMIT:
-                return b % 6 + 1
-    raise ValueError("the blocks ran out before a byte below 252")
-
-
-def daily_die(day: date, roll: int, place: int) -> int:
-    """The face of die ``place`` (from 1) in roll ``roll`` (from 1) of ``day``'s game."""
-    if roll < 1 or not 1 <= place <= 6:
-        raise ValueError(f"rolls count from 1 and places run 1 to 6, not roll {roll} place {place}")
-    return face_from(digests(f"{day.isoformat()}:{roll}:{place}"))
-
-
-def daily_source(day: date) -> DiceSource:
-    """The dice of ``day``'s game, for :mod:`farkle_trainer.training.games.game`."""
-
-    def die(roll: int, place: int) -> int:
-        return daily_die(day, roll, place)
-
-    return die
 
 
 # -- the day
@@ -255,7 +193,7 @@ def close_expired(store: Store, moment: datetime) -> int:
             continue
         try:
             state = load_state(attempt) if attempt.damage is None else None
-        except game.GameError:
+        except MatchError:
             state = None
         try:
             if state is None:
@@ -265,10 +203,10 @@ def close_expired(store: Store, moment: datetime) -> int:
             else:
                 store.finish_daily(
                     attempt.id,
-                    score=sum(state.scores),
-                    perfect_score=game.perfect_play(daily_source(day)),
+                    score=state.banked,
+                    perfect_score=perfect_play(daily_source(day)),
                     marks=spaced_marks(state),
-                    turns=game.turn_summaries(state),
+                    turns=turn_summaries(state),
                     version=attempt.version,
                 )
         except StaleAttemptError:
@@ -288,7 +226,7 @@ def share_line(day: date | str, score: int, marks: Iterable[str], *, official: b
     return f"{label}: {score:,} in {len(marks)} turns | {' '.join(marks)}"
 
 
-def spaced_marks(state: GameState) -> str:
+def spaced_marks(state: MatchState) -> str:
     return " ".join(state.marks)
 
 
@@ -301,7 +239,7 @@ class DailyStatus:
 
     today: date
     official: DailyAttempt | None
-    official_state: GameState | None
+    official_state: MatchState | None
     current_streak: int
     longest_streak: int
     played_today: bool
@@ -325,8 +263,8 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     state = None
     if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
-            state = GameState.from_dict(official.state)
-        except game.GameError:
+            state = read_state(official.state)
+        except MatchError:
             state = None
     return DailyStatus(
         today=day,
@@ -345,163 +283,6 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     )
 
 
-# -- playing, through a front end
-
-
-class Command(Enum):
-    """Answers that are not moves: a hint, or taking back a set-aside. ``q`` (stopping, the game
-    saved) is the front end's, the same at every prompt of every activity."""
-
-    HINT = "hint"
-    UNDO = "undo"
-
-
-UNDO_WORDS = ("u", "undo", "back")
-
-
-def _command(text: str, *, no_hints: str | None) -> Command | None:
-    """``h`` asks for a hint (refused with ``no_hints`` unless that is None); None for
-    anything else (a move, or a mistake)."""
-    word = text.strip().lower()
-    if word in ("h", "hint", "?"):
-        if no_hints is not None:
-            raise AnswerError(no_hints)
-        return Command.HINT
-    return None
-
-
-def _ask(front: Frontend, prompt: str, parse: Callable[[str], T], *, no_hints: str | None) -> T | Command:
-    """Ask until the answer is a move or a command. A parser must only raise ValueError."""
-
-    def read(text: str) -> T | Command:
-        return _command(text, no_hints=no_hints) or parse(text)
-
-    return front.ask(prompt, read)
-
-
-def _ask_set_aside(
-    front: Frontend, view: GameView, state: GameState, *, no_hints: str | None
-) -> tuple[int, ...]:
-    def parse(text: str) -> tuple[int, ...]:
-        return game.check_set_aside(state.roll, parse_selection(text, state.roll))
-
-    while True:
-        answer = _ask(front, view.SET_ASIDE_PROMPT, parse, no_hints=no_hints)
-        if not isinstance(answer, Command):
-            return answer
-        from farkle_trainer.engine.plays import hint
-
-        front.say(view.hint_for_roll(hint(state.roll, state.points, game.GAME_RULES)))
-
-
-#: At the bank-or-roll prompt: an action, ``u`` to take back the set-aside, or other dice to set aside.
-Decision = Literal["bank", "roll"] | Command | tuple[int, ...]
-
-
-def _read_decision(state: GameState, text: str) -> Decision:
-    """``b``/``r``, ``u`` (take back the set-aside) or a new set-aside from the same roll."""
-    if text.strip().lower() in UNDO_WORDS:
-        return Command.UNDO
-    try:
-        return parse_action(text)
-    except AnswerError as not_action:
-        try:
-            picked = parse_selection(text, state.roll)
-        except AnswerError:
-            raise AnswerError(
-                f"{not_action}, u to take back the set-aside, or set aside other dice"
-            ) from None
-        return game.check_set_aside(state.roll, picked)
-
-
-def _ask_action(front: Frontend, view: GameView, state: GameState, *, no_hints: str | None) -> Decision:
-    while True:
-        answer = _ask(
-            front, view.action_prompt(state), lambda text: _read_decision(state, text), no_hints=no_hints
-        )
-        if answer is not Command.HINT:
-            return answer
-        from farkle_trainer.engine.plays import hint
-
-        front.say(view.hint_for_action(hint(state.roll, state.stake, game.GAME_RULES), state.kept))
-
-
-def _show_roll(front: Frontend, view: GameView, before: GameState, after: GameState) -> None:
-    """The roll just made: its line, then the Farkle if it was one."""
-    if after.phase == "pick":
-        front.say(view.roll_line(after.turn, after.banked, after.stake, after.roll), style="bold")
-        return
-    move = after.log[-1]
-    front.say(view.roll_line(move.turn, before.banked, move.points, move.roll), style="bold")
-    front.say(view.farkle_line(move, after), style="bold red")
-
-
-def _show_kept(front: Frontend, view: GameView, state: GameState) -> None:
-    front.say(view.kept_line(state))
-    if state.dice_left == 0:
-        front.say(view.HOT_DICE, style="bold green")
-
-
-def play_game(
-    front: Frontend,
-    view: GameView,
-    state: GameState,
-    source: DiceSource,
-    *,
-    hints: bool,
-    no_hints: str = "hints are off in the official game",
-    save: Callable[[GameState], None],
-    decided: Callable[[Move], None] | None = None,
-    together: Callable[[], AbstractContextManager[object]] = nullcontext,
-) -> GameState:
-    """Play ``state`` to the end, saving after every action; returns the finished game.
-
-    With ``hints`` off, a player who asks for one is told ``no_hints``.
-    ``decided`` is told each decision (bank or roll on) as it is saved, both inside one
-    ``together()`` block (the store's transaction), so neither is kept without the other.
-    Input running out or ``q`` raises :class:`~farkle_trainer.training.frontend.EndOfInput`, Ctrl-C
-    ``KeyboardInterrupt``: either way every action so far is saved and the game resumes from there.
-    """
-    refusal = None if hints else no_hints
-    if state.roll:
-        front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
-    if state.kept:
-        _show_kept(front, view, state)
-    while not state.over:
-        before = state
-        if state.phase == "roll":
-            state = game.roll(state, source)
-            save(state)
-            _show_roll(front, view, before, state)
-        elif state.phase == "pick":
-            state = game.set_aside(state, _ask_set_aside(front, view, state, no_hints=refusal))
-            save(state)
-            _show_kept(front, view, state)
-        else:
-            action = _ask_action(front, view, state, no_hints=refusal)
-            if action is Command.UNDO or isinstance(action, tuple):
-                # A set-aside may change until the next roll is shown: no new dice are seen.
-                state = game.undo_set_aside(state)
-                if isinstance(action, tuple):
-                    state = game.set_aside(state, action)
-                save(state)
-                if isinstance(action, tuple):
-                    _show_kept(front, view, state)
-                else:
-                    front.say(view.roll_line(state.turn, state.banked, state.stake, state.roll), style="bold")
-                continue
-            state = game.bank(state) if action == "bank" else game.roll_on(state, source)
-            with together():
-                save(state)
-                if decided is not None:
-                    decided(state.log[len(before.log)])
-            if action == "bank":
-                front.say(view.bank_line(before.points, state))
-            else:
-                _show_roll(front, view, before, state)
-    return state
-
-
 # -- a daily attempt, with the store
 
 
@@ -509,7 +290,7 @@ def play_game(
 class Outcome:
     """How a daily attempt ended this time: finished, or stopped (and saved) with an exit code."""
 
-    state: GameState
+    state: MatchState
     finished: bool
     exit_code: int
 
@@ -523,7 +304,7 @@ def resume_command(day: date, today: date, *, official: bool) -> str:
 
 def record_decision(store: Store, session_id: int, day: date, move: Move) -> None:
     """A practice decision as a training answer, graded on the scale every drill uses."""
-    AnswerRecord.of_game(game.review_move(move), date=day.isoformat()).save(store, session_id)
+    AnswerRecord.of_game(review_move(for_day(day), move), date=day.isoformat()).save(store, session_id)
 
 
 def result_holds(result: DailyResult) -> bool:
@@ -536,8 +317,7 @@ def result_holds(result: DailyResult) -> bool:
     if result.state is None:
         return True
     try:
-        saved = GameState.from_dict(json.loads(result.state))
-        played = game.replay(saved, daily_source(date.fromisoformat(result.date)))
+        played = rebuilt(read_state(json.loads(result.state)), for_day(date.fromisoformat(result.date)))
     except (ValueError, TypeError):
         return False
     return played.banked == result.score
@@ -548,18 +328,19 @@ def official_stats(store: Store, today: date | None = None) -> StatsSummary:
     return load_stats(store, today, check=result_holds)
 
 
-def load_state(attempt: DailyAttempt) -> GameState:
+def load_state(attempt: DailyAttempt) -> MatchState:
     """The attempt's saved game rebuilt from its moves on the day's dice, or a new one.
 
     Only the moves are taken from the store: the score, the turn and the points at stake are
     recomputed, so an edited saved state cannot change what the game is worth.
     """
+    setup = for_day(date.fromisoformat(attempt.date))
     if attempt.state is None:
-        return game.new_game()
-    return game.replay(GameState.from_dict(attempt.state), daily_source(date.fromisoformat(attempt.date)))
+        return new_match(setup)
+    return rebuilt(read_state(attempt.state), setup)
 
 
-def readable(store: Store, attempt: DailyAttempt, today: date) -> GameState:
+def readable(store: Store, attempt: DailyAttempt, today: date) -> MatchState:
     """The attempt's saved game, or :class:`DamagedGame` once the attempt is closed as damaged.
 
     A saved game that cannot be read back (not JSON, or not a state of this game) is damage
@@ -570,7 +351,7 @@ def readable(store: Store, attempt: DailyAttempt, today: date) -> GameState:
     if reason is None:
         try:
             return load_state(attempt)
-        except game.GameError as exc:
+        except MatchError as exc:
             reason = str(exc)
     if not attempt.finished:
         store.close_damaged(attempt.id, reason=reason, version=attempt.version)
@@ -635,7 +416,7 @@ def take(store: Store, attempt: DailyAttempt, moment: datetime) -> DailyAttempt:
 
 def run_attempt(
     front: Frontend,
-    view: GameView,
+    view: DailyView,
     store: Store,
     attempt: DailyAttempt,
     today: date,
@@ -667,10 +448,10 @@ def run_attempt(
 
 def _play(
     front: Frontend,
-    view: GameView,
+    view: DailyView,
     store: Store,
     attempt: DailyAttempt,
-    state: GameState,
+    state: MatchState,
     today: date,
     day: date,
     again: str,
@@ -684,7 +465,7 @@ def _play(
     if attempt.state is not None:
         front.say(view.resume_line(state))
 
-    def save(s: GameState) -> None:
+    def save(s: MatchState) -> None:
         nonlocal version
         version = store.save_daily_state(
             attempt.id, s.to_dict(), version=version, held_until=store.now() + HOLD
@@ -701,27 +482,28 @@ def _play(
             state,
             source,
             hints=not attempt.official,
+            no_hints=OFFICIAL_NO_HINTS,
             save=save,
             decided=decided,
             together=store.atomic,
-        )
+        ).state
     except (KeyboardInterrupt, EndOfInput) as stop:
         saved = load_state(store.get_daily(attempt.id))
         if isinstance(stop, KeyboardInterrupt):
             front.say()
         front.say(view.stopped_line(saved, again))
         return Outcome(saved, False, INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0)
-    perfect = game.perfect_play(source)
-    reviews = game.review(state)
+    perfect = perfect_play(source)
+    reviews = review(state)
     store.finish_daily(
         attempt.id,
-        score=state.score,
+        score=state.banked,
         perfect_score=perfect,
         marks=spaced_marks(state),
-        turns=game.turn_summaries(state),
+        turns=turn_summaries(state),
         version=version,
     )
     streak = official_stats(store, today).current_streak if attempt.official else None
-    share = share_line(day, state.score, state.marks, official=attempt.official)
-    front.say(view.summary(state, reviews, share=share, official=attempt.official, day=day, streak=streak))
+    share = share_line(day, state.banked, state.marks, official=attempt.official)
+    front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak)))
     return Outcome(state, True, 0)

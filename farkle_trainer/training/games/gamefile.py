@@ -17,16 +17,16 @@ import json
 import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.files import FileTooLarge, NotARegularFile, read_limited
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.game import DiceSource
+from farkle_trainer.training.games.setup import MatchError, Setup
 
 FORMAT = "farkle-train game"
 FILE_VERSION = 1
@@ -209,24 +209,20 @@ def replay(data: Mapping[str, Any]) -> SavedGame:
     """Play a game document's moves again on the setup's own dice; :class:`GameFileError`
     names the first move or figure that does not hold."""
     try:
-        setup = m.Setup.from_dict(_need(data, "setup", dict))
-    except (m.MatchError, KeyError, TypeError, ValueError) as exc:
+        setup = Setup.from_dict(_need(data, "setup", dict))
+    except (MatchError, KeyError, TypeError, ValueError) as exc:
         raise GameFileError(f"its setup cannot be read: {exc}") from None
     hints = _need(data, "hints", int)
     moves = _need(data, "moves", list)
-    state = replace(m.new_match(setup), hints=max(hints, 0))
-    source = setup.source()
-    for i, claim in enumerate(moves):
-        state = _replay_move(state, source, i, claim)
-    if len(state.log) > len(moves):
-        missing = state.log[len(moves)]
-        raise GameFileError(
-            f"the moves stop before move {len(moves) + 1}, the Farkle on {format_dice(missing.roll, ' ')}"
-        )
+    claims = (_claim(i, claim) for i, claim in enumerate(moves))
+    try:
+        state = m.replay(setup, claims, hints=max(hints, 0), vet=_as_computers_play)
+    except m.ReplayError as exc:
+        raise GameFileError(str(exc)) from None
     return SavedGame(state, _check_result(data, state))
 
 
-def _replay_move(state: m.MatchState, source: DiceSource, i: int, claim: Any) -> m.MatchState:
+def _claim(i: int, claim: Any) -> m.Claim:
     where = f"move {i + 1}: "
     if not isinstance(claim, dict):
         raise GameFileError(f"{where}not a move")
@@ -236,35 +232,18 @@ def _replay_move(state: m.MatchState, source: DiceSource, i: int, claim: Any) ->
     action = claim.get("action")
     if action not in ("bank", "roll", "farkle"):
         raise GameFileError(f"{where}the action is bank, roll or farkle, not {action!r}")
-    if state.over and len(state.log) == i:
-        raise GameFileError(f"{where}the game was already over")
-    if len(state.log) == i and state.phase == "roll":
-        state = m.roll(state, source)
-    showing = state.log[i] if len(state.log) > i else None
-    actual_seat = showing.seat if showing is not None else state.seat
-    actual_roll = showing.roll if showing is not None else state.roll
-    if seat != actual_seat:
-        raise GameFileError(f"{where}it is player {actual_seat + 1}'s move, not player {seat + 1}'s")
-    if roll != actual_roll:
-        raise GameFileError(
-            f"{where}the dice were {format_dice(actual_roll, ' ')}, not {format_dice(roll, ' ') or 'none'}"
-        )
-    if showing is not None:
-        if action != "farkle":
-            raise GameFileError(f"{where}{format_dice(roll, ' ')} is a Farkle: nothing can be set aside")
-        return state
-    if action == "farkle":
-        raise GameFileError(f"{where}{format_dice(roll, ' ')} is not a Farkle")
-    if not state.player.human:
-        choice = computers.choose(state)
-        if (choice.keep, choice.action) != (tuple(sorted(keep)), action):
-            made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
-            raise GameFileError(f"{where}{state.player.name} does not play that on these dice: it {made}")
-    try:
-        state = m.set_aside(state, keep)
-        return m.bank(state) if action == "bank" else m.roll_on(state, source)
-    except m.MatchError as exc:
-        raise GameFileError(f"{where}{exc}") from None
+    return m.Claim(seat, roll, keep, action)
+
+
+def _as_computers_play(state: m.MatchState, claim: m.Claim) -> str | None:
+    """A computer's move must be the one that computer makes on these dice."""
+    if state.player.human:
+        return None
+    choice = computers.choose(state)
+    if (choice.keep, choice.action) == (tuple(sorted(claim.keep)), claim.action):
+        return None
+    made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
+    return f"{state.player.name} does not play that on these dice: it {made}"
 
 
 def _check_result(data: Mapping[str, Any], state: m.MatchState) -> int | None:

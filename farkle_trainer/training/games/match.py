@@ -1,10 +1,8 @@
-"""Whole games for one to four players: plain data and pure transitions.
+"""Every game, from the daily game to four players at one keyboard: plain data and pure transitions.
 
-A :class:`Setup` fixes who plays (each player a person or a computer :class:`Level`), the
-rule table with its house rules (target, opening minimum, three-Farkle penalty), the
-:class:`Form` of the game, whether a coach is on, and the seed of the dice. A
-:class:`MatchState` is everything about a game in progress and is saved as JSON after
-every action (:meth:`MatchState.to_dict`, :meth:`MatchState.from_dict`).
+A :class:`MatchState` is everything about a game in progress under its
+:class:`~farkle_trainer.training.games.setup.Setup`, and is saved as JSON after every action
+(:meth:`MatchState.to_dict`, :meth:`MatchState.from_dict`).
 
 House rules, as the design reads them:
 
@@ -17,292 +15,58 @@ House rules, as the design reads them:
 Solo has two forms: ten turns for the highest score, and the target in as few turns as
 possible (a Farkle costs a turn).
 
-Dice come from a :data:`~farkle_trainer.training.games.turn.DiceSource`: a pure function of
-the roll number within the game and the die's place, so a seed reproduces a game, a saved
-game resumes on the same dice, and nobody (person or computer) can see a roll before it is
-thrown: the state holds no dice that have not been rolled. State in, state out::
+Dice come from a :data:`~farkle_trainer.training.games.dice.DiceSource` (the setup's own:
+:meth:`Setup.source`), so a saved game resumes on the same dice, and nobody (person or
+computer) can see a roll before it is thrown: the state holds no dice that have not been
+rolled. State in, state out::
 
     state = new_match(setup)
     state = roll(state, source)          # after a Farkle, already the next player's turn
     state = set_aside(state, (1, 5))
     state = bank(state)                  # or roll_on(state, source)
+
+A saved game is trusted for its moves only: :func:`replay` plays them again on the dice and
+refuses a move those dice do not allow.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
-from enum import StrEnum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from farkle_trainer.engine.dice import counts_of, is_subset
-from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import STEP
-from farkle_trainer.training.classroom.codes import code_stream, normalize_code
 from farkle_trainer.training.games import turn
-from farkle_trainer.training.games.game import seeded_source
-from farkle_trainer.training.games.turn import Action, DiceSource, GameError, Phase
+from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Player, Setup, is_rated
+from farkle_trainer.training.games.turn import Action, Phase
 
 MATCH_VERSION = 1
-MIN_TARGET = 1_000
-MAX_TARGET = 20_000
-PENALTIES: tuple[int, ...] = (0, 500, 1_000)
-MAX_PLAYERS = 4
-#: A name is shown in every turn's line and the scores: longer ones would flood them.
-MAX_NAME = 20
-SOLO_TURNS = 10
 #: A Farkle this many times in a row costs the penalty.
 FARKLES_FOR_PENALTY = 3
 
-
-#: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
-MatchError = GameError
-
-
-class Level(StrEnum):
-    """How a computer plays (see :mod:`~farkle_trainer.training.games.computers`)."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
+#: A turn's mark in the share line: a Farkle, hot dice (and no Farkle), or neither.
+FARKLE_MARK = "F"
+HOT_DICE_MARK = "H"
+PLAIN_MARK = "."
 
 
-class Form(StrEnum):
-    """What a game is played for."""
-
-    #: Two to four players race to the target, with a final round.
-    MATCH = "match"
-    #: Solo: the highest score in ten turns.
-    TEN_TURNS = "ten-turns"
-    #: Solo: the target in as few turns as possible.
-    FEWEST_TURNS = "fewest-turns"
-
-
-class GameKind(StrEnum):
-    """Who plays, which decides whether a game can be rated (see :func:`is_rated`)."""
-
-    SOLO = "solo"
-    #: One person against one to three computers.
-    COMPUTER = "computer"
-    #: Two or more people at one keyboard (computers may join).
-    PASS_AND_PLAY = "pass-and-play"
-    #: Computers only: a demonstration, never anyone's result.
-    COMPUTERS = "computers"
+class ReplayError(MatchError):
+    """A saved game whose moves its dice do not give."""
 
 
 @dataclass(frozen=True)
-class Player:
-    """A seat at the table: a person (``level`` None) or a computer of a level."""
+class Claim:
+    """What a saved game says of one move: whose it was, the dice it showed, what was set
+    aside and what followed (see :func:`replay`)."""
 
-    name: str
-    level: Level | None = None
-
-    @property
-    def human(self) -> bool:
-        return self.level is None
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Everything fixed before the first roll. The house rules live in ``rules``."""
-
-    players: tuple[Player, ...]
-    rules: Rules = PRESETS["classic"]
-    form: Form = Form.MATCH
-    coached: bool = False
-    seed: str = ""
-    #: A class code (normalized): the dice are the code's, the same for the whole class.
-    code: str = ""
-    #: The seed was chosen by the player (``--seed``): the dice can be known in advance.
-    chosen_seed: bool = False
-
-    def __post_init__(self) -> None:
-        players = self.players
-        if self.form == Form.MATCH and not 2 <= len(players) <= MAX_PLAYERS:
-            raise MatchError(f"a game to the target has 2 to {MAX_PLAYERS} players, not {len(players)}")
-        if self.form != Form.MATCH and (len(players) != 1 or not players[0].human):
-            raise MatchError("a solo game has exactly one player, a person")
-        if self.code and normalize_code(self.code) != self.code:
-            raise MatchError(f"the class code must be written as {normalize_code(self.code)}")
-        names = [p.name.strip() for p in players]
-        if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
-            raise MatchError("every player needs a name without spaces around it")
-        for name in names:
-            _check_name(name)
-        if len({n.casefold() for n in names}) != len(names):
-            raise MatchError("two players cannot share a name")
-        target, opening, penalty = self.target, self.opening, self.penalty
-        if target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
-            raise MatchError(f"the target must be a multiple of {STEP} from {MIN_TARGET:,} to {MAX_TARGET:,}")
-        if opening % STEP or not 0 <= opening <= target:
-            raise MatchError(f"the opening minimum must be a multiple of {STEP} from 0 to the target")
-        if penalty not in PENALTIES:
-            raise MatchError("the three-Farkle penalty is 0, 500 or 1,000 points")
-        if penalty and any(p.level == Level.HARD for p in players):
-            # Hard plays by the exact chance of winning, which the game solver does not give
-            # with the penalty (see engine.gamesolver).
-            raise MatchError("a Hard computer cannot play with the three-Farkle penalty")
-
-    @property
-    def target(self) -> int:
-        return self.rules.target
-
-    @property
-    def opening(self) -> int:
-        return self.rules.opening_minimum
-
-    @property
-    def penalty(self) -> int:
-        return self.rules.three_farkle_penalty
-
-    @property
-    def size(self) -> int:
-        return len(self.players)
-
-    @property
-    def humans(self) -> tuple[int, ...]:
-        """The seats of the people playing."""
-        return tuple(i for i, p in enumerate(self.players) if p.human)
-
-    @property
-    def kind(self) -> GameKind:
-        if self.form != Form.MATCH:
-            return GameKind.SOLO
-        people = len(self.humans)
-        if people == 0:
-            return GameKind.COMPUTERS
-        return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
-
-    def source(self) -> DiceSource:
-        """The game's dice: the same seed (or class code) gives the same dice to the same choices."""
-        if self.code:
-            return seeded_source(code_stream(self.code, "play"))
-        return seeded_source(Stream(f"match:{self.seed}"))
-
-    def rotated(self) -> Setup:
-        """The same game with every seat moved one place on: the second player starts."""
-        return replace(self, players=(*self.players[1:], self.players[0]))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": [{"name": p.name, "level": p.level and p.level.value} for p in self.players],
-            "rules": _rules_data(self.rules),
-            "form": self.form.value,
-            "coached": self.coached,
-            "seed": self.seed,
-            "code": self.code,
-            "chosen_seed": self.chosen_seed,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Setup:
-        players = tuple(
-            Player(str(p["name"]), None if p["level"] is None else Level(p["level"])) for p in data["players"]
-        )
-        coached = data["coached"]
-        if not isinstance(coached, bool):
-            raise MatchError("coached must be true or false")
-        # Games saved before class codes have none.
-        code = data.get("code", "")
-        if not isinstance(code, str):
-            raise MatchError("the class code must be text")
-        # Games saved before chosen seeds were told apart were drawn by the program.
-        chosen_seed = data.get("chosen_seed", False)
-        if not isinstance(chosen_seed, bool):
-            raise MatchError("chosen_seed must be true or false")
-        return cls(
-            players=players,
-            rules=_rules_from_data(data["rules"]),
-            form=Form(data["form"]),
-            coached=coached,
-            seed=str(data["seed"]),
-            code=code,
-            chosen_seed=chosen_seed,
-        )
-
-
-def _check_name(name: str) -> None:
-    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
-    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
-    if len(name) > MAX_NAME:
-        raise MatchError(f"a player's name has at most {MAX_NAME} characters, not {len(name):,}")
-    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in name):
-        # repr shows each such character escaped, so the message itself is safe to print.
-        raise MatchError(
-            f"a player's name cannot contain control characters (escapes, tabs, line breaks): {name!r}"
-        )
-
-
-def is_rated(setup: Setup, *, hinted: bool) -> bool:
-    """A game counts in stats and records only as one person against the computer, with no
-    coach and no hint asked, on dice nobody could know in advance; coached games, pass and
-    play, solo and games on a chosen seed or a class code's dice are training."""
-    known_dice = setup.chosen_seed or bool(setup.code)
-    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
-
-
-def new_setup(
-    players: Sequence[Player],
-    rules: Rules | None = None,
-    *,
-    form: Form = Form.MATCH,
-    target: int | None = None,
-    opening: int | None = None,
-    penalty: int | None = None,
-    coached: bool = False,
-    seed: str = "",
-    code: str = "",
-    chosen_seed: bool = False,
-) -> Setup:
-    """A setup with the house rules given here replacing the rule table's own."""
-    base = PRESETS["classic"] if rules is None else rules
-    try:
-        combined = base.with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty, target=target)
-    except InputError as exc:
-        raise MatchError(str(exc)) from None
-    return Setup(tuple(players), combined, form, coached, seed, code, chosen_seed)
-
-
-_RULE_FIELDS = {f.name: f.type for f in fields(Rules)}
-
-
-def _rules_data(rules: Rules) -> dict[str, Any]:
-    data = asdict(rules)
-    data["triples"] = list(rules.triples)
-    return data
-
-
-def _rules_from_data(data: dict[str, Any]) -> Rules:
-    if set(data) != set(_RULE_FIELDS):
-        raise MatchError("the saved rules do not have the fields of a rule table")
-    values = dict(data)
-    triples = values["triples"]
-    if not isinstance(triples, list) or len(triples) != 6:
-        raise MatchError("the saved rules need six three-of-a-kind values")
-    values["triples"] = tuple(triples)
-    for name, value in values.items():
-        if name in ("name", "description", "of_a_kind"):
-            if not isinstance(value, str):
-                raise MatchError(f"the saved rule {name} must be text")
-        elif name == "triples":
-            if not all(_points(v) for v in value):
-                raise MatchError("the saved three-of-a-kind values must be points")
-        elif value is not None and not _points(value):
-            raise MatchError(f"the saved rule {name} must be points")
-    if values["of_a_kind"] not in ("fixed", "multiply"):
-        raise MatchError("the saved four-of-a-kind mode must be fixed or multiply")
-    return Rules(**values)
-
-
-def _points(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-# -- the state
+    seat: int
+    roll: tuple[int, ...]
+    keep: tuple[int, ...]
+    action: Action
 
 
 @dataclass(frozen=True)
@@ -310,20 +74,23 @@ class Move:
     """One roll and what became of it, with what every player could see when it was rolled.
 
     ``turn`` counts every player's turns from 1. ``points`` were at stake before the roll;
-    ``scores`` are everyone's banked scores then, ``farkles`` the mover's Farkles in a row
-    before this turn, and ``last_turn`` says the turn was in the final round.
+    ``keep`` is what was set aside (faces, ascending; empty after a Farkle) and ``action``
+    what followed: bank, roll on, or the Farkle that ended the turn. ``scores`` are
+    everyone's banked scores when the dice were rolled, ``farkles`` the mover's Farkles in a
+    row before this turn, and ``last_turn`` says the turn was in the final round: all three
+    follow from the moves before, so they take no part in telling moves apart.
     """
 
-    seat: int
     turn: int
     roll_number: int
     roll: tuple[int, ...]
     points: int
     keep: tuple[int, ...]
     action: Action
-    scores: tuple[int, ...]
-    farkles: int
-    last_turn: bool
+    seat: int = 0
+    scores: tuple[int, ...] = field(default=(0,), compare=False)
+    farkles: int = field(default=0, compare=False)
+    last_turn: bool = field(default=False, compare=False)
 
     @property
     def decision(self) -> bool:
@@ -340,15 +107,26 @@ class Move:
         """The best score among the other players (0 in solo)."""
         return max((s for i, s in enumerate(self.scores) if i != self.seat), default=0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
+    @property
+    def claim(self) -> Claim:
+        return Claim(self.seat, self.roll, self.keep, self.action)
+
+    def to_dict(self, *, solo: bool = False) -> dict[str, Any]:
+        """The move as data; ``solo`` leaves out the seat and what the players could see, as
+        the ten-turn game has always kept its moves (in daily practice records, for one)."""
+        play = {
             "turn": self.turn,
             "roll_number": self.roll_number,
             "roll": list(self.roll),
             "points": self.points,
             "keep": list(self.keep),
             "action": self.action,
+        }
+        if solo:
+            return play
+        return {
+            "seat": self.seat,
+            **play,
             "scores": list(self.scores),
             "farkles": self.farkles,
             "last_turn": self.last_turn,
@@ -356,21 +134,26 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Move:
-        action = data["action"]
-        if action not in ("bank", "roll", "farkle"):
-            raise MatchError(f"unknown action {action!r}")
         return cls(
-            seat=int(data["seat"]),
             turn=int(data["turn"]),
             roll_number=int(data["roll_number"]),
             roll=turn.faces(data["roll"]),
             points=int(data["points"]),
             keep=turn.faces(data["keep"]),
-            action=action,
+            action=action_of(data["action"]),
+            seat=int(data["seat"]),
             scores=tuple(int(s) for s in data["scores"]),
             farkles=int(data["farkles"]),
             last_turn=_flag(data["last_turn"]),
         )
+
+
+def action_of(value: Any) -> Action:
+    """A saved move's action; :class:`MatchError` for anything but bank, roll or farkle."""
+    if value not in ("bank", "roll", "farkle"):
+        raise MatchError(f"unknown action {value!r}")
+    action: Action = value
+    return action
 
 
 @dataclass(frozen=True)
@@ -401,6 +184,7 @@ class MatchState:
 
     @property
     def phase(self) -> Phase:
+        """``roll`` at a turn's start, ``pick`` with dice showing, ``choose`` to bank or roll on."""
         if self.finished:
             return "over"
         if self.kept:
@@ -422,14 +206,35 @@ class MatchState:
         return self.setup.rules
 
     @property
+    def banked(self) -> int:
+        """The banked score of the player to act: in solo, the game's score."""
+        return self.scores[self.seat]
+
+    @property
     def last_turn(self) -> bool:
         """The turn being played is a last turn of the final round."""
         return self.closer is not None
 
     @property
+    def kept_points(self) -> int:
+        """What the dice set aside from the roll showing are worth (0 before a set-aside)."""
+        return _points_of(self.rules, self.kept)
+
+    @property
     def stake(self) -> int:
         """Turn points at stake when the dice showing were rolled."""
-        return self.points - _points_of(self.rules, self.kept)
+        return self.points - self.kept_points
+
+    @property
+    def dice_left(self) -> int:
+        """Dice left to roll after the set-aside: 0 after hot dice (when all six roll again)."""
+        return len(self.roll) - len(self.kept)
+
+    @property
+    def hot(self) -> bool:
+        """This turn has had hot dice: every die of a roll set aside (this one's, or an earlier one's)."""
+        this_turn = (m for m in self.log if m.turn == self.turn and m.action == "roll")
+        return any(_all_kept(m) for m in this_turn) or (bool(self.kept) and self.dice_left == 0)
 
     @property
     def can_bank(self) -> bool:
@@ -447,6 +252,22 @@ class MatchState:
     @property
     def decisions(self) -> tuple[Move, ...]:
         return tuple(m for m in self.log if m.decision)
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """Each finished turn's mark, in order: a Farkle, hot dice (and no Farkle), or neither."""
+        return tuple(_mark(moves) for moves in self._finished_turns())
+
+    @property
+    def turn_scores(self) -> tuple[int, ...]:
+        """The points each finished turn banked, in order (0 after a Farkle)."""
+        return tuple(_banked_by(moves[-1], self.rules) for moves in self._finished_turns())
+
+    def _finished_turns(self) -> list[list[Move]]:
+        by_turn: dict[int, list[Move]] = {}
+        for m in self.log:
+            by_turn.setdefault(m.turn, []).append(m)
+        return [moves for moves in by_turn.values() if moves[-1].action != "roll"]
 
     def winners(self) -> tuple[int, ...]:
         """The seats with the top score once the game is over (one in solo)."""
@@ -559,6 +380,21 @@ def _points_of(rules: Rules, faces: tuple[int, ...]) -> int:
     return split.points
 
 
+def _all_kept(move: Move) -> bool:
+    return bool(move.keep) and len(move.keep) == len(move.roll)
+
+
+def _mark(moves: list[Move]) -> str:
+    if moves[-1].action == "farkle":
+        return FARKLE_MARK
+    return HOT_DICE_MARK if any(_all_kept(m) for m in moves) else PLAIN_MARK
+
+
+def _banked_by(last: Move, rules: Rules) -> int:
+    """What a turn ending in ``last`` banked."""
+    return last.points + _points_of(rules, last.keep) if last.action == "bank" else 0
+
+
 # -- transitions
 
 
@@ -572,19 +408,10 @@ def _need(state: MatchState, phase: Phase, doing: str) -> None:
     turn.need(state.phase, phase, doing)
 
 
-def _move(state: MatchState, keep: tuple[int, ...], action: Action) -> Move:
-    return Move(
-        seat=state.seat,
-        turn=state.turn,
-        roll_number=state.rolls,
-        roll=state.roll,
-        points=state.stake,
-        keep=keep,
-        action=action,
-        scores=state.scores,
-        farkles=state.farkles[state.seat],
-        last_turn=state.last_turn,
-    )
+def pending_move(state: MatchState, keep: tuple[int, ...], action: Action) -> Move:
+    """The move the dice showing make with ``keep`` set aside and then ``action``, as the log keeps it."""
+    seen = (state.seat, state.scores, state.farkles[state.seat], state.last_turn)
+    return Move(state.turn, state.rolls, state.roll, state.stake, keep, action, *seen)
 
 
 def _throw(state: MatchState, source: DiceSource) -> MatchState:
@@ -594,7 +421,7 @@ def _throw(state: MatchState, source: DiceSource) -> MatchState:
     state = replace(state, rolls=number, roll=dice, kept=())
     if not score_table(state.rules).is_farkle(counts_of(dice)):
         return state
-    state = replace(state, log=(*state.log, _move(state, (), "farkle")))
+    state = replace(state, log=(*state.log, pending_move(state, (), "farkle")))
     seat = state.seat
     run = state.farkles[seat] + 1
     score = state.scores[seat]
@@ -660,6 +487,16 @@ def set_aside(state: MatchState, faces: Iterable[int]) -> MatchState:
     return replace(state, kept=picked, points=state.points + _points_of(state.rules, picked), dice=left or 6)
 
 
+def undo_set_aside(state: MatchState) -> MatchState:
+    """Take back the set-aside of the dice showing, before the next roll is shown.
+
+    Nothing new has been seen, so the dice may be picked again; the turn is as it was
+    right after the roll.
+    """
+    _need(state, "choose", "take back the set-aside")
+    return replace(state, kept=(), points=state.stake, dice=len(state.roll))
+
+
 def bank(state: MatchState) -> MatchState:
     """Bank the turn's points; the next player's turn starts, or the game ends."""
     _need(state, "choose", "bank")
@@ -667,15 +504,29 @@ def bank(state: MatchState) -> MatchState:
         raise MatchError(
             f"a player on 0 cannot bank less than the opening minimum of {state.setup.opening:,}"
         )
-    state = replace(state, log=(*state.log, _move(state, state.kept, "bank")))
+    state = replace(state, log=(*state.log, pending_move(state, state.kept, "bank")))
     return _end_turn(state, state.scores[state.seat] + state.points, 0)
 
 
 def roll_on(state: MatchState, source: DiceSource) -> MatchState:
     """Roll the dice left (six after hot dice) with the turn's points at stake."""
     _need(state, "choose", "roll on")
-    state = replace(state, log=(*state.log, _move(state, state.kept, "roll")))
+    state = replace(state, log=(*state.log, pending_move(state, state.kept, "roll")))
     return _throw(state, source)
+
+
+def play(state: MatchState, source: DiceSource, keep: Iterable[int], action: Action) -> MatchState:
+    """One decision on the dice showing: set ``keep`` aside, then bank or roll on."""
+    state = set_aside(state, keep)
+    return bank(state) if action == "bank" else roll_on(state, source)
+
+
+def to_decision(state: MatchState, source: DiceSource) -> MatchState:
+    """The game at its next decision: a turn's first roll thrown (a Farkle there starts the
+    next turn at once), until dice show or the game is over."""
+    while state.phase == "roll":
+        state = roll(state, source)
+    return state
 
 
 def ask_hint(state: MatchState) -> MatchState:
@@ -683,3 +534,94 @@ def ask_hint(state: MatchState) -> MatchState:
     if state.over or not state.player.human:
         raise MatchError("hints are for a person's own turn")
     return replace(state, hints=state.hints + 1)
+
+
+# -- saved games played again
+
+
+#: Looks at a decision of a saved game before it is played again: what is wrong with it, if anything.
+Vet = Callable[[MatchState, Claim], str | None]
+
+
+def replay_move(
+    state: MatchState, source: DiceSource, i: int, claim: Claim, vet: Vet | None = None
+) -> MatchState:
+    """Move ``i`` (from 0) of a saved game played again on ``source``'s dice: the turn's roll
+    thrown where it starts, a Farkle only where the dice give one. :class:`ReplayError` says
+    what of the claim does not hold, and ``vet`` may refuse a decision too."""
+    where = f"move {i + 1}: "
+    if state.over and len(state.log) == i:
+        raise ReplayError(f"{where}the game was already over")
+    if len(state.log) == i and state.phase == "roll":
+        state = roll(state, source)
+    showing = state.log[i] if len(state.log) > i else None
+    actual_seat = showing.seat if showing is not None else state.seat
+    actual_roll = showing.roll if showing is not None else state.roll
+    if claim.seat != actual_seat:
+        raise ReplayError(f"{where}it is player {actual_seat + 1}'s move, not player {claim.seat + 1}'s")
+    if claim.roll != actual_roll:
+        raise ReplayError(
+            f"{where}the dice were {format_dice(actual_roll, ' ')}, "
+            f"not {format_dice(claim.roll, ' ') or 'none'}"
+        )
+    if showing is not None:
+        if claim.action != "farkle":
+            raise ReplayError(f"{where}{format_dice(claim.roll, ' ')} is a Farkle: nothing can be set aside")
+        return state
+    if claim.action == "farkle":
+        raise ReplayError(f"{where}{format_dice(claim.roll, ' ')} is not a Farkle")
+    complaint = None if vet is None else vet(state, claim)
+    if complaint is not None:
+        raise ReplayError(f"{where}{complaint}")
+    try:
+        return play(state, source, claim.keep, claim.action)
+    except MatchError as exc:
+        raise ReplayError(f"{where}{exc}") from None
+
+
+def replay(
+    setup: Setup,
+    claims: Iterable[Claim],
+    *,
+    hints: int = 0,
+    showing: tuple[tuple[int, ...], tuple[int, ...]] = ((), ()),
+    vet: Vet | None = None,
+    source: DiceSource | None = None,
+) -> MatchState:
+    """The game the ``claims`` make on the dice of ``setup`` (or of ``source``), every move
+    checked on its way (see :func:`replay_move`); then the roll ``showing`` with its
+    set-aside, when the game was saved between two moves.
+
+    A saved game can be edited, so only its moves and its dice are trusted: the points, the
+    scores and the turns come from playing them again.
+    """
+    source = setup.source() if source is None else source
+    state = replace(new_match(setup), hints=hints)
+    count = 0
+    for i, claim in enumerate(claims):
+        state = replay_move(state, source, i, claim, vet)
+        count = i + 1
+    if len(state.log) > count:
+        missing = state.log[count]
+        raise ReplayError(
+            f"the moves stop before move {count + 1}, the Farkle on {format_dice(missing.roll, ' ')}"
+        )
+    rolled, kept = showing
+    if rolled:
+        if state.phase == "roll":
+            state = roll(state, source)
+        if state.roll != rolled:
+            raise ReplayError("the roll showing is not the next roll of the game's dice")
+        if kept:
+            state = set_aside(state, kept)
+    return state
+
+
+def rebuilt(saved: MatchState, setup: Setup | None = None) -> MatchState:
+    """``saved`` played again from its moves on the dice of ``setup`` (by default its own)."""
+    return replay(
+        saved.setup if setup is None else setup,
+        (m.claim for m in saved.log),
+        hints=saved.hints,
+        showing=(saved.roll, saved.kept),
+    )

@@ -1,10 +1,12 @@
-"""Playing a whole game through a front end: people answer prompts, computers act on screen.
+"""Playing a game through a front end: people answer prompts, computers act on screen.
 
-The game itself is :mod:`~farkle_trainer.training.games.match` (pure transitions); this is
-the loop around it, written once for both front ends, with every word in a
-:class:`MatchView` (see :mod:`farkle_trainer.ui.views.play`). A person's answers have the
-daily game's forms: dice by face or place, ``b``/``r``, ``u`` or other dice to change a
-set-aside until the next roll, ``h`` for the coach's hint, ``resign`` (confirmed) and ``q``.
+Every game is played by this one loop, written once for both front ends, on the one state
+machine (:mod:`~farkle_trainer.training.games.match`): whole games (``play``), the daily game
+and class challenges. Every word is the front end's (a :class:`GameView`: see
+:mod:`farkle_trainer.ui.views.play` and :mod:`farkle_trainer.ui.views.daily`). A person
+answers in the same words in every game: dice by face or place, ``b``/``r``, ``u`` or other
+dice to change a set-aside until the next roll, ``h`` for a hint (where hints are on),
+``resign`` (confirmed, where a game may be given up) and ``q``.
 
 Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
 (``q``, Ctrl-C, a killed process) resumes on the same roll.
@@ -13,7 +15,8 @@ Every state is handed to ``save`` as soon as it exists, so a game stopped in any
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -25,8 +28,9 @@ from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
-from farkle_trainer.training.games.game import DiceSource
+from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
+from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.setup import Form, Level, MatchError, Setup
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
@@ -40,6 +44,9 @@ RESIGN_WORDS = ("resign",)
 
 
 class Command(Enum):
+    """Answers that are not moves. ``q`` (stopping, the game saved) is the front end's, the same
+    at every prompt of every activity."""
+
     HINT = "hint"
     UNDO = "undo"
     RESIGN = "resign"
@@ -47,32 +54,34 @@ class Command(Enum):
 
 @dataclass(frozen=True)
 class Position:
-    """What the coach knows about the dice showing: the values of every play, and the kept dice."""
+    """What a hint knows about the dice showing: the values of every play, and the kept dice."""
 
     state: m.MatchState
     values: Values
     kept: tuple[int, ...]
 
 
-class MatchView(Protocol):
-    """Every line a whole game says, as a front end words it."""
+class GameView(Protocol):
+    """Every line a game says while it is played, as a front end words it."""
 
     SET_ASIDE_PROMPT: str
+    #: The reply to ``u`` at the set-aside prompt, where nothing is set aside yet (None: ``u``
+    #: is read as dice, and refused as dice).
+    NOTHING_SET_ASIDE: str | None
 
-    def header(self, state: m.MatchState) -> str: ...
-    def resign_prompt(self, state: m.MatchState) -> str: ...
-    def resume_line(self, state: m.MatchState) -> str: ...
-    def turn_line(self, state: m.MatchState) -> str: ...
+    def turn_line(self, state: m.MatchState) -> str | None: ...
     def roll_line(self, state: m.MatchState) -> str: ...
+    def thrown_line(self, move: m.Move) -> str | None: ...
     def farkle_line(self, move: m.Move, after: m.MatchState) -> str: ...
     def kept_line(self, state: m.MatchState) -> str: ...
+    def hot_dice_line(self, state: m.MatchState) -> str | None: ...
     def action_prompt(self, state: m.MatchState) -> str: ...
-    def computer_line(self, before: m.MatchState, choice: computers.Choice) -> str: ...
     def bank_line(self, move: m.Move, after: m.MatchState) -> str: ...
-    def final_round_line(self, state: m.MatchState) -> str: ...
     def hint_line(self, position: Position, *, first: bool) -> str: ...
+    def computer_line(self, before: m.MatchState, choice: computers.Choice) -> str: ...
+    def final_round_line(self, state: m.MatchState) -> str: ...
     def coach_line(self, review: Review) -> str: ...
-    def no_hints_line(self) -> str: ...
+    def resign_prompt(self, state: m.MatchState) -> str: ...
 
 
 Ending = Literal["over", "resigned"]
@@ -88,147 +97,135 @@ class Played:
 
 
 def position(state: m.MatchState) -> Position:
-    """The coach's values for the roll showing (the state's kept dice taken back first)."""
-    move = m.Move(
-        seat=state.seat,
-        turn=state.turn,
-        roll_number=state.rolls,
-        roll=state.roll,
-        points=state.stake,
-        keep=(),
-        action="roll",
-        scores=state.scores,
-        farkles=state.farkles[state.seat],
-        last_turn=state.last_turn,
-    )
+    """The values of the roll showing for its mover (the state's kept dice taken back first)."""
+    move = m.pending_move(state, (), "roll")
     unit = grading_unit(state.setup, move)
     return Position(state, values(state.setup, move, unit), state.kept)
 
 
-def pending_move(state: m.MatchState, action: Literal["bank", "roll"]) -> m.Move:
-    """The decision about to be made from a ``choose`` state, as the log will keep it."""
-    return m.Move(
-        seat=state.seat,
-        turn=state.turn,
-        roll_number=state.rolls,
-        roll=state.roll,
-        points=state.stake,
-        keep=state.kept,
-        action=action,
-        scores=state.scores,
-        farkles=state.farkles[state.seat],
-        last_turn=state.last_turn,
-    )
-
-
-def needs_table(setup: m.Setup) -> bool:
+def needs_table(setup: Setup) -> bool:
     """Whether the game uses the two-player win-chance table (Hard plays by it; a
     two-player game is graded by it)."""
     if setup.penalty:
         return False
-    two = setup.form == m.Form.MATCH and setup.size == 2
-    return two or any(p.level == m.Level.HARD for p in setup.players)
-
-
-def _read_command(text: str) -> Command | None:
-    word = text.strip().lower()
-    if word in HINT_WORDS:
-        return Command.HINT
-    if word in RESIGN_WORDS:
-        return Command.RESIGN
-    return None
+    two = setup.form == Form.MATCH and setup.size == 2
+    return two or any(p.level == Level.HARD for p in setup.players)
 
 
 Answer = Literal["bank", "roll"] | Command | tuple[int, ...]
 
 
-def _ask_set_aside(front: Frontend, view: MatchView, state: m.MatchState) -> tuple[int, ...] | Command:
-    def parse(text: str) -> tuple[int, ...] | Command:
-        command = _read_command(text)
-        if command is not None:
-            return command
-        if text.strip().lower() in UNDO_WORDS:
-            # The header offers u to change a set-aside: here there is none to change yet.
-            raise AnswerError(
-                "nothing is set aside yet, so there is nothing to change: "
-                "set dice aside by face (1 5) or by place (a e)"
-            )
-        return m.check_set_aside(state.rules, state.roll, parse_selection(text, state.roll))
+def _ask(
+    front: Frontend, view: GameView, state: m.MatchState, *, no_hints: str | None, resign: bool
+) -> Answer:
+    """The person's answer to the dice showing: a set-aside (at the set-aside prompt, or one
+    that replaces the set-aside made), bank or roll on, or a command."""
 
-    return front.ask(view.SET_ASIDE_PROMPT, parse)
+    def command(text: str) -> Command | None:
+        word = text.strip().lower()
+        if word in HINT_WORDS:
+            if no_hints is not None:
+                raise AnswerError(no_hints)
+            return Command.HINT
+        if resign and word in RESIGN_WORDS:
+            return Command.RESIGN
+        if word in UNDO_WORDS:
+            if state.phase == "choose":
+                return Command.UNDO
+            if view.NOTHING_SET_ASIDE is not None:
+                raise AnswerError(view.NOTHING_SET_ASIDE)
+        return None
+
+    def pick(text: str) -> Answer:
+        return command(text) or m.check_set_aside(state.rules, state.roll, parse_selection(text, state.roll))
+
+    def decide(text: str) -> Answer:
+        return command(text) or _decision(state, text)
+
+    if state.phase == "pick":
+        return front.ask(view.SET_ASIDE_PROMPT, pick)
+    return front.ask(view.action_prompt(state), decide)
 
 
-def _ask_action(front: Frontend, view: MatchView, state: m.MatchState) -> Answer:
-    def parse(text: str) -> Answer:
-        command = _read_command(text)
-        if command is not None:
-            return command
-        if text.strip().lower() in UNDO_WORDS:
-            return Command.UNDO
+def _decision(state: m.MatchState, text: str) -> Answer:
+    """``b``/``r``, or a new set-aside from the same roll."""
+    try:
+        action = parse_action(text)
+    except AnswerError as not_action:
         try:
-            action = parse_action(text)
-        except AnswerError as not_action:
-            try:
-                picked = parse_selection(text, state.roll)
-            except AnswerError:
-                raise AnswerError(
-                    f"{not_action}, u to take back the set-aside, or set aside other dice"
-                ) from None
-            return m.check_set_aside(state.rules, state.roll, picked)
-        if action == "bank" and not state.can_bank:
+            picked = parse_selection(text, state.roll)
+        except AnswerError:
             raise AnswerError(
-                f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
-            )
-        return action
+                f"{not_action}, u to take back the set-aside, or set aside other dice"
+            ) from None
+        return m.check_set_aside(state.rules, state.roll, picked)
+    if action == "bank" and not state.can_bank:
+        raise AnswerError(
+            f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
+        )
+    return action
 
-    return front.ask(view.action_prompt(state), parse)
+
+def _say(front: Frontend, text: str | None, style: str | None = None) -> None:
+    if text is not None:
+        front.say(text, style=style)
 
 
-def _confirm_resign(front: Frontend, view: MatchView, state: m.MatchState) -> bool:
-    return front.ask(view.resign_prompt(state), parse_yes_no)
-
-
-def _show_throw(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
+def _show_throw(front: Frontend, view: GameView, before: m.MatchState, after: m.MatchState) -> None:
     """A roll just thrown: the dice, or the Farkle that ended the turn."""
     if after.phase == "pick" and after.turn == before.turn:
         front.say(view.roll_line(after), style="bold")
         return
     move = after.log[-1]
+    _say(front, view.thrown_line(move), style="bold")
     front.say(view.farkle_line(move, after), style="bold red")
     _after_turn(front, view, before, after)
 
 
-def _after_turn(front: Frontend, view: MatchView, before: m.MatchState, after: m.MatchState) -> None:
+def _show_kept(front: Frontend, view: GameView, state: m.MatchState) -> None:
+    front.say(view.kept_line(state))
+    _say(front, view.hot_dice_line(state), style="bold green")
+
+
+def _after_turn(front: Frontend, view: GameView, before: m.MatchState, after: m.MatchState) -> None:
     if before.closer is None and after.closer is not None and not after.over:
         front.say(view.final_round_line(after), style="bold")
 
 
-def play_match(
+def play_game(
     front: Frontend,
-    view: MatchView,
+    view: GameView,
     state: m.MatchState,
     source: DiceSource,
     *,
     save: Callable[[m.MatchState], None],
     pause: Callable[[], None] = lambda: None,
     hints: bool = True,
+    no_hints: str = "hints are off in this game",
+    resign: bool = False,
+    decided: Callable[[m.Move], None] | None = None,
+    together: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> Played:
     """Play ``state`` until the game is over or a person resigns, saving every state.
 
-    ``pause`` runs after each of a computer's actions, so a person can follow them.
-    With ``hints`` off a person asking for one is told so (a game replayed for a class).
-    Input running out or ``q`` raises :class:`~farkle_trainer.training.frontend.EndOfInput`,
-    Ctrl-C ``KeyboardInterrupt``: the game is saved up to the last action either way.
+    ``pause`` runs after each of a computer's actions, so a person can follow them. With
+    ``hints`` off a person who asks for one is told ``no_hints``; with ``resign`` a person may
+    give the game up. ``decided`` is told each decision (bank or roll on) as it is saved, both
+    inside one ``together()`` block (the store's transaction), so neither is kept without the
+    other. Input running out or ``q`` raises
+    :class:`~farkle_trainer.training.frontend.EndOfInput`, Ctrl-C ``KeyboardInterrupt``: the
+    game is saved up to the last action either way.
     """
+    refusal = None if hints else no_hints
     if state.roll:
-        front.say(view.roll_line(replace(state, kept=(), points=state.stake)), style="bold")
+        front.say(view.roll_line(state), style="bold")
     if state.kept:
-        front.say(view.kept_line(state))
+        _show_kept(front, view, state)
     asked_before = state.hinted
     while not state.over:
         before = state
         if state.phase == "roll":
-            front.say(view.turn_line(state))
+            _say(front, view.turn_line(state))
             state = m.roll(state, source)
             save(state)
             _show_throw(front, view, before, state)
@@ -237,8 +234,7 @@ def play_match(
             continue
         if not state.player.human:
             choice = computers.choose(state)
-            state = m.set_aside(state, choice.keep)
-            state = m.bank(state) if choice.action == "bank" else m.roll_on(state, source)
+            state = m.play(state, source, choice.keep, choice.action)
             save(state)
             front.say(view.computer_line(before, choice))
             if choice.action == "roll":
@@ -247,52 +243,60 @@ def play_match(
                 _after_turn(front, view, before, state)
             pause()
             continue
-        answer: Answer
-        if state.phase == "pick":
-            answer = _ask_set_aside(front, view, state)
-            if isinstance(answer, tuple):
-                state = m.set_aside(state, answer)
-                save(state)
-                front.say(view.kept_line(state))
-                continue
-        else:
-            answer = _ask_action(front, view, state)
-            if answer is Command.UNDO or isinstance(answer, tuple):
-                # A set-aside may change until the next roll is shown: no new dice are seen.
-                state = replace(state, kept=(), points=state.stake, dice=len(state.roll))
-                if isinstance(answer, tuple):
-                    state = m.set_aside(state, answer)
-                save(state)
-                if isinstance(answer, tuple):
-                    front.say(view.kept_line(state))
-                else:
-                    front.say(view.roll_line(state), style="bold")
-                continue
-            if answer in ("bank", "roll"):
-                assert answer == "bank" or answer == "roll"
-                if state.setup.coached:
-                    review = review_move(state.setup, pending_move(state, answer))
-                    if review.grade in WARN_FROM:
-                        front.say(view.coach_line(review), style="yellow")
-                state = m.bank(state) if answer == "bank" else m.roll_on(state, source)
-                save(state)
-                if answer == "bank":
-                    front.say(view.bank_line(state.log[len(before.log)], state))
-                    _after_turn(front, view, before, state)
-                else:
-                    _show_throw(front, view, before, state)
-                continue
-        if answer is Command.HINT:
-            if not hints:
-                front.say(view.no_hints_line())
-                continue
+        answer = _ask(front, view, state, no_hints=refusal, resign=resign)
+        if isinstance(answer, tuple):
+            # A set-aside may change until the next roll is shown: no new dice are seen.
+            if state.phase == "choose":
+                state = m.undo_set_aside(state)
+            state = m.set_aside(state, answer)
+            save(state)
+            _show_kept(front, view, state)
+        elif answer is Command.UNDO:
+            state = m.undo_set_aside(state)
+            save(state)
+            front.say(view.roll_line(state), style="bold")
+        elif answer is Command.HINT:
             state = m.ask_hint(state)
             save(state)
             front.say(view.hint_line(position(state), first=not asked_before))
             asked_before = True
-        elif answer is Command.RESIGN and _confirm_resign(front, view, state):
-            return Played(state, "resigned", state.seat)
+        elif answer is Command.RESIGN:
+            if front.ask(view.resign_prompt(state), parse_yes_no):
+                return Played(state, "resigned", state.seat)
+        else:
+            state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)
     return Played(state, "over")
+
+
+def _decide(
+    front: Frontend,
+    view: GameView,
+    state: m.MatchState,
+    action: Literal["bank", "roll"],
+    source: DiceSource,
+    *,
+    save: Callable[[m.MatchState], None],
+    decided: Callable[[m.Move], None] | None,
+    together: Callable[[], AbstractContextManager[object]],
+) -> m.MatchState:
+    """A person banks or rolls on, the coach warning first where it is on."""
+    before = state
+    if state.setup.coached:
+        review = review_move(state.setup, m.pending_move(state, state.kept, action))
+        if review.grade in WARN_FROM:
+            front.say(view.coach_line(review), style="yellow")
+    state = m.bank(state) if action == "bank" else m.roll_on(state, source)
+    move = state.log[len(before.log)]
+    with together():
+        save(state)
+        if decided is not None:
+            decided(move)
+    if action == "bank":
+        front.say(view.bank_line(move, state))
+        _after_turn(front, view, before, state)
+    else:
+        _show_throw(front, view, before, state)
+    return state
 
 
 # -- a game kept in the store
@@ -325,7 +329,7 @@ def person_score(state: m.MatchState) -> int:
     return state.scores[humans[0]] if humans else max(state.scores)
 
 
-def describe_level(setup: m.Setup) -> str | None:
+def describe_level(setup: Setup) -> str | None:
     """The computers' levels, ``hard`` or ``easy,hard``; None without computers."""
     levels = [p.level.value for p in setup.players if p.level is not None]
     return ",".join(levels) or None
@@ -363,7 +367,7 @@ def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -
 
 def saved_state(row: GameRow) -> m.MatchState:
     if row.state is None:
-        raise m.MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
+        raise MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
     return m.MatchState.from_dict(row.state)
 
 
@@ -372,7 +376,7 @@ def abandon(store: Store, row: GameRow) -> None:
     try:
         state = saved_state(row)
         data, score = state.to_dict(), person_score(state)
-    except m.MatchError:
+    except MatchError:
         data, score = row.state or {}, 0
     store.finish_game(row.id, data, outcome="resigned", score=score, version=row.version)
 
@@ -383,18 +387,16 @@ def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
         return 0
     from farkle_trainer.training.record import AnswerRecord
 
-    count = 0
+    reviews = review(state)
     with store.atomic():
-        for move in state.decisions:
-            if state.setup.players[move.seat].human:
-                AnswerRecord.of_match(review_move(state.setup, move), game=row.id).save(store, row.session_id)
-                count += 1
-    return count
+        for r in reviews:
+            AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
+    return len(reviews)
 
 
 def run_game(
     front: Frontend,
-    view: MatchView,
+    view: GameView,
     store: Store,
     row: GameRow,
     state: m.MatchState,
@@ -407,7 +409,7 @@ def run_game(
 
     ``also`` hears every state once the store holds it (a game file written as it goes);
     ``file`` is where that file is, kept with the game.
-    Raises what :func:`play_match` raises when stopped; the store then holds the last state.
+    Raises what :func:`play_game` raises when stopped; the store then holds the last state.
     """
     version = row.version
 
@@ -417,7 +419,7 @@ def run_game(
         also(s)
 
     try:
-        played = play_match(front, view, state, state.setup.source(), save=save, pause=pause)
+        played = play_game(front, view, state, state.setup.source(), save=save, pause=pause, resign=True)
         final = played.state
         store.finish_game(
             row.id,

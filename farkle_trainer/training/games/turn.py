@@ -1,14 +1,15 @@
-"""What one turn allows, the same in the ten-turn game and in whole games.
+"""What one turn allows, in every game: its phases, its actions, and the set-aside rule.
 
 A turn: roll; set aside scoring dice (every die set aside must be in the roll and score, at
-least one); then bank or roll the dice left. Both state machines
-(:mod:`~farkle_trainer.training.games.game` and :mod:`~farkle_trainer.training.games.match`)
-check their moves here, so a pick is refused in the same words everywhere.
+least one); then bank or roll the dice left. The game's state machine
+(:mod:`~farkle_trainer.training.games.match`) and the prompts that read a person's pick
+(:mod:`~farkle_trainer.training.games.play`) check a set-aside here, so it is refused in the
+same words wherever it is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
@@ -16,8 +17,6 @@ from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score_table
 
-#: A die's face from the roll number within the game (from 1) and its place in the roll (from 1).
-DiceSource = Callable[[int, int], int]
 Phase = Literal["roll", "pick", "choose", "over"]
 Action = Literal["bank", "roll", "farkle"]
 

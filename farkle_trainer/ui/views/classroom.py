@@ -24,7 +24,9 @@ from farkle_trainer.training.classroom.report import (
     Unchecked,
 )
 from farkle_trainer.training.classroom.results import Result
-from farkle_trainer.training.games.game import TURNS, GameState, Review
+from farkle_trainer.training.games.analysis import Review
+from farkle_trainer.training.games.match import MatchState
+from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
 from farkle_trainer.ui.views.daily import HOW_TO_PLAY, game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.fit import fit
@@ -61,19 +63,20 @@ def challenge_intro(code: str) -> str:
     )
 
 
-def share_line(code: str, state: GameState) -> str:
+def share_line(code: str, state: MatchState) -> str:
     """``Farkle class MATH7B: 4,550 in 10 turns | F . . H . . . . . .``: the game without spoilers."""
-    return f"Farkle class {code}: {points(state.score)} in {len(state.marks)} turns | {' '.join(state.marks)}"
+    marks = " ".join(state.marks)
+    return f"Farkle class {code}: {points(state.banked)} in {len(state.marks)} turns | {marks}"
 
 
-def challenge_summary(code: str, state: GameState, reviews: Sequence[Review]) -> str:
+def challenge_summary(code: str, state: MatchState, reviews: Sequence[Review]) -> str:
     out = game_over_lines(state, reviews)
     out.append("Practice: recorded as training progress, not in stats.")
     out.append(share_line(code, state))
     return "\n".join(out)
 
 
-def challenge_stopped(code: str, state: GameState) -> str:
+def challenge_stopped(code: str, state: MatchState) -> str:
     where = f"turn {min(state.turn, TURNS)} of {TURNS} with {points(state.banked)} banked"
     return f"Challenge stopped at {where}. To play it again from turn 1: farkle-train challenge {code}"
 

@@ -2,8 +2,9 @@
 
 The game is text line by line in both front ends, so a screen reader, a pipe and a terminal all
 get the same words; a colour terminal only adds styles to whole lines (see
-:func:`farkle_trainer.training.games.daily.play_game`). Rolls show each die with the letter of its place
-(``a:5 b:2 c:1``), so dice can be picked by face or by place.
+:func:`farkle_trainer.training.games.play.play_game`). Rolls show each die with the letter of its place
+(``a:5 b:2 c:1``), so dice can be picked by face or by place. A class challenge is the same game
+and reads the same.
 """
 
 from __future__ import annotations
@@ -16,17 +17,30 @@ from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.notation import dice_count as dice_word
 from farkle_trainer.engine.notation import dice_text, labelled_roll, plural
 from farkle_trainer.engine.notation import move_words as play_words
-from farkle_trainer.engine.plays import Hint
+from farkle_trainer.engine.plays import Hint, hint
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.training.games.game import GAME_RULES, TURNS, Account, GameState, Move, Review, account
+from farkle_trainer.training.games.analysis import Review
+from farkle_trainer.training.games.match import MatchState, Move
+from farkle_trainer.training.games.setup import SOLO_TURNS
+from farkle_trainer.training.games.tenturns import Account, account
 from farkle_trainer.ui.views.engine import ev, hint_text, points
+
+# A ten-turn game has no computers, no final round, no coach and cannot be given up: what a
+# whole game says of those is said here too, so the one game loop can take this view.
+from farkle_trainer.ui.views.play import coach_line as coach_line
+from farkle_trainer.ui.views.play import computer_line as computer_line
+from farkle_trainer.ui.views.play import final_round_line as final_round_line
+from farkle_trainer.ui.views.play import resign_prompt as resign_prompt
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from farkle_trainer.training.games.daily import DailyStatus
+    from farkle_trainer.training.games.daily import DailyStatus, Recorded
+    from farkle_trainer.training.games.play import Position
 
 SET_ASIDE_PROMPT = "Set aside:"
+#: ``u`` at the set-aside prompt is read as dice, like any other answer there.
+NOTHING_SET_ASIDE: str | None = None
 HOW_TO_PLAY = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
     "(u or other dice change the set-aside until then);"
@@ -53,19 +67,33 @@ def intro(day: date, *, official: bool) -> str:
     return "\n".join(lines)
 
 
-def resume_line(state: GameState) -> str:
+def resume_line(state: MatchState) -> str:
     if state.over:
         return "Carrying on where you stopped: the game is over."
-    return f"Carrying on where you stopped: turn {state.turn} of {TURNS}, {points(state.banked)} banked."
+    return f"Carrying on where you stopped: turn {state.turn} of {SOLO_TURNS}, {points(state.banked)} banked."
 
 
-def roll_line(turn: int, banked: int, stake: int, roll: tuple[int, ...]) -> str:
+def turn_line(state: MatchState) -> None:
+    """Nothing before a turn's first roll: the roll's line says the turn."""
+    return None
+
+
+def roll_line(state: MatchState) -> str:
     """``Turn 3 of 10, 1,250 banked, 300 at stake. Roll: a:5 b:2 c:1 d:3``."""
+    return _roll_text(state.turn, state.banked, state.stake, state.roll)
+
+
+def thrown_line(move: Move) -> str:
+    """The roll that was a Farkle, said as any roll is."""
+    return _roll_text(move.turn, move.score, move.points, move.roll)
+
+
+def _roll_text(turn: int, banked: int, stake: int, roll: tuple[int, ...]) -> str:
     at_stake = f", {points(stake)} at stake" if stake else ""
-    return f"Turn {turn} of {TURNS}, {points(banked)} banked{at_stake}. Roll: {labelled_roll(roll)}"
+    return f"Turn {turn} of {SOLO_TURNS}, {points(banked)} banked{at_stake}. Roll: {labelled_roll(roll)}"
 
 
-def farkle_line(move: Move, after: GameState) -> str:
+def farkle_line(move: Move, after: MatchState) -> str:
     lost = (
         f"the {points(move.points)} points at stake are lost"
         if move.points
@@ -74,8 +102,8 @@ def farkle_line(move: Move, after: GameState) -> str:
     return f"Farkle: nothing scores in {dice_text(move.roll)}. So {lost}; total {points(after.banked)}."
 
 
-def kept_line(state: GameState) -> str:
-    split = score_table(GAME_RULES).split(counts_of(state.kept))
+def kept_line(state: MatchState) -> str:
+    split = score_table(state.rules).split(counts_of(state.kept))
     assert split is not None
     kept = f"Set aside {dice_text(state.kept)} for {points(split.points)} ({split.describe()})"
     if state.dice_left == 0:
@@ -83,19 +111,33 @@ def kept_line(state: GameState) -> str:
     return f"{kept}: {points(state.points)} at stake, {dice_word(state.dice_left)} left."
 
 
-def action_prompt(state: GameState) -> str:
+def hot_dice_line(state: MatchState) -> str | None:
+    return HOT_DICE if state.dice_left == 0 else None
+
+
+def action_prompt(state: MatchState) -> str:
     dice = "all 6 dice" if state.dice_left == 0 else dice_word(state.dice_left)
     return f"Bank {points(state.points)} or roll {dice}? (b/r)"
 
 
-def bank_line(banked: int, after: GameState) -> str:
-    return f"Banked {points(banked)}: total {points(after.banked)} after turn {after.turn - 1} of {TURNS}."
-
-
-def stopped_line(state: GameState, command: str) -> str:
+def bank_line(move: Move, after: MatchState) -> str:
+    banked = after.scores[move.seat] - move.score
     return (
-        f"Game saved at turn {state.turn} of {TURNS}, {points(state.banked)} banked. Carry on with: {command}"
+        f"Banked {points(banked)}: total {points(after.banked)} after turn {after.turn - 1} of {SOLO_TURNS}."
     )
+
+
+def stopped_line(state: MatchState, command: str) -> str:
+    where = f"turn {state.turn} of {SOLO_TURNS}, {points(state.banked)} banked"
+    return f"Game saved at {where}. Carry on with: {command}"
+
+
+def hint_line(position: Position, *, first: bool) -> str:
+    """The hint for the dice showing: every play of the roll, or bank against roll on for the
+    set-aside made."""
+    state = position.state
+    h = hint(state.roll, state.stake, state.rules)
+    return hint_for_action(h, position.kept) if position.kept else hint_for_roll(h)
 
 
 def hint_for_roll(h: Hint) -> str:
@@ -124,10 +166,10 @@ REVIEW_IN_FULL = 3
 def review_lines(r: Review) -> list[str]:
     m = r.move
     played = play_words(m.keep, m.action, len(m.roll) - len(m.keep))
-    better = play_words(r.best.keep, r.best_action, r.best.dice_left)
+    better = play_words(r.best_keep, r.best_action, len(m.roll) - len(r.best_keep))
     return [
         f"  Turn {m.turn}, roll {dice_text(m.roll)} with {points(m.points)} at stake:",
-        f"    you: {played}, expected {ev(r.chosen)}: gives up {ev(r.grading.lost)} points",
+        f"    you: {played}, expected {ev(r.chosen)}: gives up {ev(r.lost)} points",
         f"    best: {better}, expected {ev(r.best_value)}",
     ]
 
@@ -135,8 +177,8 @@ def review_lines(r: Review) -> list[str]:
 def account_lines(a: Account) -> list[str]:
     """What perfect play is expected to score, what the decisions gave up, and the dice's luck."""
     return [
-        f"Perfect play is expected to score {ev(a.perfect_expected)} over {TURNS} turns "
-        f"({TURNS} x {ev(a.perfect_expected / TURNS)}, the exact expected score of a turn).",
+        f"Perfect play is expected to score {ev(a.perfect_expected)} over {SOLO_TURNS} turns "
+        f"({SOLO_TURNS} x {ev(a.perfect_expected / SOLO_TURNS)}, the exact expected score of a turn).",
         f"Your decisions gave up {ev(a.given_up)} expected points, "
         f"so they were expected to score {ev(a.expected)}.",
         f"Luck of the dice: {a.luck:+,.2f} (your score minus the {ev(a.expected)} your decisions "
@@ -144,10 +186,13 @@ def account_lines(a: Account) -> list[str]:
     ]
 
 
-def game_over_lines(state: GameState, reviews: Sequence[Review]) -> list[str]:
+def game_over_lines(state: MatchState, reviews: Sequence[Review]) -> list[str]:
     """The end of a ten-turn game: the score split into play and dice, the costliest decisions."""
-    out = [f"Game over: {points(state.score)} in {TURNS} turns.", *account_lines(account(state, reviews))]
-    lost = sorted((r for r in reviews if r.lost > 0), key=lambda r: -r.grading.lost)
+    out = [
+        f"Game over: {points(state.banked)} in {SOLO_TURNS} turns.",
+        *account_lines(account(state, reviews)),
+    ]
+    lost = sorted((r for r in reviews if r.gave_up > 0), key=lambda r: -r.lost)
     if not lost:
         out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
         return out
@@ -163,27 +208,20 @@ def game_over_lines(state: GameState, reviews: Sequence[Review]) -> list[str]:
     if rest:
         out.append(
             f"  The other {plural(len(rest), 'decision')} gave up "
-            f"{ev(sum(r.grading.lost for r in rest))} points in all."
+            f"{ev(sum(r.lost for r in rest))} points in all."
         )
     return out
 
 
-def summary(
-    state: GameState,
-    reviews: tuple[Review, ...],
-    *,
-    share: str,
-    official: bool,
-    day: date,
-    streak: int | None,
-) -> str:
+def summary(state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str:
     out = game_over_lines(state, reviews)
-    if official:
+    if recorded.official:
+        streak = recorded.streak
         kept = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
-        out.append(f"Recorded as the official result of {day.isoformat()}.{kept}")
+        out.append(f"Recorded as the official result of {recorded.day.isoformat()}.{kept}")
     else:
         out.append("Practice: recorded as training progress, not in stats.")
-    out.append(share)
+    out.append(recorded.share)
     return "\n".join(out)
 
 
@@ -212,7 +250,7 @@ def status_lines(s: DailyStatus) -> list[str]:
         where = ""
         if s.official_state is not None:
             where = (
-                f", turn {min(s.official_state.turn, TURNS)} of {TURNS}, "
+                f", turn {min(s.official_state.turn, SOLO_TURNS)} of {SOLO_TURNS}, "
                 f"{points(s.official_state.banked)} banked"
             )
         out = [f"Today's daily game ({day} UTC): in progress{where}.", "Carry on with: farkle-train daily"]

@@ -17,8 +17,8 @@ from farkle_trainer.ui.views.fit import fit
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 
+    from farkle_trainer.engine.game import GamePlay
     from farkle_trainer.engine.gamehint import GameHint, GameStrategy, Thresholds
-    from farkle_trainer.engine.gamesolver import GamePlay
 
 
 def chance(value: float | None) -> str:

@@ -19,6 +19,7 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary, Values
 from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position, resigned_seat
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, GameKind, Player, Setup
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
     from farkle_trainer.store.rows import GameRow
 
 SET_ASIDE_PROMPT = "Set aside:"
+#: The header offers u to change a set-aside: at the set-aside prompt there is none yet.
+NOTHING_SET_ASIDE: str | None = (
+    "nothing is set aside yet, so there is nothing to change: set dice aside by face (1 5) or by place (a e)"
+)
 HOW_TO_PLAY = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
     "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
@@ -39,7 +44,7 @@ CHART_ROWS = 10
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-def _who(p: m.Player) -> str:
+def _who(p: Player) -> str:
     if p.human:
         return p.name
     level = "" if p.name.split(" ")[0].lower() == p.level else f"{p.level} "
@@ -51,12 +56,12 @@ def _does(name: str, verb: str) -> str:
     return f"{name} {verb[:-1] if name == 'You' else verb}"
 
 
-def _line_up(setup: m.Setup) -> str:
+def _line_up(setup: Setup) -> str:
     names = [_who(p) for p in setup.players]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _house(setup: m.Setup) -> str:
+def _house(setup: Setup) -> str:
     rules = [f"{setup.rules.name} table"]
     if setup.opening:
         rules.append(f"opening minimum {pts(setup.opening)}")
@@ -70,11 +75,11 @@ def kind_line(state: m.MatchState) -> str:
     setup = state.setup
     if state.rated:
         return "Rated game: it counts in stats (no coach, no hints; asking for a hint makes it training)."
-    if setup.kind == m.GameKind.SOLO:
+    if setup.kind == GameKind.SOLO:
         why = "solo practice"
-    elif setup.kind == m.GameKind.PASS_AND_PLAY:
+    elif setup.kind == GameKind.PASS_AND_PLAY:
         why = "pass and play"
-    elif setup.kind == m.GameKind.COMPUTERS:
+    elif setup.kind == GameKind.COMPUTERS:
         why = "computers only"
     elif setup.coached:
         why = "the coach is on"
@@ -89,9 +94,9 @@ def kind_line(state: m.MatchState) -> str:
 
 def header(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form == m.Form.TEN_TURNS:
-        what = f"Farkle solo: {m.SOLO_TURNS} turns for the highest score ({_house(setup)})."
-    elif setup.form == m.Form.FEWEST_TURNS:
+    if setup.form == Form.TEN_TURNS:
+        what = f"Farkle solo: {SOLO_TURNS} turns for the highest score ({_house(setup)})."
+    elif setup.form == Form.FEWEST_TURNS:
         what = f"Farkle solo: {pts(setup.target)} in as few turns as you can ({_house(setup)})."
     else:
         what = f"Farkle to {pts(setup.target)}: {_line_up(setup)} ({_house(setup)})."
@@ -110,16 +115,16 @@ def resume_line(state: m.MatchState) -> str:
 
 def scores_text(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form != m.Form.MATCH:
+    if setup.form != Form.MATCH:
         return f"{pts(state.scores[0])} banked"
     return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, state.scores, strict=True))
 
 
 def turn_line(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form == m.Form.TEN_TURNS:
-        return f"Turn {state.turn} of {m.SOLO_TURNS}: {scores_text(state)}."
-    if setup.form == m.Form.FEWEST_TURNS:
+    if setup.form == Form.TEN_TURNS:
+        return f"Turn {state.turn} of {SOLO_TURNS}: {scores_text(state)}."
+    if setup.form == Form.FEWEST_TURNS:
         return f"Turn {state.turn}: {scores_text(state)} of {pts(setup.target)}."
     last = " (last turn)" if state.last_turn else ""
     return f"Turn {state.turn}, {state.player.name} to roll{last}. Scores: {scores_text(state)}."
@@ -130,6 +135,11 @@ def roll_line(state: m.MatchState) -> str:
     at_stake = f", {pts(state.stake)} at stake" if state.stake else ""
     rolls = _does(state.player.name, "rolls")
     return f"{rolls} {dice_count(len(state.roll))}{at_stake}: {labelled_roll(state.roll)}"
+
+
+def thrown_line(move: m.Move) -> None:
+    """Nothing before a Farkle's line: it says the dice itself."""
+    return None
 
 
 def farkle_line(move: m.Move, after: m.MatchState) -> str:
@@ -155,6 +165,11 @@ def kept_line(state: m.MatchState) -> str:
         else f"{dice_count(state.dice)} left"
     )
     return f"Set aside {_kept(state, state.kept)}: {pts(state.points)} at stake, {left}."
+
+
+def hot_dice_line(state: m.MatchState) -> None:
+    """Nothing after the set-aside's line: it says hot dice itself."""
+    return None
 
 
 def farkle_chance(state: m.MatchState) -> str:
@@ -240,7 +255,7 @@ def hint_line(position: Position, *, first: bool) -> str:
         )
     for keep, action, value in _plays(v)[:3]:
         lines.append(f"  {_play_words(keep, action, roll)}: {value_text(value, unit)}")
-    if first and position.state.setup.kind == m.GameKind.COMPUTER and not position.state.setup.coached:
+    if first and position.state.setup.kind == GameKind.COMPUTER and not position.state.setup.coached:
         lines.append("  A hint was asked: this game is training now, not rated.")
     return "\n".join(lines)
 
@@ -257,7 +272,7 @@ def resign_prompt(state: m.MatchState) -> str:
     return f"Resign this game? {ends}{_wins(state.setup, winners)}. (y/n)"
 
 
-def _wins(setup: m.Setup, seats: Sequence[int]) -> str:
+def _wins(setup: Setup, seats: Sequence[int]) -> str:
     """``Ana wins``, ``You win``, ``Ana and Ben share the win``."""
     names = [setup.players[i].name for i in seats]
     if len(names) > 1:
@@ -273,10 +288,6 @@ def coach_line(review: Review) -> str:
         f"best was {best} ({value_text(review.best_value, review.unit)} against "
         f"{value_text(review.chosen, review.unit)})."
     )
-
-
-def no_hints_line() -> str:
-    return "  (hints are off in this game)"
 
 
 # -- saved games
@@ -324,11 +335,11 @@ def stopped_line(state: m.MatchState) -> str:
 
 def result_line(state: m.MatchState, resigned: int | None = None) -> str:
     setup = state.setup
-    if setup.form != m.Form.MATCH and resigned is not None:
+    if setup.form != Form.MATCH and resigned is not None:
         return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
-    if setup.form == m.Form.TEN_TURNS:
-        return f"Game over: {pts(state.scores[0])} in {m.SOLO_TURNS} turns."
-    if setup.form == m.Form.FEWEST_TURNS:
+    if setup.form == Form.TEN_TURNS:
+        return f"Game over: {pts(state.scores[0])} in {SOLO_TURNS} turns."
+    if setup.form == Form.FEWEST_TURNS:
         turns = plural(state.turns[0], "turn")
         return f"Game over: {pts(setup.target)} reached in {turns} ({pts(state.scores[0])})."
     winners = m.final_winners(state, resigned)
@@ -339,7 +350,7 @@ def result_line(state: m.MatchState, resigned: int | None = None) -> str:
     return f"Game over: {_wins(setup, winners)}. Scores: {scores_text(state)}."
 
 
-def _review_lines(r: Review, setup: m.Setup) -> list[str]:
+def _review_lines(r: Review, setup: Setup) -> list[str]:
     move = r.move
     name = setup.players[move.seat].name
     played = _play_words(move.keep, move.action, move.roll)
@@ -451,7 +462,7 @@ def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None
     return Group(*parts)
 
 
-def again_prompt(setup: m.Setup) -> str:
+def again_prompt(setup: Setup) -> str:
     if setup.size == 1:
         return "Play again? (y/n)"
     who = "the other player" if setup.size == 2 else "the next player"
@@ -488,9 +499,9 @@ def _result_words(state: m.MatchState, outcome: str | None, finished: bool) -> s
         return f"{state.setup.players[resigned].name} resigned, {_wins(state.setup, winners)}"
     if not state.over:
         return outcome or "over"
-    if state.setup.form == m.Form.TEN_TURNS:
-        return f"{pts(state.scores[0])} in {m.SOLO_TURNS} turns"
-    if state.setup.form == m.Form.FEWEST_TURNS:
+    if state.setup.form == Form.TEN_TURNS:
+        return f"{pts(state.scores[0])} in {SOLO_TURNS} turns"
+    if state.setup.form == Form.FEWEST_TURNS:
         return f"{pts(state.setup.target)} in {plural(state.turns[0], 'turn')}"
     assert winners is not None
     return _wins(state.setup, winners)
@@ -587,7 +598,7 @@ def review_heading(source: str, state: m.MatchState) -> str:
     return f"{source}: {_line_up(state.setup)} ({_house(state.setup)}); {played} played."
 
 
-def _review_json(r: Review, setup: m.Setup) -> dict[str, object]:
+def _review_json(r: Review, setup: Setup) -> dict[str, object]:
     move = r.move
     return {
         "turn": move.turn,

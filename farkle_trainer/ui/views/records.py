@@ -10,7 +10,8 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
-from farkle_trainer.training.games.game import TURNS, expected_turn
+from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
+from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.progress import (
     MASTERED,
     MIN_ANSWERS,

@@ -1,6 +1,6 @@
 """The game solver's inner loop, compiled: many turns at once, one column per turn.
 
-Imported only when a turn is first valued (by :func:`farkle_trainer.engine.gamesolver._turns`),
+Imported only when a solve first values a turn (by :func:`farkle_trainer.engine.game.turns.turn_values`),
 so nothing else pays for numba. numba caches the compiled loop on disk: next to this file
 where that is writable, else in the user's cache directory (``NUMBA_CACHE_DIR`` wins).
 

@@ -1,0 +1,44 @@
+"""The exact game solver: the chance of winning a two-player game, and solo in fewest turns.
+
+Scores and turn points are counted in levels of 50. By concept, from the ground up:
+
+* :mod:`.settings`: what a game can be solved for, and the error for the rest;
+* :mod:`.rolls`: every roll as the set of options it offers, equal sets merged;
+* :mod:`.final`: the last turn, passing a leader;
+* :mod:`.cuts`: where a turn above the target certainly banks;
+* :mod:`.turns` and :mod:`.kernel`: one evaluation of many turns, with numpy or compiled;
+* :mod:`.table`: a solved two-player game's chances, inside a turn and by score;
+* :mod:`.solve`: the two-player solve, total by total, by Newton steps;
+* :mod:`.plays`: every play of a roll by its chance of winning;
+* :mod:`.solo`: solo play for the fewest turns.
+"""
+
+from __future__ import annotations
+
+from farkle_trainer.engine.game.plays import GamePlay, GamePlays, game_plays
+from farkle_trainer.engine.game.settings import GameSolverError, Progress
+from farkle_trainer.engine.game.solo import SoloTable, forget_solo, solve_solo
+from farkle_trainer.engine.game.solve import TOLERANCE, forget_games, solve_game
+from farkle_trainer.engine.game.table import GameTable, WinGrid, win_grid
+
+__all__ = [
+    "TOLERANCE",
+    "GamePlay",
+    "GamePlays",
+    "GameSolverError",
+    "GameTable",
+    "Progress",
+    "SoloTable",
+    "WinGrid",
+    "clear_memory",
+    "game_plays",
+    "solve_game",
+    "solve_solo",
+    "win_grid",
+]
+
+
+def clear_memory() -> None:
+    """Forget the solved tables held in memory (kept copies stay)."""
+    forget_games()
+    forget_solo()

@@ -1,0 +1,117 @@
+"""Where a turn stops: above the target it is cut exactly where banking is certainly best.
+
+A turn that has banked to the target or more hands the opponent one last turn, so from there
+on what banking is worth depends only on the lead: the final-turn tables give it. The cut
+certificates (:func:`cut_table`) say from which lead on a turn banks at once, so the solves
+never value positions that cannot matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from farkle_trainer.engine.game.final import FinalTurn, final_turn_for
+from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.settings import GameSolverError
+from farkle_trainer.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    FloatArray = NDArray[np.float64]
+    IntArray = NDArray[np.int64]
+
+# A pair whose opponent is this unlikely to win even after a Farkle may cut its turn
+# where the final turn's chance is below it too: the value moves by less than this.
+_NEGLIGIBLE = 1e-13
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """Everything fixed by the rules, target and opening minimum (levels), before solving."""
+
+    rules: Rules
+    levels: int  # T: scores 0..T-1 are below the target
+    opening: int  # O in levels
+    rolls: Rolls
+    final: FinalTurn
+    span: int  # leads covered by the final-turn tables
+    g_open: FloatArray  # (span,) G(d): an opened opponent passes a lead of d levels
+    g_closed: FloatArray  # (span,) the same for an opponent on 0
+    x_open: FloatArray  # (span,) cut certificates, see cut_table
+    x_closed: FloatArray
+
+    def g(self, opponent: IntArray, lead: IntArray) -> FloatArray:
+        lead = np.minimum(lead, self.span - 1)
+        return np.where(opponent == 0, self.g_closed[lead], self.g_open[lead])
+
+    def cut(self, a: IntArray, b: IntArray, farkle: FloatArray) -> IntArray:
+        """The lowest position from which banking is certainly best for these turns."""
+        cuts = np.empty(len(a), dtype=np.int64)
+        for closed, table in ((False, self.x_open), (True, self.x_closed)):
+            sel = (b == 0) if closed else (b != 0)
+            if not sel.any():
+                continue
+            # table is nondecreasing: the first lead whose certificate covers the Farkle value.
+            lead = np.searchsorted(table, farkle[sel], side="left")
+            if (lead >= len(table)).any():
+                raise GameSolverError("the final-turn tables are too short for this game")
+            cuts[sel] = b[sel] + lead
+        cuts = np.maximum(cuts, self.levels)
+        return np.where(a == 0, np.maximum(cuts, self.opening), cuts)
+
+
+def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
+    """``X[d]``: a turn above the target with lead ``d`` or more banks at once if its Farkle
+    value is at most ``X[d]``.
+
+    Why: above the target banking is worth ``1 - G(d)``, which only grows with the lead, so
+    this is a monotone stopping problem. Rolling once more and then banking beats banking by
+    ``D = sum_rolls p (G(d) - G(d + best points)) - f_n (1 - G(d) - x)``; where ``D <= 0`` for
+    every dice count at every lead from ``d`` up, that set of states is closed and the
+    one-step look-ahead rule (bank) is optimal in it. ``D <= 0`` reads ``x <= X_n(d)``, so the
+    certificate is the suffix minimum of ``min_n X_n``. Past the table ``X_n(d) >= 1 - G(d) /
+    f_min`` (the gain term is at most ``(1 - f_n) G(d)``), which closes the suffix.
+    A Farkle value within ``_NEGLIGIBLE`` of 1 (the opponent all but cannot win) is also
+    cut once ``G(d) <= _NEGLIGIBLE``: both bank and roll are then within that of 1.
+    """
+    span = len(g)
+    usable = span - rolls.maxp
+    d = np.arange(usable)
+    gain = rolls.prob @ (g[d][None, :] - g[d[None, :] + rolls.best_points[:, None]])
+    x = (1.0 - g[d])[None, :] - gain / rolls.farkle[:, None]
+    x_min = x.min(axis=0)
+    tail = 1.0 - g[usable] / rolls.farkle.min()
+    suffix = np.minimum.accumulate(np.append(x_min, tail)[::-1])[::-1][:usable]
+    negligible = np.where(g[:usable] <= _NEGLIGIBLE, 1.0, -np.inf)
+    return np.maximum(suffix, negligible)
+
+
+@cache
+def game_for(rules: Rules, levels: int, opening: int) -> Game:
+    rolls = rolls_for(rules)
+    span = 3 * levels + 800
+    final = final_turn_for(rules, span)
+    g_open = final.tie[:, 5].copy()
+    g_closed = g_open.copy()
+    if opening > 0:
+        # An opponent on 0 may not bank below the opening minimum: above the tie that only
+        # leaves reaching the minimum itself.
+        d = np.arange(span)
+        g_closed = np.where(opening > d, final.reach[min(opening, span - 1), 5], g_open)
+    return Game(
+        rules=rules,
+        levels=levels,
+        opening=opening,
+        rolls=rolls,
+        final=final,
+        span=span,
+        g_open=g_open,
+        g_closed=g_closed,
+        x_open=cut_table(rolls, g_open),
+        x_closed=cut_table(rolls, g_closed),
+    )

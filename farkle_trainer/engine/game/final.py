@@ -1,0 +1,96 @@
+"""The last turn of a game: the chance that a player who must pass a leader does so."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.settings import FORMAT
+from farkle_trainer.engine.keeper import TableKey, recall, remember
+from farkle_trainer.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class FinalTurn:
+    """The last turn of a game, for the player who must pass a leader.
+
+    ``tie[r, n - 1]``: the chance of winning (a tie counts one half) by rolling ``n`` dice
+    when ``r >= 0`` more levels would tie the leader. ``reach[r, n - 1]``: the chance of
+    ending the turn with at least ``r`` more levels (an unopened player whose opening
+    minimum is above the tie has only that). Both only depend on what is still missing,
+    and more points never hurt here.
+    """
+
+    tie: FloatArray
+    reach: FloatArray
+
+
+def final_turn(rolls: Rolls, size_: int) -> FinalTurn:
+    maxp = rolls.maxp
+    rows = rolls.rows_down()
+    tables = []
+    for tie in (True, False):
+        # after[maxp + r, m - 1]: the value once dice for ``r`` missing levels are set aside.
+        after = np.empty((maxp + size_, 6))
+        after[:maxp] = 1.0  # already past the leader (or the need): bank
+        rolled = np.empty((size_, 6))
+        for r in range(size_):
+            window = after[r : r + maxp].reshape(-1, 1)
+            best = rolls.best(window[rows])
+            row = (rolls.prob @ best)[:, 0]
+            rolled[r] = row
+            if r == 0:
+                # Exactly level: a tie banks one half; with nothing missing a reach is made.
+                after[maxp] = np.maximum(row, 0.5) if tie else 1.0
+            else:
+                after[maxp + r] = row  # behind: banking loses
+        tables.append(rolled)
+    return FinalTurn(tie=tables[0], reach=tables[1])
+
+
+@cache
+def final_turn_for(rules: Rules, size_: int) -> FinalTurn:
+    """The final-turn tables of ``size_`` rows, the kept copy when a sound one is there."""
+    rolls = rolls_for(rules)
+    key = TableKey("final", FORMAT, (rules.scoring_key, f"n{size_}"))
+    arrays = recall(key, ("tie", "reach"))
+    if arrays is not None and final_turn_sound(rolls, arrays["tie"], arrays["reach"], size_):
+        return FinalTurn(tie=arrays["tie"], reach=arrays["reach"])
+    final = final_turn(rolls, size_)
+    remember(key, {"tie": final.tie, "reach": final.reach})
+    return final
+
+
+def final_turn_sound(rolls: Rolls, tie: FloatArray, reach: FloatArray, size_: int) -> bool:
+    """Spot-check kept final-turn tables: shapes, chances, and rows worked out again.
+
+    Row ``r`` follows from the ``maxp`` rows below it, so a few rows (the first ones and
+    some spread over the table) are recomputed from the stored rows beneath them.
+    """
+    maxp = rolls.maxp
+    for table in (tie, reach):
+        if table.shape != (size_, 6) or table.dtype != np.float64 or not np.isfinite(table).all():
+            return False
+        if (table < 0).any() or (table > 1).any():
+            return False
+    checked = sorted({0, 1, 2, size_ // 3, size_ // 2, size_ - 1} & set(range(size_)))
+    rows = rolls.rows_down()
+    for is_tie, table in ((True, tie), (False, reach)):
+        for r in checked:
+            window = np.ones((maxp, 6))
+            for k in range(max(0, r - maxp), r):
+                done = table[k]
+                window[maxp - r + k] = (np.maximum(done, 0.5) if is_tie else 1.0) if k == 0 else done
+            best = rolls.best(window.reshape(-1, 1)[rows])
+            if np.abs((rolls.prob @ best)[:, 0] - table[r]).max() > 1e-12:
+                return False
+    return True

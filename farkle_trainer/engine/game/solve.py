@@ -1,0 +1,238 @@
+"""The two-player solve: the chance of winning at every pair of scores, total by total.
+
+Scores and turn points are counted in levels of 50 (``STEP``). ``W(a, b)`` is the chance
+that the player about to start a turn with ``a`` banked wins against an opponent on ``b``
+(both below the target ``T``). Inside that turn, with ``t`` turn points and ``n`` dice to
+roll, the player may, after every scoring roll, keep any distinct selection and then bank
+or roll on:
+
+* banking below the target hands the turn over: worth ``1 - W(b, a + t)``;
+* banking to the target or more starts the final round: the opponent gets one last turn
+  to pass ``a + t`` (a tie counts one half), so banking is worth ``1 - G(a + t - b)``;
+* a Farkle hands the turn over with nothing banked: worth ``1 - W(b, a)``.
+
+Order of solution. A pair ``(a, b)`` needs ``W(b, q)`` for ``q > a`` (a higher total
+``a + b``) and, through a Farkle, its mirror ``W(b, a)`` (the same total). Totals are
+solved from the highest down; inside a total every pair and its mirror form the
+two-variable fixed point ``x = F_ab(1 - y)``, ``y = F_ba(1 - x)``, where ``F`` (the value
+of the turn as a function of the Farkle value) is convex, nondecreasing, piecewise linear
+with slope below one. All pairs of a total are solved together by Newton steps on that
+system, the slope taken from a second evaluation a hair away, until every Bellman
+residual is below ``TOLERANCE``. Every number is an expectation over every fair roll;
+none is sampled.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from farkle_trainer.engine.game.cuts import Game, game_for
+from farkle_trainer.engine.game.settings import FORMAT, GameSolverError, Progress, resolve
+from farkle_trainer.engine.game.table import GameTable
+from farkle_trainer.engine.game.turns import evaluate
+from farkle_trainer.engine.keeper import TableKey, recall, remember
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.solver import STEP
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    FloatArray = NDArray[np.float64]
+    IntArray = NDArray[np.int64]
+
+#: Every stored win chance satisfies its Bellman equation to within this.
+TOLERANCE = 1e-12
+# The Newton slope comes from a second evaluation this far away; the residual test, not
+# the slope, decides when a pair is done.
+DELTA = 1e-6
+MAX_PASSES = 40
+
+
+def _guess(w: FloatArray, a: IntArray, b: IntArray) -> FloatArray:
+    """A start for Newton, from the solved neighbours one to three totals up.
+
+    Where all are inside the table: the quadratic in both scores fitted (least squares) to
+    the seven neighbours ``(1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (2, 1), (1, 2)`` away
+    (those weights: 3/2, 3/2, -1/2, -2, -1/2, 1/2, 1/2),
+    about a hundred times closer than a plane, so fewer Newton steps cross a kink of the
+    turn's value. Near the edges: the plane through the neighbours one and two totals up.
+    Only the start depends on this; the residual test decides when a pair is done.
+    """
+    levels = len(w)
+    up_a = a + 1 < levels
+    up_b = b + 1 < levels
+    a1 = np.minimum(a + 1, levels - 1)
+    b1 = np.minimum(b + 1, levels - 1)
+    start = np.full(len(a), 0.5)
+    start = np.where(up_a & ~up_b, w[a1, b], start)
+    start = np.where(~up_a & up_b, w[a, b1], start)
+    start = np.where(up_a & up_b, w[a1, b] + w[a, b1] - w[a1, b1], start)
+    inner = (a + 2 < levels) & (b + 2 < levels)
+    if inner.any():
+        ai, bi = a[inner], b[inner]
+        start[inner] = (
+            1.5 * (w[ai + 1, bi] + w[ai, bi + 1])
+            - 2.0 * w[ai + 1, bi + 1]
+            - 0.5 * (w[ai + 2, bi] + w[ai, bi + 2])
+            + 0.5 * (w[ai + 2, bi + 1] + w[ai + 1, bi + 2])
+        )
+    return np.clip(start, 0.0, 1.0)
+
+
+def _solve_total(game: Game, w: FloatArray, total: int) -> int:
+    """Solve every pair with ``a + b == total`` into ``w``; returns the passes it took.
+
+    The first pass also evaluates each turn a hair above its Farkle value, for the slope;
+    later passes evaluate only pairs not yet done, and take the slope from the last two
+    evaluations (a secant, exact on a linear piece).
+    """
+    levels = game.levels
+    a = np.arange(max(0, total - levels + 1), min(total, levels - 1) + 1, dtype=np.int64)
+    b = total - a
+    count = len(a)
+    mirror = count - 1 - np.arange(count)
+    x = _guess(w, a, b)
+    slope = np.zeros(count)
+    last_z = np.full(count, np.nan)
+    last_f = np.full(count, np.nan)
+    todo = np.ones(count, dtype=bool)
+    for passes in range(1, MAX_PASSES + 1):
+        idx = np.flatnonzero(todo)
+        z = 1.0 - x[mirror[idx]]
+        if passes == 1 or passes % 8 == 0:
+            step = slope_step(z)
+            values = evaluate(
+                game,
+                w,
+                np.tile(a[idx], 2),
+                np.tile(b[idx], 2),
+                np.concatenate([z, z + step]),
+                compiled=True,
+            )
+            f = values.start[: len(idx)]
+            slope[idx] = (values.start[len(idx) :] - f) / step
+        else:
+            f = evaluate(game, w, a[idx], b[idx], z, compiled=True).start
+            moved = np.abs(z - last_z[idx]) > 1e-10
+            secant = (f - last_f[idx]) / np.where(moved, z - last_z[idx], 1.0)
+            slope[idx] = np.where(moved, secant, slope[idx])
+        last_z[idx], last_f[idx] = z, f
+        np.clip(slope, 0.0, 1.0 - 1e-9, out=slope)
+        ok = np.ones(count, dtype=bool)
+        ok[idx] = np.abs(f - x[idx]) < TOLERANCE
+        todo &= ~(ok & ok[mirror])
+        if not todo.any():
+            break
+        # Newton on x_i = F_i(1 - x_j), x_j = F_j(1 - x_i), each F linearised at its last z.
+        c = last_f + slope * (1.0 - last_z)
+        i = np.flatnonzero(todo)
+        j = mirror[i]
+        x[i] = np.clip((c[i] - slope[i] * c[j]) / (1.0 - slope[i] * slope[j]), 0.0, 1.0)
+    else:
+        raise GameSolverError(f"win chances did not converge at total {total * STEP:,}")
+    w[a, b] = x
+    return passes
+
+
+def slope_step(z: FloatArray) -> FloatArray:
+    """How far away the second evaluation for the slope is: a hair up, or a hair down where
+    that would push a Farkle value past one (the cut certificates only cover chances)."""
+    return np.where(z + DELTA <= 1.0, DELTA, -DELTA)
+
+
+def solve_totals(game: Game, progress: Progress | None = None) -> tuple[FloatArray, int]:
+    levels = game.levels
+    w = np.full((levels, levels), 0.5)
+    totals = range(2 * levels - 2, -1, -1)
+    work = [min(s, 2 * levels - 2 - s) + 1 for s in totals]
+    done = 0
+    passes = 0
+    for total, weight in zip(totals, work, strict=True):
+        passes += _solve_total(game, w, total)
+        done += weight
+        if progress is not None:
+            progress(done / sum(work))
+    return w, passes
+
+
+def _residual(game: Game, w: FloatArray, a: IntArray, b: IntArray) -> float:
+    """The largest Bellman residual of ``w`` at these turn starts."""
+    start = evaluate(game, w, a, b, 1.0 - w[b, a]).start
+    return float(np.abs(start - w[a, b]).max())
+
+
+def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
+    penalty = rules.three_farkle_penalty
+    return TableKey(kind, FORMAT, (rules.scoring_key, f"t{target}", f"o{opening}", f"p{penalty}"))
+
+
+def kept_values(key: TableKey, shape: tuple[int, ...]) -> FloatArray | None:
+    """A kept table of values of this shape, if one is there with finite floats only."""
+    arrays = recall(key, ("values",))
+    if arrays is None:
+        return None
+    values = arrays["values"]
+    if values.shape != shape or values.dtype != np.float64 or not np.isfinite(values).all():
+        return None
+    return values
+
+
+def _sound(game: Game, w: FloatArray) -> bool:
+    """Whether a kept table is this game's: a file can be whole and still not, so the
+    equations are spot-checked at four corner pairs."""
+    if (w < 0).any() or (w > 1).any():
+        return False
+    corners = np.array([0, game.levels - 1, 0, game.levels // 2])
+    return _residual(game, w, corners, corners[::-1]) <= 1e-9
+
+
+def _kept_or_solved(rules: Rules, target: int, opening: int, progress: Progress | None) -> GameTable:
+    levels = target // STEP
+    game = game_for(rules, levels, opening // STEP)
+    key = values_key("game", rules, target, opening)
+    w = kept_values(key, (levels, levels))
+    if w is not None and not _sound(game, w):
+        w = None
+    if w is None:
+        w, _ = solve_totals(game, progress)
+        remember(key, {"values": w})
+    elif progress is not None:
+        progress(1.0)
+    return GameTable(rules=rules, target=target, opening=opening, chances=w, _game=game)
+
+
+_MEMORY: dict[tuple[Rules, int, int], GameTable] = {}
+
+
+def solve_game(
+    rules: Rules,
+    target: int | None = None,
+    opening: int | None = None,
+    *,
+    progress: Progress | None = None,
+) -> GameTable:
+    """The exact two-player table for ``rules`` played to ``target`` with opening minimum ``opening``.
+
+    ``target`` and ``opening`` default to the rules' own. Held in memory, and kept between
+    runs by the installed :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the
+    scoring table, target, opening and penalty, so a renamed copy of a table shares it); a
+    kept table that fails its checks is solved again. ``progress`` is called with the
+    fraction done during a solve. Raises :class:`GameSolverError` for the three-Farkle
+    penalty rule and out-of-range settings.
+    """
+    target, opening = resolve(rules, target, opening)
+    key = (rules, target, opening)
+    table = _MEMORY.get(key)
+    if table is None:
+        table = _kept_or_solved(rules, target, opening, progress)
+        _MEMORY[key] = table
+    elif progress is not None:
+        progress(1.0)
+    return table
+
+
+def forget_games() -> None:
+    """Forget the two-player tables held in memory."""
+    _MEMORY.clear()

@@ -1,0 +1,87 @@
+"""Solved tables kept between runs: the port through which the solvers ask for them.
+
+The engine computes and never touches files. A solver asks the installed
+:class:`TableKeeper` for a table it solved before, checks what it can of what comes back
+(what was kept can be whole and still not this table), and hands over every table it had
+to solve.
+With no keeper installed every table is solved afresh and held in memory only. A front end
+installs the store's disk cache (:mod:`farkle_trainer.store.tables`) once, where it starts.
+
+Nothing here imports numpy: a warm turn solve reads its table back without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from array import array
+
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Arrays = dict[str, NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class TableKey:
+    """What a kept table is: its kind, the version of its layout and what it was solved for.
+
+    A version is raised when a table's arrays change meaning, so copies kept by an older
+    release are never read as new ones. ``parts`` name everything the table depends on (the
+    scoring table's digest first), so two rule sets that score alike share their tables.
+    """
+
+    kind: str
+    version: int
+    parts: tuple[str, ...]
+
+
+class TableKeeper(Protocol):
+    """Finds and keeps solved tables; a table it cannot keep only costs the next run time."""
+
+    def load(self, key: TableKey, names: tuple[str, ...]) -> Arrays | None:
+        """The named arrays kept for ``key``, exactly as kept, or None."""
+
+    def keep(self, key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
+        """Keep ``arrays`` for ``key``, replacing what was kept."""
+
+    def load_rows(self, key: TableKey, width: int) -> tuple[int, array[float]] | None:
+        """A table of numbers ``width`` wide kept for ``key``: its number of rows (at least
+        one) and its values row by row, read without numpy; None if there is none that fits."""
+
+    def keep_rows(self, key: TableKey, values: NDArray[np.float64]) -> None:
+        """Keep a two-dimensional table of floats for ``key``."""
+
+
+_installed: TableKeeper | None = None
+
+
+def install(keeper: TableKeeper | None) -> None:
+    """Solve through ``keeper`` from now on (None: keep nothing between runs)."""
+    global _installed
+    _installed = keeper
+
+
+def recall(key: TableKey, names: tuple[str, ...]) -> Arrays | None:
+    """The named arrays of a table kept for ``key``, for the caller to check; None if none."""
+    return None if _installed is None else _installed.load(key, names)
+
+
+def remember(key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
+    """Hand a table just solved to the keeper, if one is installed."""
+    if _installed is not None:
+        _installed.keep(key, arrays)
+
+
+def recall_rows(key: TableKey, width: int) -> tuple[int, array[float]] | None:
+    """A table of numbers ``width`` wide kept for ``key`` (see :meth:`TableKeeper.load_rows`)."""
+    return None if _installed is None else _installed.load_rows(key, width)
+
+
+def remember_rows(key: TableKey, values: NDArray[np.float64]) -> None:
+    """Hand a table of numbers just solved to the keeper, if one is installed."""
+    if _installed is not None:
+        _installed.keep_rows(key, values)

@@ -1,0 +1,198 @@
+"""The solvers' tables on disk: where they are kept, in which files, read back whole.
+
+The engine solves through a :class:`~farkle_trainer.engine.keeper.TableKeeper`;
+:class:`DiskTables` is the one a front end installs (:func:`keep_tables_on_disk`). A table is
+a file in :func:`cache_dir` named by its key: ``KIND-vVERSION-PARTS.npz`` (named arrays and the
+SHA-256 digest of their bytes), or ``.npy`` for a turn solution, which is read back without
+numpy so a warm ``hint`` never imports it. What comes back is only ever whole; whether it is
+right is for the engine to check. Every file is written whole and private (see
+:func:`~farkle_trainer.store.files.write_private`), and a table that cannot be written only
+costs time, never correctness.
+
+Every command puts the disk cache in place as it starts, so what only reading or writing a
+table needs (hashlib, zipfile, numpy) is imported when a table is read or written.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import math
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from farkle_trainer.engine.keeper import TableKey, install
+from farkle_trainer.store.files import read_limited, write_private
+
+if TYPE_CHECKING:
+    from array import array
+
+    import numpy as np
+    from numpy.typing import NDArray
+
+#: No cached table is larger than this; a bigger file is not one of ours.
+MAX_CACHE_FILE = 64 * 1024 * 1024
+
+_chosen_cache: Path | None = None
+
+
+def set_cache_dir(path: Path | None) -> None:
+    """Keep solved tables in ``path`` from now on; None goes back to :func:`cache_dir`'s defaults.
+
+    A front end calls this for ``--data-dir``, so everything the program writes for one student
+    stays in the directory they were given.
+    """
+    global _chosen_cache
+    _chosen_cache = path
+
+
+def cache_dir() -> Path:
+    """Where solved tables are kept between runs.
+
+    The directory given to :func:`set_cache_dir` wins; then ``FARKLE_TRAIN_CACHE``; then
+    ``$FARKLE_TRAIN_HOME/cache``; then the platform's user cache directory.
+    """
+    if _chosen_cache is not None:
+        return _chosen_cache
+    if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
+        return Path(explicit)
+    if home := os.environ.get("FARKLE_TRAIN_HOME"):
+        return Path(home) / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("farkle-trainer", appauthor=False))
+
+
+def read_cache_file(path: Path) -> bytes | None:
+    """The bytes of a cache file, or None if there is no sound one to read.
+
+    Only a regular file of at most ``MAX_CACHE_FILE`` bytes is read: something else put at
+    a cache path (a FIFO would wait forever, a device never ends) is treated as missing,
+    and the table is solved again.
+    """
+    try:
+        return read_limited(path, MAX_CACHE_FILE)
+    except OSError:
+        return None
+
+
+def _digest(arrays: Mapping[str, NDArray[Any]]) -> str:
+    """SHA-256 of the arrays' bytes in name order (for one array, of its bytes alone)."""
+    import hashlib
+
+    import numpy as np
+
+    hasher = hashlib.sha256()
+    for name in sorted(arrays):
+        hasher.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return hasher.hexdigest()
+
+
+def read_arrays(path: Path, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
+    """The named arrays of a ``.npz`` file, or None if it is missing, damaged or not whole."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    data = read_cache_file(path)
+    if data is None:
+        return None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in names}
+            digest = str(archive["digest"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    if any(values.dtype.kind not in "fi" for values in arrays.values()):
+        return None
+    if digest != _digest(arrays):
+        return None
+    return arrays
+
+
+def write_arrays(path: Path, **arrays: NDArray[Any]) -> None:
+    """Write named arrays and their digest to a ``.npz`` file, if it can be written."""
+    import numpy as np
+
+    named: dict[str, Any] = {**arrays, "digest": np.array(_digest(arrays))}
+    with contextlib.suppress(OSError):
+        write_private(path, lambda fh: np.savez(fh, **named))
+
+
+def read_rows(path: Path, width: int) -> tuple[int, array[float]] | None:
+    """``(rows, values)`` from a ``.npy`` file, read without numpy; None if it is not sound.
+
+    The file is what ``numpy.save`` writes for a C-ordered little-endian float64 array of
+    shape (rows, width), at least one row and every value a number: a magic string, a header
+    giving that, then the raw numbers.
+    """
+    from array import array
+
+    data = read_cache_file(path)
+    if data is None:
+        return None
+    if data[:6] != b"\x93NUMPY" or len(data) < 10:
+        return None
+    major = data[6]
+    size_bytes = 2 if major == 1 else 4
+    start = 8 + size_bytes
+    header_len = int.from_bytes(data[8:start], "little")
+    try:
+        header: Any = ast.literal_eval(data[start : start + header_len].decode("latin-1"))
+    except (ValueError, SyntaxError, UnicodeDecodeError):
+        return None
+    if not isinstance(header, dict) or header.get("descr") != "<f8" or header.get("fortran_order"):
+        return None
+    shape = header.get("shape")
+    if not (isinstance(shape, tuple) and len(shape) == 2 and shape[1] == width and isinstance(shape[0], int)):
+        return None
+    rows = shape[0]
+    body = data[start + header_len :]
+    if rows < 1 or len(body) != rows * width * 8:
+        return None
+    values = array("d")
+    values.frombytes(body)
+    if sys.byteorder != "little":
+        values.byteswap()
+    if not all(math.isfinite(v) for v in values):
+        return None
+    return rows, values
+
+
+def write_rows(path: Path, values: NDArray[np.float64]) -> None:
+    """Write a table of floats to a ``.npy`` file, if it can be written."""
+    import numpy as np
+
+    with contextlib.suppress(OSError):
+        write_private(path, lambda fh: np.save(fh, values, allow_pickle=False))
+
+
+class DiskTables:
+    """The tables of :func:`cache_dir`, as a :class:`~farkle_trainer.engine.keeper.TableKeeper`."""
+
+    def path(self, key: TableKey, suffix: str = ".npz") -> Path:
+        return cache_dir() / f"{'-'.join((key.kind, f'v{key.version}', *key.parts))}{suffix}"
+
+    def load(self, key: TableKey, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
+        return read_arrays(self.path(key), names)
+
+    def keep(self, key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
+        write_arrays(self.path(key), **arrays)
+
+    def load_rows(self, key: TableKey, width: int) -> tuple[int, array[float]] | None:
+        return read_rows(self.path(key, ".npy"), width)
+
+    def keep_rows(self, key: TableKey, values: NDArray[np.float64]) -> None:
+        write_rows(self.path(key, ".npy"), values)
+
+
+_DISK = DiskTables()
+
+
+def keep_tables_on_disk() -> None:
+    """Have the solvers find and keep their tables in :func:`cache_dir` from now on."""
+    install(_DISK)

@@ -1,0 +1,320 @@
+"""What is fixed before a game's first roll: who plays, the rules, the form and the dice.
+
+A :class:`Setup` fixes who plays (each player a person or a computer :class:`Level`), the
+rule table with its house rules (target, opening minimum, three-Farkle penalty), the
+:class:`Form` of the game, whether a coach is on, and where the dice come from: a seed (drawn
+by the program, or chosen), a class code's stream, or the day (see
+:mod:`~farkle_trainer.training.games.dice`).
+
+Every game is one of these, down to the ten-turn game everyone plays on shared dice
+(:data:`TEN_TURNS`): the daily game is that game on the day's dice, a class challenge the
+same on its code's.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from datetime import date
+from enum import StrEnum
+from typing import Any, Literal
+
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.solver import STEP
+from farkle_trainer.training.classroom.codes import code_stream, normalize_code
+from farkle_trainer.training.games.dice import DiceSource, daily_source, seeded_source
+from farkle_trainer.training.games.turn import GameError
+
+MIN_TARGET = 1_000
+MAX_TARGET = 20_000
+PENALTIES: tuple[int, ...] = (0, 500, 1_000)
+MAX_PLAYERS = 4
+#: A name is shown in every turn's line and the scores: longer ones would flood them.
+MAX_NAME = 20
+SOLO_TURNS = 10
+
+#: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
+MatchError = GameError
+
+#: The stream of a class code that a game's dice come from: a game of ``play --code``, or
+#: a class challenge.
+CodeActivity = Literal["play", "challenge"]
+
+
+class Level(StrEnum):
+    """How a computer plays (see :mod:`~farkle_trainer.training.games.computers`)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Form(StrEnum):
+    """What a game is played for."""
+
+    #: Two to four players race to the target, with a final round.
+    MATCH = "match"
+    #: Solo: the highest score in ten turns.
+    TEN_TURNS = "ten-turns"
+    #: Solo: the target in as few turns as possible.
+    FEWEST_TURNS = "fewest-turns"
+
+
+class GameKind(StrEnum):
+    """Who plays, which decides whether a game can be rated (see :func:`is_rated`)."""
+
+    SOLO = "solo"
+    #: One person against one to three computers.
+    COMPUTER = "computer"
+    #: Two or more people at one keyboard (computers may join).
+    PASS_AND_PLAY = "pass-and-play"
+    #: Computers only: a demonstration, never anyone's result.
+    COMPUTERS = "computers"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table: a person (``level`` None) or a computer of a level."""
+
+    name: str
+    level: Level | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.level is None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed before the first roll. The house rules live in ``rules``."""
+
+    players: tuple[Player, ...]
+    rules: Rules = PRESETS["classic"]
+    form: Form = Form.MATCH
+    coached: bool = False
+    seed: str = ""
+    #: A class code (normalized): the dice are the code's, the same for the whole class.
+    code: str = ""
+    #: The seed was chosen by the player (``--seed``): the dice can be known in advance.
+    chosen_seed: bool = False
+    #: Which of the class code's streams the dice come from.
+    activity: CodeActivity = "play"
+    #: A day (UTC): the dice are the day's daily dice, the same for everyone.
+    day: date | None = None
+
+    def __post_init__(self) -> None:
+        players = self.players
+        if self.form == Form.MATCH and not 2 <= len(players) <= MAX_PLAYERS:
+            raise MatchError(f"a game to the target has 2 to {MAX_PLAYERS} players, not {len(players)}")
+        if self.form != Form.MATCH and (len(players) != 1 or not players[0].human):
+            raise MatchError("a solo game has exactly one player, a person")
+        if self.code and normalize_code(self.code) != self.code:
+            raise MatchError(f"the class code must be written as {normalize_code(self.code)}")
+        if self.activity not in ("play", "challenge"):
+            raise MatchError(f"a class code's dice are for play or a challenge, not {self.activity!r}")
+        if self.day is not None and (self.code or self.seed):
+            raise MatchError("a game's dice come from one place: a seed, a class code or a day")
+        names = [p.name.strip() for p in players]
+        if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
+            raise MatchError("every player needs a name without spaces around it")
+        for name in names:
+            _check_name(name)
+        if len({n.casefold() for n in names}) != len(names):
+            raise MatchError("two players cannot share a name")
+        target, opening, penalty = self.target, self.opening, self.penalty
+        if target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
+            raise MatchError(f"the target must be a multiple of {STEP} from {MIN_TARGET:,} to {MAX_TARGET:,}")
+        if opening % STEP or not 0 <= opening <= target:
+            raise MatchError(f"the opening minimum must be a multiple of {STEP} from 0 to the target")
+        if penalty not in PENALTIES:
+            raise MatchError("the three-Farkle penalty is 0, 500 or 1,000 points")
+        if penalty and any(p.level == Level.HARD for p in players):
+            # Hard plays by the exact chance of winning, which the game solver does not give
+            # with the penalty (see engine.game).
+            raise MatchError("a Hard computer cannot play with the three-Farkle penalty")
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    @property
+    def opening(self) -> int:
+        return self.rules.opening_minimum
+
+    @property
+    def penalty(self) -> int:
+        return self.rules.three_farkle_penalty
+
+    @property
+    def size(self) -> int:
+        return len(self.players)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats of the people playing."""
+        return tuple(i for i, p in enumerate(self.players) if p.human)
+
+    @property
+    def kind(self) -> GameKind:
+        if self.form != Form.MATCH:
+            return GameKind.SOLO
+        people = len(self.humans)
+        if people == 0:
+            return GameKind.COMPUTERS
+        return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
+
+    def source(self) -> DiceSource:
+        """The game's dice: the same seed, class code or day gives the same dice to the same choices."""
+        if self.day is not None:
+            return daily_source(self.day)
+        if self.code:
+            return seeded_source(code_stream(self.code, self.activity))
+        return seeded_source(Stream(f"match:{self.seed}"))
+
+    def rotated(self) -> Setup:
+        """The same game with every seat moved one place on: the second player starts."""
+        return replace(self, players=(*self.players[1:], self.players[0]))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "players": [{"name": p.name, "level": p.level and p.level.value} for p in self.players],
+            "rules": _rules_data(self.rules),
+            "form": self.form.value,
+            "coached": self.coached,
+            "seed": self.seed,
+            "code": self.code,
+            "chosen_seed": self.chosen_seed,
+        }
+        # Only where they are not the default, so a game of any other kind is saved as before.
+        if self.activity != "play":
+            data["activity"] = self.activity
+        if self.day is not None:
+            data["day"] = self.day.isoformat()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        players = tuple(
+            Player(str(p["name"]), None if p["level"] is None else Level(p["level"])) for p in data["players"]
+        )
+        coached = data["coached"]
+        if not isinstance(coached, bool):
+            raise MatchError("coached must be true or false")
+        # Games saved before class codes have none.
+        code = data.get("code", "")
+        if not isinstance(code, str):
+            raise MatchError("the class code must be text")
+        # Games saved before chosen seeds were told apart were drawn by the program.
+        chosen_seed = data.get("chosen_seed", False)
+        if not isinstance(chosen_seed, bool):
+            raise MatchError("chosen_seed must be true or false")
+        activity = data.get("activity", "play")
+        day = data.get("day")
+        if day is not None and not isinstance(day, str):
+            raise MatchError("the day must be a date, as YYYY-MM-DD")
+        return cls(
+            players=players,
+            rules=_rules_from_data(data["rules"]),
+            form=Form(data["form"]),
+            coached=coached,
+            seed=str(data["seed"]),
+            code=code,
+            chosen_seed=chosen_seed,
+            activity=activity,
+            day=None if day is None else date.fromisoformat(day),
+        )
+
+
+def _check_name(name: str) -> None:
+    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
+    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
+    if len(name) > MAX_NAME:
+        raise MatchError(f"a player's name has at most {MAX_NAME} characters, not {len(name):,}")
+    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in name):
+        # repr shows each such character escaped, so the message itself is safe to print.
+        raise MatchError(
+            f"a player's name cannot contain control characters (escapes, tabs, line breaks): {name!r}"
+        )
+
+
+def is_rated(setup: Setup, *, hinted: bool) -> bool:
+    """A game counts in stats and records only as one person against the computer, with no
+    coach and no hint asked, on dice nobody could know in advance; coached games, pass and
+    play, solo and games on a chosen seed, a class code's or a day's dice are training."""
+    known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
+    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
+
+
+def new_setup(
+    players: Sequence[Player],
+    rules: Rules | None = None,
+    *,
+    form: Form = Form.MATCH,
+    target: int | None = None,
+    opening: int | None = None,
+    penalty: int | None = None,
+    coached: bool = False,
+    seed: str = "",
+    code: str = "",
+    chosen_seed: bool = False,
+) -> Setup:
+    """A setup with the house rules given here replacing the rule table's own."""
+    base = PRESETS["classic"] if rules is None else rules
+    try:
+        combined = base.with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty, target=target)
+    except InputError as exc:
+        raise MatchError(str(exc)) from None
+    return Setup(tuple(players), combined, form, coached, seed, code, chosen_seed)
+
+
+_RULE_FIELDS = {f.name: f.type for f in fields(Rules)}
+
+
+def _rules_data(rules: Rules) -> dict[str, Any]:
+    data = asdict(rules)
+    data["triples"] = list(rules.triples)
+    return data
+
+
+def _rules_from_data(data: dict[str, Any]) -> Rules:
+    if set(data) != set(_RULE_FIELDS):
+        raise MatchError("the saved rules do not have the fields of a rule table")
+    values = dict(data)
+    triples = values["triples"]
+    if not isinstance(triples, list) or len(triples) != 6:
+        raise MatchError("the saved rules need six three-of-a-kind values")
+    values["triples"] = tuple(triples)
+    for name, value in values.items():
+        if name in ("name", "description", "of_a_kind"):
+            if not isinstance(value, str):
+                raise MatchError(f"the saved rule {name} must be text")
+        elif name == "triples":
+            if not all(_points(v) for v in value):
+                raise MatchError("the saved three-of-a-kind values must be points")
+        elif value is not None and not _points(value):
+            raise MatchError(f"the saved rule {name} must be points")
+    if values["of_a_kind"] not in ("fixed", "multiply"):
+        raise MatchError("the saved four-of-a-kind mode must be fixed or multiply")
+    return Rules(**values)
+
+
+def _points(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+#: The ten-turn solo game on the classic table with no house rules: the daily game on the
+#: day's dice (:func:`for_day`), a class challenge on its code's (:func:`for_challenge`).
+TEN_TURNS = Setup((Player("You"),), form=Form.TEN_TURNS)
+
+
+def for_day(day: date) -> Setup:
+    """The daily game of ``day``."""
+    return replace(TEN_TURNS, day=day)
+
+
+def for_challenge(code: str) -> Setup:
+    """The class challenge of the class code ``code``."""
+    return replace(TEN_TURNS, code=normalize_code(code), activity="challenge")
