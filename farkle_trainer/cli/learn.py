@@ -58,7 +58,7 @@ def learn(
     with store:
         if chosen is None:
             lessons = all_lessons()
-            progress = load_progress(store)
+            progress = load_progress(store, detailed=False)
             status = lesson_status(
                 lessons, store.lessons_read(), {(t.kind, t.topic) for t in progress.topics}
             )

@@ -370,15 +370,21 @@ def stats_summary(results: list[DailyResult], today: date, *, damaged: int = 0) 
     )
 
 
-def load_progress(store: Store, *, rules: str | None = None, now: datetime | None = None) -> ProgressSummary:
+def load_progress(
+    store: Store, *, rules: str | None = None, now: datetime | None = None, detailed: bool = True
+) -> ProgressSummary:
     """The progress summary of ``store``; ``rules`` keeps only training on that rule set (by name).
 
     The count of questions due for review (at ``now``, default the store's clock) covers every rule set.
+    ``detailed`` reads every answer too, for the losses in each unit and the weeks; a command that
+    needs only the topics and totals can spare itself that (``losses`` and ``weeks`` are then empty).
     """
-    answers = [a for a in store.answer_rows() if rules is None or a.rules == rules]
     rows = store.progress_rows(
         rules=rules, recent=RECENT_ANSWERS, sessions=TREND_SESSIONS, now=now or store.now()
     )
+    if not detailed:
+        return progress_summary(rows)
+    answers = [a for a in store.answer_rows() if rules is None or a.rules == rules]
     return progress_summary(rows, answers)
 
 
