@@ -268,7 +268,9 @@ def test_other_rules_are_named_and_set_aside() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["M!"], "Error: --code: a class code has only letters and digits"),
+        # The code is an argument, not --code: the error names it as typed.
+        (["M!"], "Error: 'M!' is not a class code: a class code has only letters and digits"),
+        (["AB"], "Error: 'AB' is not a class code: a class code has 3 to 12 letters and digits, not 2"),
         (
             ["MATH7B", "--save-result", "ana.txt", "--name", "Ana"],
             "Error: --save-result: a result file's name",

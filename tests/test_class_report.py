@@ -96,26 +96,28 @@ def test_csv_for_a_spreadsheet() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == (
         "code,activity,rules,name,score,right,answered,planned,accuracy_percent,points_lost,"
-        "chance_lost_percentage_points,complete,perfect_score,checked,file"
+        "chance_lost_percentage_points,complete,perfect_play_expected,solver_game_score,checked,file"
     )
-    assert lines[1] == "MATH7B,score,classic,'=cmd(),1,1,2,2,50.0,,,yes,,yes,ana.json"
-    assert lines[2] == "MATH7B,score,classic,Ben,1,1,1,2,100.0,,,no,,yes,ben.json"
+    assert lines[1] == "MATH7B,score,classic,'=cmd(),1,1,2,2,50.0,,,yes,,,yes,ana.json"
+    assert lines[2] == "MATH7B,score,classic,Ben,1,1,1,2,100.0,,,no,,,yes,ben.json"
     out = io.StringIO()
     assert questions_csv(report, out) == 2
     assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"
 
 
-def test_a_challenge_section_says_what_perfect_play_is_expected_to_score() -> None:
+def test_a_challenge_section_names_each_figure_of_perfect_play() -> None:
     from farkle_trainer.engine.rules import PRESETS
     from farkle_trainer.engine.solver import Objective, solve
-    from farkle_trainer.ui.views.classroom import section_heading
+    from farkle_trainer.ui.views.classroom import perfect_play_lines, section_heading
 
     expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
     results = [("ben.json", result("Ben", [("q9", "right")], activity="challenge"))]
     (section,) = build_report(results).sections
-    heading = section_heading(section)
-    assert heading.endswith(f"perfect play is expected to score {expected:,.2f} over 10 turns.")
-    assert "class's dice scores" not in heading
+    assert section_heading(section) == "Class challenge (classic rules): 1 student."
+    # Nobody finished: the solver's own game on the class's dice is not known from the files.
+    assert perfect_play_lines(section) == [
+        f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice)."
+    ]
 
 
 def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
@@ -143,15 +145,24 @@ def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
     assert "2,916.70" in report_text(build_report([("ana.json", back)]))
 
 
-def test_a_result_nothing_could_check_is_listed_but_not_counted_in_the_questions() -> None:
+def test_a_result_nothing_could_check_is_listed_apart_and_in_no_count() -> None:
     results = [
         ("ana.json", result("Ana", [("q1", "right"), ("q2", "right")])),
-        ("eve.json", result("Eve", [("q1", "banana"), ("q2", "banana")])),
+        ("eve.json", result("Eve", [("q1", "right"), ("q2", "right")])),
     ]
     report = build_report(results, unverified={"eve.json": "not verifiable (older format)"})
+    assert report.counted == 1
     (section,) = report.sections
-    assert [s.name for s in section.students] == ["Ana", "Eve"]
+    assert [s.name for s in section.students] == ["Ana"]
     assert [(q.asked, q.right, q.common_wrong) for q in section.questions] == [(1, 1, None), (1, 1, None)]
+    (eve,) = report.unchecked
+    assert (eve.name, eve.path, eve.reason) == ("Eve", "eve.json", "not verifiable (older format)")
     out = io.StringIO()
-    students_csv(report, out)
-    assert out.getvalue().splitlines()[2].endswith(",not verifiable (older format),eve.json")
+    assert students_csv(report, out) == 2
+    assert out.getvalue().splitlines()[2] == (
+        "MATH7B,score,classic,Eve,,,,,,,,,,,not verifiable (older format),eve.json"
+    )
+    text = report_text(report).splitlines()
+    assert text[0] == "Class MATH7B: 1 result counted; 1 result not checked."
+    assert "  eve.json: Eve, scoring quiz (classic rules): not verifiable (older format)" in text
+    assert "Scoring quiz (classic rules): 1 student." in text

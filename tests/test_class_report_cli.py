@@ -295,3 +295,113 @@ def test_a_fresh_class_code() -> None:
     code = out.strip()
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     assert f"  farkle-train score --code {code} --save-result NAME.json" in err.splitlines()
+
+
+def test_the_report_as_json(folder: Path) -> None:
+    exit_code, out, err = invoke(["class", "report", str(folder), "--json"])
+    assert exit_code == 0 and err == ""
+    data = json.loads(out)
+    # What each student typed, graded by hand against the key.
+    typed = {"Ana": RIGHT, "Ben": [RIGHT[0], "yes", "1,100"], "Cleo": [RIGHT[0], "yes", RIGHT[2]]}
+    typed["Dan"] = RIGHT[:2]
+    (section,) = data["sections"]
+    assert (data["code"], data["counted"], section["activity"], section["rules"]) == (
+        "MATH7B",
+        4,
+        "score",
+        "classic",
+    )
+    students = {s["name"]: s for s in section["students"]}
+    assert list(students) == ["Ana", "Ben", "Cleo", "Dan"]
+    for name, answers in typed.items():
+        right = sum(given == key for given, key in zip(answers, RIGHT, strict=False))
+        s = students[name]
+        assert (s["right"], s["score"], s["answered"], s["planned"]) == (right, right, len(answers), 3)
+        assert s["accuracy"] == pytest.approx(right / len(answers))
+        assert s["complete"] == (len(answers) == 3) and s["file"].endswith(".json")
+        assert s["points_lost"] is None and s["chance_lost"] is None
+    assert section["perfect_play_expected"] is None and section["solver_game_score"] is None
+    asked = [sum(len(a) > i for a in typed.values()) for i in range(3)]
+    right = [sum(len(a) > i and a[i] == RIGHT[i] for a in typed.values()) for i in range(3)]
+    assert [(q["number"], q["asked"], q["right"]) for q in section["questions"]] == [
+        (1, asked[0], right[0]),
+        (2, asked[1], right[1]),
+        (3, asked[2], right[2]),
+    ]
+    assert [q["correct_answer"] for q in section["questions"]] == RIGHT
+    assert (
+        section["questions"][1]["common_wrong_answer"] == "yes"
+        and section["questions"][1]["common_wrong_count"] == 2
+    )
+    assert [(Path(p["file"]).name, p["kind"]) for p in data["left_out"]] == [
+        ("ana-again.json", "duplicate"),
+        ("ben-fixed.json", "tampered"),
+        ("eve.json", "other-code"),
+        ("notes.json", "not-json"),
+        ("settings.json", "not-result"),
+    ]
+    assert data["not_checked"] == []
+
+
+def test_json_beside_a_csv_keeps_standard_output_to_the_json(folder: Path, tmp_path: Path) -> None:
+    target = tmp_path / "students.csv"
+    exit_code, out, err = invoke(["class", "report", str(folder), "--json", "--csv", str(target)])
+    assert exit_code == 0
+    assert json.loads(out)["counted"] == 4
+    assert err == f"Wrote 4 rows to {target}.\n"
+
+
+def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(tmp_path: Path) -> None:
+    from test_challenge_cli import greedy, perfect, script
+
+    from farkle_trainer.engine.rules import PRESETS
+    from farkle_trainer.engine.solver import Objective, solve
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    lines, game = script("MATH7B", greedy)
+    args = ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(folder / "cleo.json")]
+    assert invoke(args, "".join(x + "\n" for x in lines))[0] == 0
+    # The two figures, each worked out on its own: an expectation, and one game on these dice.
+    expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
+    _, solver_game = script("MATH7B", perfect)
+    said = [
+        f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice).",
+        f"The solver's own game on the class's dice scored {solver_game.banked:,}: one game, not a ceiling.",
+    ]
+    target = tmp_path / "class.csv"
+    exit_code, out, _ = invoke(["class", "report", str(folder), "--plain", "--csv", str(target)])
+    assert exit_code == 0
+    assert out.splitlines()[2:5] == ["Class challenge (classic rules): 1 student.", *said]
+    assert f"  Cleo     {game.banked:,}" in out
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(report_rich(class_report([folder])))
+    shown = [line.rstrip() for line in console.export_text().splitlines()]
+    assert all(line in shown for line in said)
+    (row,) = list(csv.DictReader(target.open()))
+    assert "perfect_score" not in row
+    assert (row["perfect_play_expected"], row["solver_game_score"]) == (
+        f"{expected:.2f}",
+        str(solver_game.banked),
+    )
+    assert row["score"] == str(game.banked)
+    data = json.loads(invoke(["class", "report", str(folder), "--json"])[1])
+    (section,) = data["sections"]
+    assert section["perfect_play_expected"] == round(expected, 2)
+    assert section["solver_game_score"] == solver_game.banked
+    assert section["students"][0]["score"] == game.banked
+
+
+def test_a_fresh_class_code_as_json() -> None:
+    exit_code, out, err = invoke(["class", "code", "--json"])
+    assert exit_code == 0 and err == ""
+    data = json.loads(out)
+    code = data["code"]
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET) and not set(code) & set("AEIOU01OIL")
+    assert data["commands"] == {
+        "score": f"farkle-train score --code {code} --save-result NAME.json",
+        "decide": f"farkle-train decide --code {code} --save-result NAME.json",
+        "challenge": f"farkle-train challenge {code} --save-result NAME.json",
+        "worksheet": f"farkle-train worksheet --code {code}",
+        "report": "farkle-train class report FOLDER",
+    }

@@ -147,7 +147,7 @@ def test_genuine_results_of_every_activity_verify(tmp_path: Path) -> None:
     write_result(tmp_path / "q.json", coded_quiz("Ana", [True, False]))
     report = class_report([tmp_path])
     assert report.problems == () and report.counted == 3
-    assert all(s.unverified is None for sec in report.sections for s in sec.students)
+    assert report.unchecked == ()
     assert report.sections[2].students[0].score == game.banked
 
 
@@ -232,10 +232,70 @@ def test_a_drill_play_that_does_not_match_its_grade_is_caught(tmp_path: Path) ->
     assert problems(tmp_path)["ben.json"][1].startswith("does not add up: answer 1 has ")
 
 
-def test_an_older_file_is_counted_but_marked_not_verifiable(quiz_file: Path) -> None:
-    forge(quiz_file, lambda d: d.update(version=1))
-    text = report_text(class_report([quiz_file]))
-    assert "  Ana      2 of 3       67%  not verifiable (older format)" in text.splitlines()
+def test_an_older_file_is_listed_apart_with_no_score(quiz_file: Path, tmp_path: Path) -> None:
+    # Version 1 keeps no plays, so nothing can check it: every answer flipped to right.
+    def flip(doc: dict[str, Any]) -> None:
+        doc.update(version=1)
+        for a in doc["answers"]:
+            a.update(correct=True, grade="right", answer=a["correct_answer"])
+        doc["right"] = doc["score"] = 3
+
+    forge(quiz_file, flip)
+    write_result(tmp_path / "ben.json", coded_quiz("Ben", [True, False, False]))
+    report = class_report([tmp_path])
+    lines = report_text(report).splitlines()
+    assert lines[:4] == [
+        "Class MATH7B: 1 result counted; 1 result not checked.",
+        "",
+        "Not checked, so not counted (no score, in no count or total):",
+        f"  {quiz_file}: Ana, scoring quiz (classic rules): not verifiable (older format)",
+    ]
+    assert "Scoring quiz (classic rules): 1 student." in lines
+    assert not any(line.startswith("  Ana ") for line in lines)
+    # Each question counts Ben alone: Ana's answers are in no count.
+    counts = [line.split(".")[0].strip() for line in lines if line.startswith("      Right: ")]
+    assert counts == ["Right: 1 of 1", "Right: 0 of 1", "Right: 0 of 1"]
+    console = Console(file=io.StringIO(), width=200, color_system=None, record=True)
+    console.print(report_rich(report))
+    shown = console.export_text()
+    assert "not verifiable (older format)" in shown and "100%" not in shown
+    target = tmp_path.parent / "class.csv"
+    assert invoke(["class", "report", str(tmp_path), "--csv", str(target), "--plain"])[0] == 0
+    rows = list(csv.DictReader(target.open(encoding="utf-8", newline="")))
+    assert [(r["name"], r["score"], r["right"], r["accuracy_percent"], r["checked"]) for r in rows] == [
+        ("Ben", "1", "1", "33.3", "yes"),
+        ("Ana", "", "", "", "not verifiable (older format)"),
+    ]
+    code, out, _ = invoke(["class", "report", str(tmp_path), "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["counted"] == 1
+    assert [s["name"] for sec in data["sections"] for s in sec["students"]] == ["Ben"]
+    assert data["not_checked"] == [
+        {
+            "name": "Ana",
+            "activity": "score",
+            "rules": "classic",
+            "reason": "not verifiable (older format)",
+            "file": str(quiz_file),
+        }
+    ]
+
+
+def test_a_challenge_on_another_table_is_refused_not_counted(tmp_path: Path) -> None:
+    path = tmp_path / "cleo.json"
+    typed = "1 1\nr\n1 5 5 5\nb\nq\n"
+    args = ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(path)]
+    assert invoke(args, typed)[0] == 0
+    # A challenge is always classic: one claiming a house table is checked all the same.
+    forge(path, lambda d: d.update(rules="myhouse", score=99_999))
+    assert problems(tmp_path)["cleo.json"] == (
+        "wrong",
+        "does not add up: a challenge is 10 turns on classic rules",
+    )
+    report = class_report([tmp_path])
+    assert report.counted == 0 and report.unchecked == ()
+    code, _, err = invoke(["class", "report", str(tmp_path), "--plain"])
+    assert code == 2 and "99,999" not in err and "a challenge is 10 turns on classic rules" in err
 
 
 # -- 3. text from a file is shown, never obeyed

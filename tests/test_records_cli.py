@@ -17,7 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games.daily import next_attempt
-from farkle_trainer.training.progress import load_progress, load_stats
+from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress, load_stats
 from farkle_trainer.ui.views import records as view
 
 runner = CliRunner()
@@ -199,6 +199,28 @@ def test_stats_rich() -> None:
     assert "5,000-5,999" in text and "█" in text
     assert "Recent days" in text and "5,200" in text and "5,500" not in text
     assert "perfect play is expected to score" in text and "5,935.77" in text
+
+
+def test_averages_of_scores_read_as_points() -> None:
+    # Scores are whole points: an average has a decimal only where it is not whole, one at most.
+    for back, score in [(2, 4200), (1, 5150), (0, 5600)]:
+        add_official(TODAY - timedelta(days=back), score)
+    _, out, _ = run("stats", "--plain")
+    expected = f"Average: {(4200 + 5150 + 5600) / 3:,.1f}"
+    assert expected == "Average: 4,983.3" and expected in out
+    with Store.open() as store:
+        assert expected in rich_text(view.stats_rich(load_stats(store)))
+    assert json.loads(run("stats", "--json")[1])["average_score"] == pytest.approx(14950 / 3)
+    games = GameStats(
+        (LevelRecord("hard", 2, 1, 0, 1, 0, 4425.0, 4450), LevelRecord("easy", 2, 2, 0, 0, 0, 725.5, 800)),
+        2,
+        2,
+    )
+    lines = view.game_stats_text(games).splitlines()
+    assert lines[1].endswith("average score 4,425, best 4,450")
+    assert lines[2].endswith("average score 725.5, best 800")
+    table = rich_text(view.game_stats_rich(games))
+    assert "│   4,425 │" in table and "│   725.5 │" in table and ".00" not in table
 
 
 def test_training_does_not_show_in_stats() -> None:

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-HEAVY = ("numpy", "questionary", "prompt_toolkit", "sqlite3", "rich.table", "rich.markdown")
+HEAVY = ("numpy", "questionary", "prompt_toolkit", "sqlite3", "rich.table", "rich.markdown", "plotext")
 
 
 def imported_by(statement: str) -> set[str]:

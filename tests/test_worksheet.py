@@ -126,11 +126,14 @@ def test_the_readme_example() -> None:
         "\n"
         "Name: ____________________\n"
         "\n"
-        "1. You rolled 1-2-4-2-2: set aside the most points. Set aside: __________\n"
+        "1. You rolled 1-2-4-2-2: set aside the most points.\\\n"
+        "   Set aside: __________\n"
         "\n"
-        "2. Can you set aside 1-1-1-1-2? yes / no\n"
+        "2. Can you set aside 1-1-1-1-2?\\\n"
+        "   yes / no\n"
         "\n"
-        "3. What are 1-1-1 worth? __________ points\n"
+        "3. What are 1-1-1 worth?\\\n"
+        "   __________ points\n"
         "\n"
         '<div style="page-break-after: always;"></div>\n'
         "\n"
@@ -207,3 +210,26 @@ def test_markdown_keeps_each_line_of_a_decision() -> None:
     assert len(first.lines) > 1
     assert f"1. {first.lines[0]}\\\n   {first.lines[1]}\\\n" in text
     assert f"   {first.blank}\n\n2. " in text
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "text"])
+@pytest.mark.parametrize("kind", ["score", "decide"])
+def test_each_answer_space_is_on_a_line_of_its_own(fmt: str, kind: str) -> None:
+    w = (
+        score_sheet("MATH7B", CLASSIC, count=12)
+        if kind == "score"
+        else decide_sheet("MATH7B", CLASSIC, count=12)
+    )
+    assert any(len(e.lines) == 1 for e in w.entries)  # a one-line question is among them
+    lines = sheet(w, fmt, key=False).splitlines()  # type: ignore[arg-type]
+    for e in w.entries:
+        at = next(
+            i
+            for i, line in enumerate(lines)
+            if line.startswith(f"{e.number}. ") or line.startswith(f"{e.number:>2}. ")
+        )
+        question = lines[at : at + len(e.lines)]
+        assert all(e.blank not in line for line in question), question
+        # The line after the question's holds the answer space and nothing else.
+        assert lines[at + len(e.lines)].strip() == e.blank
+        assert lines[at + len(e.lines) + 1 :][:1] in ([""], [])

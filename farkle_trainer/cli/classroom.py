@@ -12,6 +12,7 @@ from farkle_trainer.cli.common import (
     ClassCodeOptions,
     DataDirOpt,
     ForceOpt,
+    JsonOpt,
     NameOpt,
     PlainOpt,
     ReplaceOpt,
@@ -26,6 +27,7 @@ from farkle_trainer.cli.common import (
     may_replace,
     one_of,
     open_store_or_explain,
+    quoted,
     unused_rules_note,
     with_target,
 )
@@ -75,6 +77,7 @@ def challenge(
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
     from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge
+    from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session
@@ -82,6 +85,11 @@ def challenge(
     from farkle_trainer.ui.views import classroom as view
     from farkle_trainer.ui.views import daily as game_view
 
+    try:
+        normalize_code(code)
+    except ClassCodeError as exc:
+        # The code is the command's argument, not --code: the error names it as it was typed.
+        fail(f"{quoted(code)} is not a class code: {exc}")
     entry = ClassCodeOptions(code, save_result, name, force).class_entry("challenge")
     assert entry is not None
     front = open_terminal(plain)
@@ -280,12 +288,14 @@ def class_report(
     ] = None,
     force: ReplaceOpt = False,
     plain: PlainOpt = False,
+    json: JsonOpt = False,
 ) -> None:
     """For the teacher: the class's results, per student and per question, from result files.
 
     Each student's score, accuracy and points lost; each question's right answers and most common wrong one.
 
-    A file that cannot be counted (not a result, another code, edited, a second attempt) gets a line why.
+    A result that cannot be checked is listed apart, with no score; a file that cannot be counted (not a
+    result, another code, edited, a second attempt) gets a line why.
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
@@ -304,7 +314,7 @@ def class_report(
         if path is not None:
             may_replace(path, option, out, force=force)
     report = make_report(results, wanted)
-    if not report.counted:
+    if not report.counted and not report.unchecked:
         why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"
         fail(f"no result to report: {why}")
     written = []
@@ -317,31 +327,30 @@ def class_report(
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")
+    if json:
+        # Standard output is the JSON alone; what was written besides is said on standard error.
+        out.json(view.report_data(report))
+        for line in written:
+            print(line, file=sys.stderr)
+        return
     out.show(view.report_text(report), lambda: view.report_rich(report))
     for line in written:
         out.line(line)
 
 
 @class_app.command("code", short_help="A fresh class code to share.")
-def class_code(plain: PlainOpt = False) -> None:
+def class_code(plain: PlainOpt = False, json: JsonOpt = False) -> None:
     """A fresh class code to share: no vowels, and none of 0, O, 1, I or L, so it reads aloud safely.
 
-    The code alone goes to standard output, how to use it to standard error (always plain text).
+    The code alone goes to standard output, how to use it to standard error (always plain text);
+    with --json, standard output has both as one JSON document.
     """
     from farkle_trainer.training.classroom.codes import new_code
+    from farkle_trainer.ui.views import classroom as view
 
     made = new_code()
+    if json:
+        open_terminal(plain).json(view.code_data(made))
+        return
     print(made)
-    print(
-        "\n".join(
-            [
-                "Students type it in:",
-                f"  farkle-train score --code {made} --save-result NAME.json",
-                f"  farkle-train decide --code {made} --save-result NAME.json",
-                f"  farkle-train challenge {made} --save-result NAME.json",
-                f"A worksheet with the same questions: farkle-train worksheet --code {made}",
-                "Then collect the result files in a folder and run: farkle-train class report FOLDER",
-            ]
-        ),
-        file=sys.stderr,
-    )
+    print(view.code_text(made), file=sys.stderr)

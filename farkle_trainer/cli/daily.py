@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -47,6 +48,7 @@ def daily(
     rules: Annotated[str, classic_only_rules("the daily game is")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
+    json: Annotated[bool, typer.Option("--json", help="With --status: print it as JSON.")] = False,
 ) -> None:
     """Today's daily game: ten turns on the same dice for everyone; the first play of the day counts.
 
@@ -64,11 +66,20 @@ def daily(
     out = open_terminal(plain)
     if status and (replay or date is not None):
         fail("--status shows today's official game; leave out --replay and --date")
+    if json and not status:
+        fail("--json goes with --status: the game itself is played as text")
     day = today if date is None else game_day.parse_day(date)
     with open_store_or_explain(data_dir, out, clock=clock) as store:
         game_day.close_expired(store, moment)
         if status:
             summary = game_day.daily_status(store, moment)
+            if json:
+                from farkle_trainer.ui.views.records import daily_status_data
+
+                for note in notes:
+                    print(note, file=sys.stderr)
+                out.json(daily_status_data(summary))
+                return
             for note in notes:
                 out.line(note)
             out.show(view.status_text(summary), lambda: view.status_rich(summary))

@@ -68,6 +68,14 @@ def decide(
     ] = False,
     target: TargetOpt = None,
     penalty: PenaltyOpt = None,
+    json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Drill on standard error as usual, and print the summary, with every decision, as JSON "
+            "on standard output at the end.",
+        ),
+    ] = False,
     *,
     options: SessionOptions,
 ) -> None:
@@ -94,6 +102,7 @@ def decide(
         prepare,
         session_settings,
     )
+    from farkle_trainer.ui.aside import open_terminal_aside, print_data
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import drills as view
     from farkle_trainer.ui.views.classroom import decide_intro
@@ -103,7 +112,7 @@ def decide(
     chosen_level = parse_level(level)
     check_count(count, seed)
     entry = options.class_entry("decide", seed=seed)
-    front = open_terminal(options.plain)
+    front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
     # The solving notice goes to stderr: a note about this machine, not part of the drills.
     prepare(table, kinds, lambda text: print(text, file=sys.stderr))
     with open_store_or_explain(options.data_dir, front) as store:
@@ -135,6 +144,10 @@ def decide(
         view.summary_text(summary, planned=count, stopped=stopped),
         lambda: view.summary_rich(summary, planned=count, stopped=stopped),
     )
+    if json:
+        code = None if entry is None else entry.code
+        context = {"activity": KIND, "rules": table.name, "seed": session_seed, "code": code}
+        print_data(context | view.summary_data(summary, rounds.results, planned=count))
     if session.result is not None:
         end_result(front, session.result, not stopped)
     if rounds.exit_code:

@@ -19,6 +19,7 @@ from farkle_trainer.cli.common import (
     open_store_or_explain,
     with_penalty,
 )
+from farkle_trainer.cli.errors import fail
 from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 
 app = command_group()
@@ -34,6 +35,9 @@ def learn(
     penalty: PenaltyOpt = None,
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the list of lessons, with your status in each, as JSON.")
+    ] = False,
 ) -> None:
     """Lessons from the rules to good strategy, each ending in the drill that practises it.
 
@@ -47,6 +51,8 @@ def learn(
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.views import lessons as render_lessons
 
+    if json and lesson is not None:
+        fail("--json lists the lessons: leave out LESSON (a lesson is read as text)")
     out = open_terminal(plain)
     table = with_penalty(load(rules), penalty)
     chosen = find_lesson(lesson) if lesson is not None else None
@@ -55,10 +61,13 @@ def learn(
     with store:
         if chosen is None:
             lessons = all_lessons()
-            progress = load_progress(store)
+            progress = load_progress(store, detailed=False)
             status = lesson_status(
                 lessons, store.lessons_read(), {(t.kind, t.topic) for t in progress.topics}
             )
+            if json:
+                out.json(render_lessons.list_data(lessons, status, table.name))
+                return
             out.show(
                 render_lessons.list_text(lessons, status, table.name),
                 lambda: render_lessons.list_rich(lessons, status, table.name),

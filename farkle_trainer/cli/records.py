@@ -162,7 +162,7 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
         fail(f"reset takes progress or stats, not {what!r}")
     with open_store_or_explain(data_dir, out) as store:
         if what == "progress":
-            p = load_progress(store)
+            p = load_progress(store, detailed=False)
             held = p.answers
             counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
             described = f"all training progress ({counts})"

@@ -60,12 +60,23 @@ SeedOpt = Annotated[
 ]
 
 
+SummaryJsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="Ask on standard error as usual, and print the summary, with every answer, as JSON on "
+        "standard output at the end.",
+    ),
+]
+
+
 @app.command(short_help="Scoring quizzes: what dice are worth.")
 def score(
     topic: TopicOpt = None,
     level: LevelOpt = None,
     count: CountOpt = 10,
     seed: SeedOpt = None,
+    json: SummaryJsonOpt = False,
     *,
     options: SessionOptions,
 ) -> None:
@@ -78,6 +89,7 @@ def score(
     """
     from farkle_trainer.training.quizzes.quiz import parse_level, parse_topics, summarize
     from farkle_trainer.training.quizzes.session import KIND, plan, play_quiz
+    from farkle_trainer.ui.aside import open_terminal_aside, print_data
     from farkle_trainer.ui.terminal import open_terminal
     from farkle_trainer.ui.views import quiz as view
     from farkle_trainer.ui.views.classroom import score_intro
@@ -87,7 +99,7 @@ def score(
     fixed_level = parse_level(level)
     entry = options.class_entry("score", seed=seed)
     class_code = entry.code if entry else None
-    front = open_terminal(options.plain)
+    front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
     with open_store_or_explain(options.data_dir, front) as store:
         quiz, used_seed = plan(
             store, table, seed=seed, count=count, topics=topics, level=fixed_level, code=class_code
@@ -109,6 +121,9 @@ def score(
             session.finish()
     summary = summarize(quiz, history, seconds=seconds, rules_option=options.rules)
     front.show(view.summary_text(summary), lambda: view.summary_rich(summary))
+    if json:
+        context = {"activity": KIND, "rules": table.name, "seed": used_seed, "code": class_code}
+        print_data(context | view.summary_data(summary, history))
     if session.result is not None:
         end_result(front, session.result, len(history) == quiz.count)
     if rounds.exit_code:

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.store.rows import (
+    LOSS_UNITS,
     AnswerRow,
     DailyResult,
     GameRow,
+    LossUnit,
     ProgressRows,
     SessionLoss,
     TopicProgress,
@@ -50,6 +52,8 @@ MIN_ANSWERS = 3
 MASTERED = 0.9
 WEAKEST = 3
 TREND_SESSIONS = 10
+#: How far back the progress by week goes: this many weeks, up to the last week with answers.
+WEEKS = 8
 HISTOGRAM_WIDTH = 1000
 HISTOGRAM_TOP = 10_000
 RECENT_DAYS = 7
@@ -82,8 +86,41 @@ class ExportError(InputError):
 
 
 @dataclass(frozen=True)
+class UnitLoss:
+    """What decisions graded in one unit gave up: expected points, percentage points of a
+    chance (to pass the leader, or to win), or expected turns."""
+
+    unit: LossUnit
+    decisions: int
+    average_lost: float
+
+
+@dataclass(frozen=True)
+class WeekScore:
+    """One topic's answers in one week (from Monday, UTC): how many, how many right, and what
+    its decisions gave up on average (in ``loss_unit``; None for questions only right or wrong)."""
+
+    week: date
+    kind: str
+    topic: str
+    answers: int
+    correct: int
+    decisions: int
+    average_lost: float | None
+    loss_unit: LossUnit = "points"
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answers
+
+
+@dataclass(frozen=True)
 class ProgressSummary:
-    """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first."""
+    """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first.
+
+    ``losses`` has an entry for each unit some decision was graded in; ``weeks`` each topic's
+    answers week by week, over the last :data:`WEEKS` weeks that reach the last answer.
+    """
 
     answers: int
     correct: int
@@ -96,6 +133,8 @@ class ProgressSummary:
     weakest: tuple[TopicProgress, ...]
     due_for_review: int
     next: Suggestion
+    losses: tuple[UnitLoss, ...] = ()
+    weeks: tuple[WeekScore, ...] = ()
 
     @property
     def accuracy(self) -> float | None:
@@ -220,7 +259,14 @@ def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...
     return Suggestion("farkle-train daily", "Every topic is going well: play today's daily game.")
 
 
-def topic_order(t: TopicProgress) -> tuple[int, str, int, str]:
+class Topical(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def topic(self) -> str: ...
+
+
+def topic_order(t: Topical) -> tuple[int, str, int, str]:
     """Scoring before decisions before the rest, and topics in the order a learner meets them."""
     kinds = ("score", "decide")
     known = list(PRACTICE_COMMANDS)
@@ -232,11 +278,61 @@ def topic_order(t: TopicProgress) -> tuple[int, str, int, str]:
     )
 
 
+def unit_losses(answers: Iterable[AnswerRow]) -> tuple[UnitLoss, ...]:
+    """The average loss per decision in each unit there are decisions in; never one average
+    over two units."""
+    lost: dict[str, list[float]] = {}
+    for a in answers:
+        if a.points_lost is not None:
+            lost.setdefault(a.unit, []).append(a.points_lost)
+    return tuple(UnitLoss(u, len(lost[u]), sum(lost[u]) / len(lost[u])) for u in LOSS_UNITS if u in lost)
+
+
+def week_of(moment: str) -> date:
+    """The Monday (UTC) that starts the week of a stored time."""
+    day = datetime.fromisoformat(moment).date()
+    return day - timedelta(days=day.weekday())
+
+
+def weekly(answers: Sequence[AnswerRow], weeks: int = WEEKS) -> tuple[WeekScore, ...]:
+    """Each topic's answers week by week, over the ``weeks`` weeks up to the last one answered in;
+    in week order, then topic order."""
+    if not answers:
+        return ()
+    last = max(week_of(a.time) for a in answers)
+    first = last - timedelta(weeks=weeks - 1)
+    groups: dict[tuple[date, str, str], list[AnswerRow]] = {}
+    for a in answers:
+        week = week_of(a.time)
+        if week >= first:
+            groups.setdefault((week, a.kind, a.topic), []).append(a)
+    scores = []
+    for (week, kind, topic), group in groups.items():
+        graded = [a for a in group if a.points_lost is not None]
+        # A topic is graded in one unit; should one ever hold two, the first one's losses count.
+        unit = graded[0].unit if graded else "points"
+        losses = [a.points_lost for a in graded if a.unit == unit and a.points_lost is not None]
+        scores.append(
+            WeekScore(
+                week=week,
+                kind=kind,
+                topic=topic,
+                answers=len(group),
+                correct=sum(a.correct for a in group),
+                decisions=len(losses),
+                average_lost=sum(losses) / len(losses) if losses else None,
+                loss_unit=unit if unit in LOSS_UNITS else "points",
+            )
+        )
+    return tuple(sorted(scores, key=lambda w: (w.week, topic_order(w))))
+
+
 # -- summaries
 
 
-def progress_summary(rows: ProgressRows) -> ProgressSummary:
-    """Training only: accuracy per topic, points lost per decision and its trend, what next."""
+def progress_summary(rows: ProgressRows, answers: Sequence[AnswerRow] = ()) -> ProgressSummary:
+    """Training only: accuracy per topic, the loss per decision in each unit and the trend of
+    points lost, progress by week (from ``answers``, every training answer counted), what next."""
     topics = tuple(sorted(rows.topics, key=topic_order))
     weakest = weakest_topics(topics)
     return ProgressSummary(
@@ -251,6 +347,8 @@ def progress_summary(rows: ProgressRows) -> ProgressSummary:
         weakest=weakest,
         due_for_review=rows.due_for_review,
         next=suggest(topics, weakest),
+        losses=unit_losses(answers),
+        weeks=weekly(answers),
     )
 
 
@@ -272,16 +370,22 @@ def stats_summary(results: list[DailyResult], today: date, *, damaged: int = 0) 
     )
 
 
-def load_progress(store: Store, *, rules: str | None = None, now: datetime | None = None) -> ProgressSummary:
+def load_progress(
+    store: Store, *, rules: str | None = None, now: datetime | None = None, detailed: bool = True
+) -> ProgressSummary:
     """The progress summary of ``store``; ``rules`` keeps only training on that rule set (by name).
 
     The count of questions due for review (at ``now``, default the store's clock) covers every rule set.
+    ``detailed`` reads every answer too, for the losses in each unit and the weeks; a command that
+    needs only the topics and totals can spare itself that (``losses`` and ``weeks`` are then empty).
     """
-    return progress_summary(
-        store.progress_rows(
-            rules=rules, recent=RECENT_ANSWERS, sessions=TREND_SESSIONS, now=now or store.now()
-        )
+    rows = store.progress_rows(
+        rules=rules, recent=RECENT_ANSWERS, sessions=TREND_SESSIONS, now=now or store.now()
     )
+    if not detailed:
+        return progress_summary(rows)
+    answers = [a for a in store.answer_rows() if rules is None or a.rules == rules]
+    return progress_summary(rows, answers)
 
 
 def load_stats(

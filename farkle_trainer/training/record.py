@@ -33,7 +33,7 @@ MATCH_TOPICS: Mapping[str, str] = {
 }
 
 #: How the store and result files name the unit of each kind of value.
-_LOSS_UNITS: dict[Unit, LossUnit] = {
+UNIT_LOSSES: dict[Unit, LossUnit] = {
     Unit.POINTS: "points",
     Unit.CHANCE: "percentage points",
     Unit.WIN: "percentage points",
@@ -99,7 +99,7 @@ class AnswerRecord:
             correct=g.right,
             grade=g.grade,
             points_lost=g.lost,
-            unit=_LOSS_UNITS[p.unit],
+            unit=UNIT_LOSSES[p.unit],
             extra={
                 "position": position_data(p),
                 "keep": list(g.chosen.keep),

@@ -1,8 +1,14 @@
 """The class report: a pile of result files read into plain data for the teacher.
 
 :func:`class_report` gives a row per student (score, accuracy, points lost), a row per
-question (how many got it right, the most common wrong answer) and one line for each file
-that could not be counted.
+question (how many got it right, the most common wrong answer), the results that could not be
+checked (listed apart: no score, and in no count or total) and one line for each file that could
+not be counted.
+
+A challenge has two figures of perfect play, named for what each is: what perfect play is
+expected to score over ten turns (an expectation over all dice, the same for every class), and
+what the solver's own game on the class's dice scored (one sample: luckier or unluckier dice
+than average, so a student can beat it).
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from farkle_trainer.training.classroom.results import (
     read_result,
 )
 from farkle_trainer.training.classroom.verify import verify
+from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
+from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.record import AnswerRecord
 
 
@@ -44,7 +52,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class StudentRow:
-    """One student's result: ``score`` as :class:`Result` has it, ``right`` of ``answered``."""
+    """One student's checked result: ``score`` as :class:`Result` has it, ``right`` of ``answered``."""
 
     name: str
     path: str
@@ -56,9 +64,18 @@ class StudentRow:
     points_lost: float | None
     chance_lost: float | None
     complete: bool
-    perfect_score: int | None
-    #: Why the result could not be checked against the code's questions; None once it was.
-    unverified: str | None = None
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A result read but not checked against its code's questions (an older format, a table
+    that is not a preset): listed with why, never scored, and in no count or total."""
+
+    path: str
+    name: str
+    activity: Activity
+    rules: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,11 @@ class Section:
     #: Positions met by fewer students are left out of a challenge's questions (its rolls
     #: depend on each player's choices).
     min_asked: int = 1
+    #: A challenge's: what perfect play is expected to score over its ten turns.
+    perfect_play_expected: float | None = None
+    #: A challenge's: what the solver's own game on the class's dice scored (known from a
+    #: finished result, whose claim of it was checked); None when nobody finished.
+    solver_game_score: int | None = None
 
 
 @dataclass(frozen=True)
@@ -100,9 +122,11 @@ class ClassReport:
     code: str | None
     sections: tuple[Section, ...]
     problems: tuple[Problem, ...]
+    unchecked: tuple[Unchecked, ...] = ()
 
     @property
     def counted(self) -> int:
+        """Results checked and counted: those in the sections."""
         return sum(len(s.students) for s in self.sections)
 
 
@@ -215,18 +239,30 @@ def build_report(
         else:
             first[key] = (path, r)
     counted = [pr for pr in kept if first.get((pr[1].activity, same_student(pr[1].name or ""))) == pr]
+    why_not = unverified or {}
     groups: dict[tuple[str, str], list[tuple[str, Result]]] = {}
     for path, r in counted:
-        groups.setdefault((r.activity, r.rules), []).append((path, r))
+        if path not in why_not:
+            groups.setdefault((r.activity, r.rules), []).append((path, r))
     rank: dict[str, int] = {a: i for i, a in enumerate(ACTIVITIES)}
     sections = tuple(
-        _section(activity, rules, group, unverified or {})  # type: ignore[arg-type]
+        _section(activity, rules, group)  # type: ignore[arg-type]
         for (activity, rules), group in sorted(groups.items(), key=lambda kv: (rank[kv[0][0]], kv[0][1]))
+    )
+    unchecked = tuple(
+        sorted(
+            (
+                Unchecked(path, r.name or "(no name)", r.activity, r.rules, why_not[path])
+                for path, r in counted
+                if path in why_not
+            ),
+            key=lambda u: (rank[u.activity], same_student(u.name), u.path),
+        )
     )
     place = {path: i for i, path in enumerate(order if order is not None else [p for p, _ in results])}
     # Paths that were never read (a missing file) come first, in the order they were named.
     found.sort(key=lambda p: place.get(p.path, -1))
-    return ClassReport(code=wanted, sections=sections, problems=tuple(found))
+    return ClassReport(code=wanted, sections=sections, problems=tuple(found), unchecked=unchecked)
 
 
 def _most_common(codes: Sequence[str]) -> str | None:
@@ -237,9 +273,8 @@ def _most_common(codes: Sequence[str]) -> str | None:
     return next(c for c in codes if counts[c] == top)
 
 
-def _section(
-    activity: Activity, rules: str, group: Sequence[tuple[str, Result]], unverified: Mapping[str, str]
-) -> Section:
+def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]) -> Section:
+    """The section of checked results ``group``: a result nothing could check is never in one."""
     students = tuple(
         sorted(
             (
@@ -254,8 +289,6 @@ def _section(
                     points_lost=r.points_lost,
                     chance_lost=r.chance_lost,
                     complete=r.complete,
-                    perfect_score=r.perfect_score,
-                    unverified=unverified.get(path),
                 )
                 for path, r in group
             ),
@@ -263,9 +296,7 @@ def _section(
         )
     )
     by_item: dict[str, list[AnswerRecord]] = {}
-    for path, r in sorted(group, key=lambda pr: same_student(pr[1].name or "")):
-        if path in unverified:
-            continue  # answers nothing could check say nothing about how the class did
+    for _, r in sorted(group, key=lambda pr: same_student(pr[1].name or "")):
         for a in r.answers:
             by_item.setdefault(a.item, []).append(a)
     min_asked = 2 if activity == "challenge" and len(group) > 1 else 1
@@ -292,4 +323,14 @@ def _section(
             )
         )
     rows.sort(key=lambda r: r[:2])
-    return Section(activity, rules, students, tuple(r[2] for r in rows), min_asked)
+    if activity != "challenge":
+        return Section(activity, rules, students, tuple(r[2] for r in rows), min_asked)
+    return Section(
+        activity,
+        rules,
+        students,
+        tuple(r[2] for r in rows),
+        min_asked,
+        perfect_play_expected=TURNS * expected_turn(),
+        solver_game_score=next((r.perfect_score for _, r in group if r.complete), None),
+    )

@@ -217,10 +217,8 @@ def _sheet_markdown(w: Worksheet) -> list[str]:
     ]
     for e in w.entries:
         first, *rest = e.lines
-        if not rest:
-            out += [f"{e.number}. {first} {e.blank}", ""]
-            continue
-        # Indented lines stay in the list item; a trailing backslash keeps each on a line of its own.
+        # Indented lines stay in the list item; a trailing backslash keeps each on a line of its
+        # own, the answer space too, so it never runs on from the question.
         lines = [f"{e.number}. {first}", *(f"   {line}" for line in rest), f"   {e.blank}"]
         out += [line + "\\" for line in lines[:-1]] + [lines[-1], ""]
     return out

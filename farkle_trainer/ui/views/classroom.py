@@ -15,15 +15,22 @@ from operator import attrgetter
 from typing import IO, TYPE_CHECKING, Any
 
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES
-from farkle_trainer.training.classroom.report import ClassReport, Problem, QuestionRow, Section, StudentRow
+from farkle_trainer.training.classroom.report import (
+    ClassReport,
+    Problem,
+    QuestionRow,
+    Section,
+    StudentRow,
+    Unchecked,
+)
 from farkle_trainer.training.classroom.results import Result
 from farkle_trainer.training.games.analysis import Review
 from farkle_trainer.training.games.match import MatchState
 from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
-from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.ui.views.daily import HOW_TO_PLAY, game_over_lines, plural
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.fit import fit
+from farkle_trainer.ui.views.records import columns
 from farkle_trainer.ui.views.safe import safe
 
 if TYPE_CHECKING:
@@ -108,6 +115,36 @@ def result_line(r: Result, *, saved_to: str | None, file_given: bool = False) ->
     return f"{line} To hand it in as a file, add --save-result FILE.json."
 
 
+# -- a class code for the teacher
+
+
+def code_commands(code: str) -> dict[str, str]:
+    """What students and the teacher type with a fresh code, by what it is for."""
+    return {
+        "score": f"farkle-train score --code {code} --save-result NAME.json",
+        "decide": f"farkle-train decide --code {code} --save-result NAME.json",
+        "challenge": f"farkle-train challenge {code} --save-result NAME.json",
+        "worksheet": f"farkle-train worksheet --code {code}",
+        "report": "farkle-train class report FOLDER",
+    }
+
+
+def code_text(code: str) -> str:
+    commands = code_commands(code)
+    return "\n".join(
+        [
+            "Students type it in:",
+            *(f"  {commands[activity]}" for activity in ("score", "decide", "challenge")),
+            f"A worksheet with the same questions: {commands['worksheet']}",
+            f"Then collect the result files in a folder and run: {commands['report']}",
+        ]
+    )
+
+
+def code_data(code: str) -> dict[str, Any]:
+    return {"code": code, "commands": code_commands(code)}
+
+
 # -- the class report
 
 
@@ -126,12 +163,9 @@ def _lost(value: float | None) -> str:
 
 
 def _note(s: StudentRow, activity: str) -> str:
-    notes = [] if s.unverified is None else [s.unverified]
-    if not s.complete:
-        notes.insert(
-            0, "stopped before the end" if activity == "challenge" else f"stopped after {s.answered}"
-        )
-    return "; ".join(notes)
+    if s.complete:
+        return ""
+    return "stopped before the end" if activity == "challenge" else f"stopped after {s.answered}"
 
 
 def _has_points(section: Section) -> bool:
@@ -143,7 +177,7 @@ def _has_chances(section: Section) -> bool:
 
 
 def _has_notes(section: Section) -> bool:
-    return any(not s.complete or s.unverified is not None for s in section.students)
+    return any(not s.complete for s in section.students)
 
 
 def student_columns(section: Section) -> list[str]:
@@ -171,10 +205,23 @@ def _chance(value: float | None) -> str:
 def section_heading(section: Section) -> str:
     name = ACTIVITY_NAMES[section.activity]
     rules = safe(section.rules)
-    head = f"{name[0].upper()}{name[1:]} ({rules} rules): {plural(len(section.students), 'student')}"
-    if section.activity == "challenge":
-        head += f"; perfect play is expected to score {ev(TURNS * expected_turn())} over {TURNS} turns"
-    return head + "."
+    return f"{name[0].upper()}{name[1:]} ({rules} rules): {plural(len(section.students), 'student')}."
+
+
+def perfect_play_lines(section: Section) -> list[str]:
+    """A challenge's two figures of perfect play, each named for what it is."""
+    out = []
+    if section.perfect_play_expected is not None:
+        expected = ev(section.perfect_play_expected)
+        out.append(
+            f"Perfect play is expected to score {expected} over {TURNS} turns (an average over all dice)."
+        )
+    if section.solver_game_score is not None:
+        out.append(
+            f"The solver's own game on the class's dice scored {points(section.solver_game_score)}: "
+            "one game, not a ceiling."
+        )
+    return out
 
 
 def questions_heading(section: Section) -> str:
@@ -209,31 +256,33 @@ def problem_line(p: Problem) -> str:
     return safe(p.line)
 
 
-def _table(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Columns padded to their widest cell: the first to the left, numbers to the right."""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for r in rows:
-        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
-        lines.append("  " + "  ".join(cells))
-    return lines
+UNCHECKED_HEADING = "Not checked, so not counted (no score, in no count or total):"
+
+
+def unchecked_line(u: Unchecked) -> str:
+    """``ana.json: Ana, scoring quiz: not verifiable (older format)``, escaped."""
+    return safe(f"{u.path}: {u.name}, {ACTIVITY_NAMES[u.activity]} ({u.rules} rules): {u.reason}")
 
 
 def headline(report: ClassReport) -> str:
-    counted = plural(report.counted, "result")
+    parts = [f"{plural(report.counted, 'result')} counted"]
+    if report.unchecked:
+        parts.append(f"{plural(len(report.unchecked), 'result')} not checked")
+    if report.problems:
+        parts.append(f"{plural(len(report.problems), 'file')} left out:")
     code = report.code or "(none)"
-    if not report.problems:
-        return f"Class {code}: {counted} counted."
-    return f"Class {code}: {counted} counted; {plural(len(report.problems), 'file')} left out:"
+    return f"Class {code}: {'; '.join(parts)}" + ("" if report.problems else ".")
 
 
 def report_lines(report: ClassReport) -> list[str]:
     out = [headline(report)]
     out += [f"  {problem_line(p)}" for p in report.problems]
+    if report.unchecked:
+        out += ["", UNCHECKED_HEADING, *(f"  {unchecked_line(u)}" for u in report.unchecked)]
     for section in report.sections:
-        out += ["", section_heading(section)]
+        out += ["", section_heading(section), *perfect_play_lines(section)]
         rows = [student_columns(section)] + [student_cells(section, s) for s in section.students]
-        out += [line.rstrip() for line in _table(rows)]
+        out += [line.rstrip() for line in columns(rows)]
         out += ["", questions_heading(section)]
         for q in section.questions:
             out += question_lines(section, q)
@@ -252,6 +301,9 @@ def report_rich(report: ClassReport) -> RenderableType:
     parts: list[RenderableType] = [Text(headline(report), style="bold")]
     for p in report.problems:
         parts.append(Text(f"  {problem_line(p)}", style="yellow"))
+    if report.unchecked:
+        parts += [Text(""), Text(UNCHECKED_HEADING, style="bold yellow")]
+        parts += [Text(f"  {unchecked_line(u)}", style="yellow") for u in report.unchecked]
     for section in report.sections:
         # The heading is its own line: as a table title it would wrap at the narrow table's width.
         students = Table()
@@ -276,11 +328,13 @@ def report_rich(report: ClassReport) -> RenderableType:
                 _wrong(q),
             )
             questions.add_row(*(Text(c) for c in cells), style=style)
-        parts += [Text(""), Text(section_heading(section), style="bold"), students, questions]
+        parts += [Text(""), Text(section_heading(section), style="bold")]
+        parts += [Text(line) for line in perfect_play_lines(section)]
+        parts += [students, questions]
     return fit(Group(*parts), report_text(report))
 
 
-# -- CSV for a spreadsheet
+# -- data for other programs: CSV for a spreadsheet, JSON
 
 STUDENT_FIELDS = (
     "code",
@@ -295,7 +349,8 @@ STUDENT_FIELDS = (
     "points_lost",
     "chance_lost_percentage_points",
     "complete",
-    "perfect_score",
+    "perfect_play_expected",
+    "solver_game_score",
     "checked",
     "file",
 )
@@ -330,9 +385,11 @@ def _write(
     fields: Sequence[str],
     report: ClassReport,
     rows: Callable[[Section], Iterable[Sequence[Any]]],
+    after: Iterable[Sequence[Any]] = (),
 ) -> int:
     """Write the header ``fields``, then each of ``rows(section)`` after the report's code and
-    the section's activity and rules; returns how many rows were written."""
+    the section's activity and rules, then the rows ``after`` (whole); returns how many rows
+    were written."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(fields)
     n = 0
@@ -340,10 +397,18 @@ def _write(
         for row in rows(sec):
             writer.writerow([_cell(v) for v in (report.code, sec.activity, sec.rules, *row)])
             n += 1
+    for row in after:
+        writer.writerow([_cell(v) for v in row])
+        n += 1
     return n
 
 
-def _student_row(s: StudentRow) -> tuple[Any, ...]:
+def _expected(section: Section) -> str | None:
+    """Perfect play's expectation as every view shows it: to the hundredth."""
+    return None if section.perfect_play_expected is None else f"{section.perfect_play_expected:.2f}"
+
+
+def _student_row(section: Section, s: StudentRow) -> tuple[Any, ...]:
     return (
         s.name,
         s.score,
@@ -354,18 +419,32 @@ def _student_row(s: StudentRow) -> tuple[Any, ...]:
         "" if s.points_lost is None else f"{s.points_lost:.2f}",
         "" if s.chance_lost is None else f"{s.chance_lost:.2f}",
         s.complete,
-        s.perfect_score,
-        "yes" if s.unverified is None else s.unverified,
+        _expected(section),
+        section.solver_game_score,
+        "yes",
         s.path,
     )
+
+
+def _unchecked_row(code: str | None, u: Unchecked) -> tuple[Any, ...]:
+    """A result nothing could check: named, with why, and every figure empty so no sum takes it."""
+    blank = ("",) * (STUDENT_FIELDS.index("checked") - STUDENT_FIELDS.index("score"))
+    return (code, u.activity, u.rules, u.name, *blank, u.reason, u.path)
 
 
 _QUESTION_CELLS = attrgetter("number", "question", "item", "correct_answer", "asked", "right", "common_wrong")
 
 
 def students_csv(report: ClassReport, stream: IO[str]) -> int:
-    """One row per student and activity (the gradebook); returns how many rows were written."""
-    return _write(stream, STUDENT_FIELDS, report, lambda sec: map(_student_row, sec.students))
+    """One row per student and activity (the gradebook), the results nothing could check last;
+    returns how many rows were written."""
+    return _write(
+        stream,
+        STUDENT_FIELDS,
+        report,
+        lambda sec: (_student_row(sec, s) for s in sec.students),
+        after=(_unchecked_row(report.code, u) for u in report.unchecked),
+    )
 
 
 def questions_csv(report: ClassReport, stream: IO[str]) -> int:
@@ -376,3 +455,61 @@ def questions_csv(report: ClassReport, stream: IO[str]) -> int:
         report,
         lambda sec: ((*_QUESTION_CELLS(q), q.common_wrong_count or "") for q in sec.questions),
     )
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def report_data(report: ClassReport) -> dict[str, Any]:
+    """The report for other programs: the names of the CSV's columns, the figures of the report.
+
+    Text from files is as the files hold it (JSON escapes what needs escaping).
+    """
+    return {
+        "code": report.code,
+        "counted": report.counted,
+        "sections": [_section_data(sec) for sec in report.sections],
+        "not_checked": [
+            {"name": u.name, "activity": u.activity, "rules": u.rules, "reason": u.reason, "file": u.path}
+            for u in report.unchecked
+        ],
+        "left_out": [{"file": p.path, "kind": p.kind, "reason": p.message} for p in report.problems],
+    }
+
+
+def _section_data(sec: Section) -> dict[str, Any]:
+    return {
+        "activity": sec.activity,
+        "rules": sec.rules,
+        "perfect_play_expected": _rounded(sec.perfect_play_expected),
+        "solver_game_score": sec.solver_game_score,
+        "students": [
+            {
+                "name": s.name,
+                "score": s.score,
+                "right": s.right,
+                "answered": s.answered,
+                "planned": s.planned,
+                "accuracy": s.accuracy,
+                "points_lost": s.points_lost,
+                "chance_lost": s.chance_lost,
+                "complete": s.complete,
+                "file": s.path,
+            }
+            for s in sec.students
+        ],
+        "questions": [
+            {
+                "number": q.number,
+                "question": q.question,
+                "item": q.item,
+                "correct_answer": q.correct_answer,
+                "asked": q.asked,
+                "right": q.right,
+                "common_wrong_answer": q.common_wrong,
+                "common_wrong_count": q.common_wrong_count,
+            }
+            for q in sec.questions
+        ],
+    }

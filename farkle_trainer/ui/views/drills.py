@@ -7,7 +7,8 @@ interactive front ends ask and show the same thing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.decisions import (
     Choice,
@@ -42,6 +43,7 @@ from farkle_trainer.engine.grading import (
 from farkle_trainer.engine.notation import dice_count
 from farkle_trainer.training.drills.drills import Summary
 from farkle_trainer.training.drills.kinds import spec_of
+from farkle_trainer.training.record import UNIT_LOSSES, AnswerRecord
 from farkle_trainer.ui.views.engine import dice_text, points
 from farkle_trainer.ui.views.fit import fit
 
@@ -235,6 +237,16 @@ AVERAGE_WORDS: dict[Unit, tuple[str, str]] = {
 }
 
 
+def _averages(s: Summary) -> dict[Unit, tuple[float | None, int]]:
+    """Each unit's average loss per decision, and over how many decisions."""
+    return {
+        Unit.POINTS: (s.average_points_lost, s.point_decisions),
+        Unit.CHANCE: (s.average_chance_lost, s.chance_decisions),
+        Unit.WIN: (s.average_win_lost, s.win_decisions),
+        Unit.TURNS: (s.average_turns_lost, s.turn_decisions),
+    }
+
+
 def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     if not s.decisions:
         return ["No decisions made, so nothing was recorded."]
@@ -244,13 +256,7 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
     out.append(f"Session: {_count(s.decisions, 'decision')}: {_grade_counts(s)}.")
     by_chance, by_points = s.chance_decisions, s.point_decisions
     mixed = sum(1 for n in (by_points, by_chance, s.win_decisions, s.turn_decisions) if n) > 1
-    averages = {
-        Unit.POINTS: (s.average_points_lost, by_points),
-        Unit.CHANCE: (s.average_chance_lost, by_chance),
-        Unit.WIN: (s.average_win_lost, s.win_decisions),
-        Unit.TURNS: (s.average_turns_lost, s.turn_decisions),
-    }
-    for unit, (average, n) in averages.items():
+    for unit, (average, n) in _averages(s).items():
         if average is not None:
             decision, of_what = AVERAGE_WORDS[unit]
             where = f" over {_count(n, decision)}" if mixed else ""
@@ -310,3 +316,28 @@ def summary_rich(s: Summary, *, planned: int, stopped: bool = False) -> Renderab
     parts.append(table)
     parts += [Text(line) for line in lines[1:]]
     return fit(RichGroup(*parts), summary_text(s, planned=planned, stopped=stopped))
+
+
+def summary_data(s: Summary, gradings: Sequence[Grading], *, planned: int) -> dict[str, Any]:
+    """``decide --json``: the summary, and every decision as a result file keeps it.
+
+    ``averages`` has an entry for each measure the session was graded by (``graded_by``:
+    ``points`` of expected turn score, the ``chance`` to pass, the chance to ``win``, expected
+    ``turns``) in its ``unit`` (a chance in ``percentage points``); ``average_points`` is the
+    loss the rating reads, in points.
+    """
+    return {
+        "planned": planned,
+        "decisions": s.decisions,
+        "stopped": s.decisions < planned,
+        "grades": {str(grade): s.grades[grade] for grade in GRADES},
+        "averages": [
+            {"graded_by": str(unit), "unit": UNIT_LOSSES[unit], "decisions": n, "average_lost": average}
+            for unit, (average, n) in _averages(s).items()
+            if average is not None
+        ],
+        "average_points": s.average_loss,
+        "rating": s.rating,
+        "worst": None if s.worst is None else {"number": s.worst[0], "kind": str(s.worst[1].position.kind)},
+        "answers": [AnswerRecord.of_drill(g).numbered(i).entry() for i, g in enumerate(gradings, 1)],
+    }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.training.lessons import Lesson
 from farkle_trainer.ui.views.fit import fit, wrap
@@ -25,6 +25,23 @@ def list_text(
     for lesson in lessons:
         out += [f"  {lesson.number}. {lesson.title} ({status[lesson.number]})", f"     {lesson.practice}"]
     return "\n".join(out)
+
+
+def list_data(lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: str) -> dict[str, Any]:
+    """``learn --json``: each lesson with the learner's status (``new``, ``read``, ``practised``)."""
+    return {
+        "rules": rules_name,
+        "lessons": [
+            {
+                "number": n.number,
+                "name": n.slug,
+                "title": n.title,
+                "status": status[n.number],
+                "practice": n.practice,
+            }
+            for n in lessons
+        ],
+    }
 
 
 def list_rich(lessons: tuple[Lesson, ...], status: dict[int, str], rules_name: str) -> RenderableType:

@@ -6,11 +6,13 @@ rich view (a short panel on a terminal), built from the same data.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.notation import labelled_roll
 from farkle_trainer.training.quizzes.questions import Grade, Question
-from farkle_trainer.training.quizzes.quiz import Quiz, Summary
+from farkle_trainer.training.quizzes.quiz import Answered, Quiz, Summary
+from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -118,3 +120,19 @@ def summary_rich(s: Summary) -> RenderableType:
     for line in lines[1:]:
         body.append("\n" + line, style="dim" if line.startswith("Kept as") else "")
     return Panel.fit(body, title="summary", title_align="left")
+
+
+def summary_data(s: Summary, history: Sequence[Answered]) -> dict[str, Any]:
+    """``score --json``: the summary, and every answer as a result file keeps it."""
+    return {
+        "count": s.count,
+        "asked": s.asked,
+        "right": s.right,
+        "stopped": s.stopped,
+        "seconds": s.seconds,
+        "topics": [{"topic": t.topic, "asked": t.asked, "right": t.right} for t in s.topics],
+        "answers": [AnswerRecord.of_quiz(a).numbered(i).entry() for i, a in enumerate(history, 1)],
+        "next": None
+        if s.suggestion is None
+        else {"command": s.suggestion.command, "reason": s.suggestion.reason},
+    }

@@ -5,7 +5,8 @@ Like :mod:`farkle_trainer.ui.views.engine`, every summary has three views built 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
@@ -19,12 +20,19 @@ from farkle_trainer.training.progress import (
     LevelRecord,
     ProgressSummary,
     StatsSummary,
+    Topical,
+    UnitLoss,
+    WeekScore,
+    topic_order,
 )
+from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from farkle_trainer.training.games.daily import DailyStatus
 
 KIND_LABELS = {
     "score": "Scoring",
@@ -44,7 +52,7 @@ def share(value: float) -> str:
     return f"{value:.0%}"
 
 
-def topic_label(t: TopicProgress) -> str:
+def topic_label(t: Topical) -> str:
     return f"{KIND_LABELS.get(t.kind, t.kind)}: {t.topic}"
 
 
@@ -57,8 +65,32 @@ def _lost(value: float | None, unit: str = "points") -> str:
     return f"{ev(value)} pp" if unit == "percentage points" else ev(value)
 
 
+def columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Plain lines of a table: columns padded to their widest cell, the first to the left and
+    the figures to the right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  "
+        + "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+
+
 def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def average_points(value: float) -> str:
+    """An average of scores, which are whole points: ``4,425``, or ``4,425.5`` where it is not
+    whole (one decimal at most, so it never reads as an expected value).
+
+    >>> average_points(4425.0), average_points(4425.5), average_points(4425.96)
+    ('4,425', '4,425.5', '4,426')
+    """
+    tenths = round(value, 1)
+    return f"{tenths:,.0f}" if tenths == int(tenths) else f"{tenths:,.1f}"
 
 
 # -- progress
@@ -74,9 +106,16 @@ def _topic_data(t: TopicProgress) -> dict[str, Any]:
     return {**_named(t, names), "last_answered": t.last_answered.isoformat()}
 
 
+def _week_data(w: WeekScore) -> dict[str, Any]:
+    names = "kind topic answers correct accuracy decisions average_lost loss_unit"
+    return {"week": w.week.isoformat(), **_named(w, names)}
+
+
 def progress_data(s: ProgressSummary) -> dict[str, Any]:
     return {
         **_named(s, "answers correct accuracy sessions practice_games decisions average_points_lost"),
+        "losses": [_named(u, "unit decisions average_lost") for u in s.losses],
+        "weekly": [_week_data(w) for w in s.weeks],
         "points_lost_trend": [
             {
                 "session": r.session_id,
@@ -105,17 +144,99 @@ def _progress_heading(s: ProgressSummary) -> str:
     return heading
 
 
+#: How the headline names what a unit's decisions gave up, its unit, and what it is of.
+UNIT_WORDS = {
+    "points": ("Points lost per decision", "", "0 is perfect play"),
+    "percentage points": (
+        "Chances lost per decision",
+        " percentage points",
+        "of the chance to pass the leader or to win",
+    ),
+    "turns": ("Turns lost per decision", "", "expected turns to reach a solo target"),
+}
+
+
+def _unit_line(u: UnitLoss) -> str:
+    """``Points lost per decision: 19.64 on average over 48 decisions (0 is perfect play).``"""
+    what, unit, of = UNIT_WORDS[u.unit]
+    figure = f"{u.average_lost:.3f}" if u.unit == "turns" else ev(u.average_lost)
+    return f"{what}: {figure}{unit} on average over {plural(u.decisions, 'decision')} ({of})."
+
+
 def _loss_lines(s: ProgressSummary) -> list[str]:
-    if not s.decisions or s.average_points_lost is None:
-        return []
-    out = [
-        f"Points lost per decision: {ev(s.average_points_lost)} on average over "
-        f"{plural(s.decisions, 'decision')} (0 is perfect play)."
-    ]
-    if len(s.recent_sessions) > 1:
-        losses = ", ".join(ev(r.average_points_lost) for r in s.recent_sessions)
-        out.append(f"Last {len(s.recent_sessions)} sessions, oldest first: {losses} ({s.trend}).")
+    """A line for each unit decisions were graded in, each with its own count; under the points,
+    their trend session by session."""
+    out = []
+    for u in s.losses:
+        out.append(_unit_line(u))
+        if u.unit == "points" and len(s.recent_sessions) > 1:
+            losses = ", ".join(ev(r.average_points_lost) for r in s.recent_sessions)
+            out.append(f"Last {len(s.recent_sessions)} sessions, oldest first: {losses} ({s.trend}).")
     return out
+
+
+# -- progress by week
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+WEEKS_HEADING = "Right answers by week (weeks from Monday, UTC):"
+
+
+def week_label(day: date) -> str:
+    """``Nov 23``: the Monday a week starts on."""
+    return f"{MONTHS[day.month - 1]} {day.day}"
+
+
+def _week_span(s: ProgressSummary) -> list[date]:
+    """Every week from the first to the last with answers, empty ones included: the time axis."""
+    if not s.weeks:
+        return []
+    first, last = s.weeks[0].week, s.weeks[-1].week
+    return [first + timedelta(weeks=n) for n in range((last - first).days // 7 + 1)]
+
+
+def _by_topic(s: ProgressSummary) -> dict[str, dict[date, WeekScore]]:
+    """Each topic's weeks by its label, the topics in the order the table of topics has them."""
+    topics: dict[str, dict[date, WeekScore]] = {}
+    for w in sorted(s.weeks, key=topic_order):
+        topics.setdefault(topic_label(w), {})[w.week] = w
+    return topics
+
+
+def _week_cell(w: WeekScore | None) -> str:
+    return "-" if w is None else f"{share(w.accuracy)} ({w.answers})"
+
+
+def weeks_lines(s: ProgressSummary, width: int | None = None) -> list[str]:
+    """The share of right answers per topic and week, with how many answers, as a table (a line
+    a topic where it would not fit ``width``); nothing before a second week of training."""
+    span = _week_span(s)
+    if len(span) < 2:
+        return []
+    topics = _by_topic(s)
+    rows = [["topic", *map(week_label, span)]]
+    rows += [[label, *(_week_cell(weeks.get(day)) for day in span)] for label, weeks in topics.items()]
+    lines = columns(rows)
+    if width is not None and max(len(line) for line in lines) > width:
+        lines = [
+            f"  {label}: "
+            + ", ".join(f"{week_label(day)} {_week_cell(weeks[day])}" for day in span if day in weeks)
+            for label, weeks in topics.items()
+        ]
+    return [WEEKS_HEADING, *(line.rstrip() for line in lines)]
+
+
+def weeks_chart(s: ProgressSummary) -> LineChart | None:
+    """The same figures as :func:`weeks_lines`, as lines over the weeks; None before a second week."""
+    span = _week_span(s)
+    if len(span) < 2:
+        return None
+    step = {day: n for n, day in enumerate(span)}
+    series = tuple(
+        Series(label, tuple((step[day], w.accuracy) for day, w in sorted(weeks.items())))
+        for label, weeks in _by_topic(s).items()
+    )
+    mastered = Reference(MASTERED, f"mastered: {share(MASTERED)} right")
+    return LineChart(series, tuple(map(week_label, span)), 0.0, 1.0, percent_ticks(), mastered)
 
 
 def _notes(s: ProgressSummary) -> list[str]:
@@ -153,6 +274,8 @@ def progress_text(s: ProgressSummary, width: int | None = None) -> str:
     out += rows
     out.append("")
     out += _loss_lines(s)
+    if weeks := weeks_lines(s, width):
+        out += ["", *weeks, ""]
     out += _advice_lines(s)
     return "\n".join(out)
 
@@ -199,19 +322,26 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
             _lost(t.average_points_lost, t.loss_unit),
         )
     parts: list[RenderableType] = [table, Text()]
-    loss = _loss_lines(s)
-    if loss:
-        parts.append(Text(loss[0]))
-    if len(s.recent_sessions) > 1:
-        losses = [r.average_points_lost for r in s.recent_sessions]
-        style = {"improving": "green", "worsening": "red"}.get(s.trend or "", "")
-        line = Text(f"Last {len(losses)} sessions: ")
-        line.append(sparkline(losses), style="cyan")
-        line.append(f"  {ev(losses[0])} -> {ev(losses[-1])} ")
-        line.append(f"({s.trend})", style=style)
-        parts.append(line)
+    for u in s.losses:
+        parts.append(Text(_unit_line(u)))
+        if u.unit == "points" and len(s.recent_sessions) > 1:
+            parts.append(_trend_rich(s))
+    if (chart := weeks_chart(s)) is not None:
+        parts += [Text(), Text(WEEKS_HEADING), chart_rich(chart), Text()]
     parts += _advice_rich(s)
     return fit(Group(*parts), lambda width: progress_text(s, width))
+
+
+def _trend_rich(s: ProgressSummary) -> RenderableType:
+    from rich.text import Text
+
+    losses = [r.average_points_lost for r in s.recent_sessions]
+    style = {"improving": "green", "worsening": "red"}.get(s.trend or "", "")
+    line = Text(f"Last {len(losses)} sessions: ")
+    line.append(sparkline(losses), style="cyan")
+    line.append(f"  {ev(losses[0])} -> {ev(losses[-1])} ")
+    line.append(f"({s.trend})", style=style)
+    return line
 
 
 def _advice_rich(s: ProgressSummary) -> list[RenderableType]:
@@ -248,6 +378,32 @@ def stats_data(s: StatsSummary) -> dict[str, Any]:
     }
 
 
+def daily_status_data(s: DailyStatus) -> dict[str, Any]:
+    """``daily --status --json``: today's official game (``state``: ``not-started``,
+    ``in-progress``, ``done`` or ``damaged``), the streak, and when the next game starts."""
+    a = s.official
+    state = s.official_state
+    if a is None:
+        status = "not-started"
+    elif a.damage is not None:
+        status = "damaged"
+    else:
+        status = "done" if a.finished else "in-progress"
+    return {
+        "today": s.today.isoformat(),
+        "state": status,
+        "score": a.score if a is not None and status == "done" else None,
+        "turn": min(state.turn, TURNS) if state is not None else None,
+        "banked": state.banked if state is not None else None,
+        "share": s.share,
+        "played_today": s.played_today,
+        "current_streak": s.current_streak,
+        "longest_streak": s.longest_streak,
+        "unfinished_before": None if s.unfinished_before is None else s.unfinished_before.isoformat(),
+        "next_game_in_seconds": round(s.next_game_in.total_seconds()),
+    }
+
+
 def _stats_lines(s: StatsSummary) -> list[str]:
     assert s.best is not None and s.average_score is not None
     today = "played" if s.played_today else "not played yet (farkle-train daily)"
@@ -255,7 +411,7 @@ def _stats_lines(s: StatsSummary) -> list[str]:
         f"Official daily games played: {s.games_played:,}.",
         f"Today's game ({s.today.isoformat()} UTC): {today}.",
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
-        f"Best: {points(s.best.score)} on {s.best.date}. Average: {points(round(s.average_score))} "
+        f"Best: {points(s.best.score)} on {s.best.date}. Average: {average_points(s.average_score)} "
         f"(perfect play is expected to score {ev(TURNS * expected_turn())}).",
     ]
 
@@ -323,7 +479,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
     for r in g.levels:
         shared = f", {r.shared} shared" if r.shared else ""
         resigned = f" ({r.resigned} resigned)" if r.resigned else ""
-        average = "" if r.average_score is None else f"; average score {r.average_score:,.2f}"
+        average = "" if r.average_score is None else f"; average score {average_points(r.average_score)}"
         best = "" if r.best is None else f", best {r.best:,}"
         out.append(
             f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
@@ -337,7 +493,7 @@ def game_stats_text(g: GameStats) -> str:
 
 
 def _average(value: float | None) -> str:
-    return "-" if value is None else f"{value:,.2f}"
+    return "-" if value is None else average_points(value)
 
 
 def _level_counts(g: GameStats) -> list[tuple[str, Callable[[LevelRecord], int]]]:
