@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -59,24 +59,19 @@ GameOpt = Annotated[
         "how the bank thresholds move with the score.",
     ),
 ]
-FarklesOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--farkles",
+
+
+def _runs_option(name: str, whose: str) -> Any:
+    return typer.Option(
+        name,
         metavar="N",
-        help="With the three-Farkle penalty: your Farkled turns in a row so far, 0 to 2 (default 0).",
+        help=f"With the three-Farkle penalty: {whose} Farkled turns in a row so far, 0 to 2 (default 0).",
         show_default=False,
-    ),
-]
-OpponentFarklesOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--opponent-farkles",
-        metavar="N",
-        help="The opponent's Farkled turns in a row so far, 0 to 2 (default 0).",
-        show_default=False,
-    ),
-]
+    )
+
+
+FarklesOpt = Annotated[str | None, _runs_option("--farkles", "your")]
+OpponentFarklesOpt = Annotated[str | None, _runs_option("--opponent-farkles", "the opponent's")]
 StepOpt = Annotated[
     str | None,
     typer.Option(
