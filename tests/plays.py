@@ -25,8 +25,8 @@ def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:
-    """The lines a person types who keeps the most points of each roll and banks at ``bank_at``,
-    with the game they lead to."""
+    """The lines a person types who keeps the most points of each roll and banks at ``bank_at``
+    (saying yes where a bank in a last turn would lose the game), with the game they lead to."""
     state = m.new_match(setup)
     source = setup.source()
     lines: list[str] = []
@@ -44,6 +44,10 @@ def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tupl
             state = m.set_aside(state, best.dice)
         elif state.can_bank and state.points >= bank_at:
             lines.append("b")
+            if state.last_turn and state.banked + state.points < max(
+                state.scores[: state.seat] + state.scores[state.seat + 1 :]
+            ):
+                lines.append("y")  # banking behind the leader in a last turn is asked first
             state = m.bank(state)
         else:
             lines.append("r")

@@ -88,10 +88,19 @@ def test_the_readme_says_which_commands_take_rules() -> None:
         help_text = runner.invoke(app, [*path, "--help"]).stdout
         if "--rules" not in help_text:
             without.append(f"`{' '.join(path)}`")
-    assert sorted(without) == ["`class code`", "`class report`", "`games`", "`reset`", "`review`"]
+    assert sorted(without) == [
+        "`challenge`",
+        "`class code`",
+        "`class report`",
+        "`daily`",
+        "`games`",
+        "`reset`",
+        "`review`",
+        "`stats`",
+    ]
     assert (
-        "Every command except `reset`, `games`, `review`, `class code` and `class report` takes `--rules"
-        in readme
+        "Every command except `reset`, `games`, `review`, `daily`, `challenge`, `stats`, `class code` and "
+        "`class report` takes `--rules" in readme
     )
 
 

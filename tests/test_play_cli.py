@@ -50,7 +50,7 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
     assert "You have reached 1,000: everyone else gets one last turn." in out
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
     assert "You: error rate 0.00% (0 of 2)" in out
-    assert "Your chance of winning through the game:" in out and "turn   5: 100.00%" in out
+    assert "Your chance of winning through the game:" in out and "  end of the game:      100.00%" in out
     assert final.scores == (1450, 650)
     with Store.open(farkle_home) as store:
         (game,) = store.games()
@@ -110,7 +110,7 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
     code, out = run(HARD_1000, ["perhaps", "n", "q"])
     assert code == 0, out
     assert "Starting a new game instead counts it as resigned (a loss)." in out
-    assert "Carry on with it? (y/n) perhaps\n  (type y for yes or n for no)" in out
+    assert "Carry on with it? (n: it counts as resigned) (y/n) perhaps\n  (type y for yes or n for no)" in out
     assert "The unfinished rated game 1 counts as resigned." in out
     with Store.open(farkle_home) as store:
         old, new = store.get_game(1), store.get_game(2)
@@ -369,7 +369,11 @@ def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> No
     assert "Coach (chance of winning):" in shown
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Your chance of winning through the game:" in shown
-    assert any(mark in shown for mark in "▁▂▃▄▅▆▇█")
+    # A chart with axes: the chance from 0% to 100%, an even chance marked, the turns along the bottom.
+    chart = shown[shown.index("Your chance of winning through the game:") :].splitlines()[1:]
+    assert any(line.startswith("100%┤") for line in chart) and any(line.startswith(" 50%┤") for line in chart)
+    assert "  ┈┈ an even chance, 50%" in chart and "  ● your chance of winning" in chart
+    assert any("1" in line and "end" in line and "└" not in line for line in chart)
 
 
 def test_ctrl_d_on_a_terminal_saves_the_game(

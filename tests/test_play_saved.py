@@ -87,7 +87,10 @@ def played_game(farkle_home: Path) -> m.MatchState:
 
 
 def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
-    assert run(["games", "--plain"]) == (0, "No saved games yet: start one with farkle-train play.\n")
+    assert run(["games", "--plain"]) == (
+        0,
+        "No saved games yet: play one with farkle-train play or farkle-train daily.\n",
+    )
     played_game(farkle_home)
     run(["play", "--solo", "--seed", "5", "--plain"], ["q"])
     code, out = run(["games", "--plain"])
@@ -149,9 +152,12 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
     # The decisions are given in pp: so is their average (the rating reads it on the points scale).
-    assert "You: error rate 0.00% (0 of 2); rating expert (0.07 pp given up a decision on average)." in out
+    assert (
+        "You: error rate 0.00% (0 of 2); accuracy 99.7%; "
+        "rating expert (0.07 pp given up a decision on average)." in out
+    )
     assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
-    assert "  turn   4:  61.95%\n  turn   5: 100.00%" in out
+    assert "  turn 4, Hard to roll:  61.95%\n  end of the game:      100.00%" in out
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     a = analyse(final)
     assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
@@ -166,13 +172,22 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert len(data["moves"]) == len(final.log)
 
 
-def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
-    run(HARD_1000, ["resign", "y"])
-    code, out = run(["review", "1", "--plain"])
+def test_a_resigned_game_is_analysed_up_to_where_it_stopped(farkle_home: Path) -> None:
+    # Banking 100 from 6 3 3 1 6 3 gives up win chance; two turns later the game is given up.
+    code, out = run(HARD_1000, ["1", "b", "resign", "y"])
     assert code == 0, out
-    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out and "Luck" not in out
+    ended = out[out.index("You resigned: Hard wins.") : out.index("Play again?")]
+    assert "Decisions that gave up win chance: 1 of 1 (1 of them an inaccuracy or worse)" in ended
+    assert "  Turn 1, You rolled 6 3 3 1 6 3 with 0 at stake:" in ended
+    assert ended.endswith("\n  turn 2, Hard to roll:  45.27%\n  resigned:               0.00%\n")
+    code, again = run(["review", "1", "--plain"])
+    assert code == 0, again
+    assert again[again.index("You resigned") :] == ended
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert data["resigned"] == "You" and data["winners"] == ["Hard"]
+    (decision,) = data["analysis"]["decisions"]
+    assert decision["keep"] == [1] and decision["action"] == "bank" and decision["lost"] > 1
+    assert data["analysis"]["win_chances"]["by_turn"][-1] == {"turn": 3, "chance": 0.0}
 
 
 @pytest.mark.parametrize(
@@ -180,7 +195,7 @@ def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
     [
         (["review", "7"], "Error: there is no saved game 7: farkle-train games lists them"),
         (["review", "1"], "Error: game 1 is not over: carry on with it with farkle-train play --resume"),
-        (["review", "game.txt"], "Error: GAME is a saved game's number or a FILE.json"),
+        (["review", "game.txt"], "Error: GAME is a saved game's number, a daily game's d-number"),
         (["review", "nowhere.json"], "Error: there is no file nowhere.json"),
     ],
 )
@@ -497,8 +512,11 @@ def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringI
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0." in shown
     assert "You resigned: Hard wins. Scores: Hard 400, You 0." in shown
+    inp.send_text("q")  # the walk through the moves is offered after the analysis: not taken
     result = runner.invoke(app, ["review", "1"])
     assert result.exit_code == 0, result.output
     again = out.getvalue()[len(shown) :]
     assert "Game over: You win. Scores: You 1,450, Hard 650." in again
-    assert any(mark in again for mark in "▁▂▃▄▅▆▇█")
+    # The chance of winning is a chart with axes, the turns and an even chance marked across.
+    assert "100%┤" in again and " 50%┤" in again and "┈┈ an even chance, 50%" in again
+    assert "Move 1 of" not in again

@@ -322,7 +322,8 @@ def dice_from(words: list[str]) -> tuple[int, ...]:
 
 
 def classic_only_rules(what: str) -> Any:
-    """``--rules`` for a command that is always played on ``classic``: accepted, said to be unused.
+    """``--rules`` for a command that is always played on ``classic``: left out of the help,
+    since it changes nothing, but still accepted (and said to be unused) for scripts that pass it.
 
     ``what`` completes "Not used: ... always played on the classic table", e.g. "the daily game is".
     """
@@ -331,6 +332,7 @@ def classic_only_rules(what: str) -> Any:
         "-r",
         metavar="NAME|FILE.toml",
         help=f"Not used: {what} always played on the classic table with no house rules.",
+        hidden=True,
     )
 
 

@@ -222,9 +222,12 @@ def play(
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
-    Against one computer with no coach and no hint asked the game is rated; everything else is
-    training. During the game h asks the coach, resign gives up, q stops. At the end a yes to
-    "Play again?" starts the same game with the other player first.
+    Only a game of one person against one computer, with no coach, no hint asked and dice
+    nobody can know in advance (no --seed, no --code), is rated and counts in stats: only there
+    is the game graded by the exact chance of winning. Against two or three computers, with
+    friends (whose decisions stay in the game, in nobody's progress), or solo, it is training.
+    During the game h asks the coach, resign gives up, q stops. At the end a yes to "Play
+    again?" starts the same game with the other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
@@ -333,12 +336,13 @@ def _again(term: Terminal, setup: Setup) -> bool:
 
 
 def _offer(term: Terminal, row: GameRow) -> bool:
-    """Whether to carry on with the unfinished game ``row`` (else it is closed, as resigned)."""
+    """Whether to carry on with the unfinished game ``row`` (else a rated one counts as resigned, a
+    training one is set aside)."""
     from farkle_trainer.engine.notation import parse_yes_no
     from farkle_trainer.ui.views import play as view
 
     term.say(view.unfinished_line(row))
-    return term.ask(view.RESUME_PROMPT, parse_yes_no)
+    return term.ask(view.resume_prompt(row), parse_yes_no)
 
 
 class _GameFile:
@@ -420,6 +424,7 @@ def _play(
     from farkle_trainer.training.games.gamefile import check_replace
     from farkle_trainer.ui.terminal import InteractiveFrontend
     from farkle_trainer.ui.views import play as view
+    from farkle_trainer.ui.views import review as ending
 
     pausing = not fast and isinstance(term, InteractiveFrontend)
 
@@ -479,10 +484,11 @@ def _play(
         return None
     final = played.state
     write(final, played)
-    analysis = analyse(final) if final.over else None
+    # A game given up before any move has nothing to analyse.
+    analysis = analyse(final, resigned=played.resigned) if final.log else None
     term.show(
-        view.game_over_text(final, analysis, played.resigned),
-        lambda: view.game_over_rich(final, analysis, played.resigned),
+        ending.game_over_text(final, analysis, played.resigned),
+        lambda: ending.game_over_rich(final, analysis, played.resigned),
     )
     if file is not None:
         term.say(view.saved_file_line(file))

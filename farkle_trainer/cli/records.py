@@ -114,11 +114,11 @@ def stats(
     """Official results only: daily games (streaks, best, average, histogram) and rated games.
 
     The first attempt at each day's game is the official one; rated games are one person
-    against the computer with no coach and no hint; nothing from training counts.
+    against one computer with no coach and no hint; nothing from training counts.
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
-    from farkle_trainer.training.progress import load_game_stats
+    from farkle_trainer.training.games.play import load_game_stats
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)

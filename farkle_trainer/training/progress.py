@@ -511,7 +511,3 @@ def game_stats(rows: list[GameRow]) -> GameStats:
             )
         )
     return GameStats(tuple(levels), run, longest)
-
-
-def load_game_stats(store: Store) -> GameStats:
-    return game_stats(store.rated_games())

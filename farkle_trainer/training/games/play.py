@@ -6,7 +6,9 @@ and class challenges. Every word is the front end's (a :class:`GameView`: see
 :mod:`farkle_trainer.ui.views.play` and :mod:`farkle_trainer.ui.views.daily`). A person
 answers in the same words in every game: dice by face or place, ``b``/``r``, ``u`` or other
 dice to change a set-aside until the next roll, ``h`` for a hint (where hints are on),
-``resign`` (confirmed, where a game may be given up) and ``q``.
+``resign`` (confirmed, where a game may be given up), ``restart`` (confirmed, where a
+practice game may start again) and ``q``. In a last turn, banking short of the leader is
+confirmed first, since it loses the game.
 
 Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
 (``q``, Ctrl-C, a killed process) resumes on the same roll.
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -30,17 +33,21 @@ from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.setup import Form, Level, MatchError, Setup
+from farkle_trainer.training.games.setup import Form, GameKind, Level, MatchError, Setup, counts_as_rated
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.training.progress import GameStats
 
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
 HINT_WORDS = ("h", "hint", "?")
 UNDO_WORDS = ("u", "undo", "back")
 RESIGN_WORDS = ("resign",)
+RESTART_WORDS = ("restart",)
 
 
 class Command(Enum):
@@ -50,6 +57,7 @@ class Command(Enum):
     HINT = "hint"
     UNDO = "undo"
     RESIGN = "resign"
+    RESTART = "restart"
 
 
 @dataclass(frozen=True)
@@ -78,18 +86,21 @@ class GameView(Protocol):
     def action_prompt(self, state: m.MatchState) -> str: ...
     def bank_line(self, move: m.Move, after: m.MatchState) -> str: ...
     def hint_line(self, position: Position, *, first: bool) -> str: ...
+    def hint_rich(self, position: Position, *, first: bool) -> RenderableType: ...
     def computer_line(self, before: m.MatchState, choice: computers.Choice) -> str: ...
     def final_round_line(self, state: m.MatchState) -> str: ...
     def coach_line(self, review: Review) -> str: ...
     def resign_prompt(self, state: m.MatchState) -> str: ...
+    def short_bank_prompt(self, state: m.MatchState) -> str | None: ...
 
 
-Ending = Literal["over", "resigned"]
+Ending = Literal["over", "resigned", "restarted"]
 
 
 @dataclass(frozen=True)
 class Played:
-    """How the loop ended: the game over, or a person resigned (the seat that did)."""
+    """How the loop ended: the game over, a person resigned (the seat that did), or a person
+    asked to play the game again from its start."""
 
     state: m.MatchState
     ending: Ending
@@ -114,7 +125,14 @@ Answer = Literal["bank", "roll"] | Command | tuple[int, ...]
 
 
 def _ask(
-    front: Frontend, view: GameView, state: m.MatchState, *, no_hints: str | None, resign: bool
+    front: Frontend,
+    view: GameView,
+    state: m.MatchState,
+    *,
+    no_hints: str | None,
+    resign: bool,
+    restart: str | None,
+    no_restart: str | None,
 ) -> Answer:
     """The person's answer to the dice showing: a set-aside (at the set-aside prompt, or one
     that replaces the set-aside made), bank or roll on, or a command."""
@@ -127,6 +145,10 @@ def _ask(
             return Command.HINT
         if resign and word in RESIGN_WORDS:
             return Command.RESIGN
+        if word in RESTART_WORDS and (restart or no_restart):
+            if not restart:
+                raise AnswerError(no_restart or "")
+            return Command.RESTART
         if word in UNDO_WORDS:
             if state.phase == "choose":
                 return Command.UNDO
@@ -162,6 +184,11 @@ def _decision(state: m.MatchState, text: str) -> Answer:
             f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
         )
     return action
+
+
+def declined_by_default(text: str) -> bool:
+    """A yes or no whose default is no: an empty answer declines."""
+    return False if not text.strip() else parse_yes_no(text)
 
 
 def _say(front: Frontend, text: str | None, style: str | None = None) -> None:
@@ -201,16 +228,21 @@ def play_game(
     hints: bool = True,
     no_hints: str = "hints are off in this game",
     resign: bool = False,
+    restart: str | None = None,
+    no_restart: str | None = None,
     decided: Callable[[m.Move], None] | None = None,
     together: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> Played:
-    """Play ``state`` until the game is over or a person resigns, saving every state.
+    """Play ``state`` until the game is over, a person resigns or asks to start again, saving
+    every state.
 
     ``pause`` runs after each of a computer's actions, so a person can follow them. With
     ``hints`` off a person who asks for one is told ``no_hints``; with ``resign`` a person may
-    give the game up. ``decided`` is told each decision (bank or roll on) as it is saved, both
-    inside one ``together()`` block (the store's transaction), so neither is kept without the
-    other. Input running out or ``q`` raises
+    give the game up; with ``restart`` (the question that confirms it), end it to play it
+    again from its start (without it, a person who asks is told ``no_restart``, if given).
+    ``decided`` is told each
+    decision (bank or roll on) as it is saved, both inside one ``together()`` block (the
+    store's transaction), so neither is kept without the other. Input running out or ``q`` raises
     :class:`~farkle_trainer.training.frontend.EndOfInput`, Ctrl-C ``KeyboardInterrupt``: the
     game is saved up to the last action either way.
     """
@@ -241,7 +273,9 @@ def play_game(
                 _after_turn(front, view, before, state)
             pause()
             continue
-        answer = _ask(front, view, state, no_hints=refusal, resign=resign)
+        answer = _ask(
+            front, view, state, no_hints=refusal, resign=resign, restart=restart, no_restart=no_restart
+        )
         if isinstance(answer, tuple):
             # A set-aside may change until the next roll is shown: no new dice are seen.
             if state.phase == "choose":
@@ -256,14 +290,28 @@ def play_game(
         elif answer is Command.HINT:
             state = m.ask_hint(state)
             save(state)
-            front.say(view.hint_line(position(state), first=not asked_before))
+            at = position(state)
+            first = not asked_before
+            front.show(view.hint_line(at, first=first), partial(view.hint_rich, at, first=first))
             asked_before = True
         elif answer is Command.RESIGN:
             if front.ask(view.resign_prompt(state), parse_yes_no):
                 return Played(state, "resigned", state.seat)
+        elif answer is Command.RESTART:
+            if restart is not None and front.ask(restart, declined_by_default):
+                return Played(state, "restarted")
+        elif answer == "bank" and not _bank_anyway(front, view, state):
+            continue
         else:
             state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)
     return Played(state, "over")
+
+
+def _bank_anyway(front: Frontend, view: GameView, state: m.MatchState) -> bool:
+    """Banking behind the leader in a last turn loses the game: the view says so and asks
+    first, and only a yes banks."""
+    question = view.short_bank_prompt(state)
+    return question is None or front.ask(question, declined_by_default)
 
 
 def _decide(
@@ -303,6 +351,12 @@ def _decide(
 
 #: What ``farkle-train play`` says to carry on with a stopped game.
 RESUME_COMMAND = "farkle-train play --resume"
+#: The answer to ``restart`` in a whole game.
+NO_RESTART = "a whole game does not start again: resign gives it up, q stops and saves it"
+
+
+#: The outcome of a training game closed because another was started: kept, never finished.
+SET_ASIDE = "set-aside"
 
 
 def outcome(state: m.MatchState, played: Played | None) -> str:
@@ -371,19 +425,38 @@ def saved_state(row: GameRow) -> m.MatchState:
     return m.MatchState.from_dict(row.state)
 
 
+def load_game_stats(store: Store) -> GameStats:
+    """The stats of the rated games in ``store``: only those rated by the one rule (one person
+    against one computer: :func:`~farkle_trainer.training.games.setup.is_rated`), whatever an
+    earlier version stored."""
+    from farkle_trainer.training.progress import game_stats
+
+    return game_stats([row for row in store.rated_games() if counts_as_rated(row)])
+
+
 def abandon(store: Store, row: GameRow) -> None:
-    """Close an unfinished game that is replaced by a new one: it counts as resigned."""
+    """Close an unfinished game that is replaced by a new one: a rated game counts as
+    resigned, a training game is set aside (:data:`SET_ASIDE`), its decisions so far kept."""
     try:
         state = saved_state(row)
         data, score = state.to_dict(), person_score(state)
     except MatchError:
         data, score = row.state or {}, 0
-    store.finish_game(row.id, data, outcome="resigned", score=score, version=row.version)
+    ending = "resigned" if row.rated else SET_ASIDE
+    store.finish_game(row.id, data, outcome=ending, score=score, version=row.version)
+
+
+def records_decisions(setup: Setup) -> bool:
+    """Whether a training game's decisions become progress answers: never in pass and play,
+    where several people share the keyboard and nobody's decisions are the owner's (each
+    person's are in the game, for ``review``), nor in a game of computers only."""
+    return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
 
 
 def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
-    """A training game's decisions as progress answers (never a rated game's); returns how many."""
-    if state.rated or row.session_id is None:
+    """A training game's decisions as progress answers (never a rated game's, nor pass and
+    play's: see :func:`records_decisions`); returns how many."""
+    if state.rated or row.session_id is None or not records_decisions(state.setup):
         return 0
     from farkle_trainer.training.record import AnswerRecord
 
@@ -419,7 +492,16 @@ def run_game(
         also(s)
 
     try:
-        played = play_game(front, view, state, state.setup.source(), save=save, pause=pause, resign=True)
+        played = play_game(
+            front,
+            view,
+            state,
+            state.setup.source(),
+            save=save,
+            pause=pause,
+            resign=True,
+            no_restart=NO_RESTART,
+        )
         final = played.state
         store.finish_game(
             row.id,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import date
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import PRESETS, Rules
@@ -27,6 +27,9 @@ from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import code_stream, normalize_code
 from farkle_trainer.training.games.dice import DiceSource, daily_source, seeded_source
 from farkle_trainer.training.games.turn import GameError
+
+if TYPE_CHECKING:
+    from farkle_trainer.store.rows import GameRow
 
 MIN_TARGET = 1_000
 MAX_TARGET = 20_000
@@ -67,7 +70,7 @@ class GameKind(StrEnum):
     """Who plays, which decides whether a game can be rated (see :func:`is_rated`)."""
 
     SOLO = "solo"
-    #: One person against one to three computers.
+    #: One person against one to three computers (rated only against one: see :func:`is_rated`).
     COMPUTER = "computer"
     #: Two or more people at one keyboard (computers may join).
     PASS_AND_PLAY = "pass-and-play"
@@ -237,11 +240,32 @@ def _check_name(name: str) -> None:
 
 
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
-    """A game counts in stats and records only as one person against the computer, with no
-    coach and no hint asked, on dice nobody could know in advance; coached games, pass and
-    play, solo and games on a chosen seed, a class code's or a day's dice are training."""
+    """A game counts in stats and records only as one person against one computer, with no
+    coach and no hint asked, on dice nobody could know in advance; every other game is training.
+
+    One computer, because only there is a result worth recording: the game is graded by the
+    exact chance of winning, and a record against a level reads against an even game's half.
+    Against two or three computers neither holds (decisions are graded in points, the
+    computers play against whoever leads, and a fair share of wins is a third or a quarter
+    only when everyone plays alike), so those games are training, as pass and play, solo,
+    coached games and games on a chosen seed, a class code's or a day's dice are.
+    """
     known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
-    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
+    against_one = setup.kind == GameKind.COMPUTER and setup.size == 2
+    return against_one and not setup.coached and not hinted and not known_dice
+
+
+def counts_as_rated(row: GameRow) -> bool:
+    """Whether a stored game is rated by the one rule (:func:`is_rated`), read from its saved
+    setup and hints: a game an earlier version kept as rated against two or three computers is
+    not. A saved state that cannot be read leaves the row as it was stored."""
+    if not row.rated:
+        return False
+    try:
+        saved = row.state or {}
+        return is_rated(Setup.from_dict(saved["setup"]), hinted=int(saved["hints"]) > 0)
+    except (MatchError, KeyError, TypeError, ValueError, AttributeError):
+        return True
 
 
 def new_setup(
