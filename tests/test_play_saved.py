@@ -403,6 +403,21 @@ def _set(data: dict[str, Any], change: str) -> None:
         data["setup"]["players"][0]["name"] = "You\x1b[2J\x1b[41m"
     elif change == "long name":
         data["setup"]["players"][0]["name"] = "Y" * 500
+    elif change == "single 75":
+        data["setup"]["rules"]["single_one"] = 75
+    elif change == "huge single":
+        data["setup"]["rules"]["single_one"] = 10**15
+    elif change == "huge triples":
+        data["setup"]["rules"]["triples"] = [10**15] * 6
+    elif change == "factor":
+        factors = {"four_of_a_kind": 2, "five_of_a_kind": 3, "six_of_a_kind": 10**6}
+        data["setup"]["rules"] |= {"of_a_kind": "multiply", **factors}
+    elif change == "table name":
+        data["setup"]["rules"]["name"] = "classic\x1b[2J"
+    elif change == "hints":
+        data["hints"] = 10**400
+    elif change == "chosen seed":
+        data["setup"] |= {"seed": str(2**64), "chosen_seed": True}
 
 
 @pytest.mark.parametrize(
@@ -419,6 +434,27 @@ def _set(data: dict[str, Any], change: str) -> None:
         ("bank", "move 2: it is player 1's move, not player 2's"),
         ("escape", "its setup cannot be read: a player's name cannot contain control characters"),
         ("long name", "its setup cannot be read: a player's name has at most 20 characters, not 500"),
+        # A game file's rules are checked as a rule file's are, in the same words.
+        (
+            "single 75",
+            "its setup cannot be read: the saved rules: singles.one: must be a multiple of 50, not 75",
+        ),
+        (
+            "huge single",
+            "its setup cannot be read: the saved rules: singles.one: must be between 50 and 10,000, "
+            "not 1,000,000,000,000,000",
+        ),
+        (
+            "huge triples",
+            "its setup cannot be read: the saved rules: three_of_a_kind.one: must be between 50",
+        ),
+        ("factor", 'its setup cannot be read: the saved rules: of_a_kind.six: with mode = "multiply"'),
+        ("table name", "its setup cannot be read: the rule table's name cannot contain control characters"),
+        ("hints", "hints must be a count from 0 to 10,000"),
+        (
+            "chosen seed",
+            "its setup cannot be read: a chosen seed is a whole number from 0 to 9,223,372,036,854,775,807",
+        ),
     ],
 )
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(

@@ -212,12 +212,15 @@ def replay(data: Mapping[str, Any]) -> SavedGame:
         setup = Setup.from_dict(_need(data, "setup", dict))
     except (MatchError, KeyError, TypeError, ValueError) as exc:
         raise GameFileError(f"its setup cannot be read: {exc}") from None
-    hints = _need(data, "hints", int)
+    try:
+        hints = m.hint_count(data.get("hints"))
+    except MatchError as exc:
+        raise GameFileError(str(exc)) from None
     moves = _need(data, "moves", list)
     claims = (_claim(i, claim) for i, claim in enumerate(moves))
     try:
-        state = m.replay(setup, claims, hints=max(hints, 0), vet=_as_computers_play)
-    except m.ReplayError as exc:
+        state = m.replay(setup, claims, hints=hints, vet=_as_computers_play)
+    except MatchError as exc:
         raise GameFileError(str(exc)) from None
     return SavedGame(state, _check_result(data, state))
 

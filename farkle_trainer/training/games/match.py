@@ -46,6 +46,9 @@ from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Pl
 from farkle_trainer.training.games.turn import Action, Phase
 
 MATCH_VERSION = 1
+#: Hints are counted up to this many: only whether one was asked matters, and a saved count is
+#: read only up to it.
+MAX_HINTS = 10_000
 
 #: A turn's mark in the share line: a Farkle, hot dice (and no Farkle), or neither.
 FARKLE_MARK = "F"
@@ -321,7 +324,7 @@ class MatchState:
                 rolls=int(data["rolls"]),
                 closer=None if closer is None else int(closer),
                 finished=_flag(data["finished"]),
-                hints=int(data["hints"]),
+                hints=hint_count(data["hints"]),
                 log=tuple(Move.from_dict(m) for m in data["log"]),
             )
         except MatchError as exc:
@@ -330,6 +333,13 @@ class MatchState:
             raise MatchError(f"the saved game cannot be read: {exc!r}") from None
         _check_consistent(state)
         return state
+
+
+def hint_count(value: Any) -> int:
+    """A saved count of hints; :class:`MatchError` for anything but a whole number 0 to MAX_HINTS."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_HINTS:
+        raise MatchError(f"hints must be a count from 0 to {MAX_HINTS:,}")
+    return value
 
 
 def final_winners(state: MatchState, resigned: int | None = None) -> tuple[int, ...] | None:
@@ -588,7 +598,7 @@ def ask_hint(state: MatchState) -> MatchState:
     """Note that a person asked for a hint: the game is training from now on."""
     if state.over or not state.player.human:
         raise MatchError("hints are for a person's own turn")
-    return replace(state, hints=state.hints + 1)
+    return replace(state, hints=min(state.hints + 1, MAX_HINTS))
 
 
 # -- saved games played again
@@ -651,7 +661,7 @@ def replay(
     scores and the turns come from playing them again.
     """
     source = setup.source() if source is None else source
-    state = replace(new_match(setup), hints=hints)
+    state = replace(new_match(setup), hints=hint_count(hints))
     count = 0
     for i, claim in enumerate(claims):
         state = replay_move(state, source, i, claim, vet)

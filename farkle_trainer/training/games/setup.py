@@ -21,8 +21,8 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.rules import PRESETS, Rules, RulesError, as_rule_file, rules_from_mapping
+from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import code_stream, normalize_code
 from farkle_trainer.training.games.dice import DiceSource, daily_source, seeded_source
@@ -35,6 +35,9 @@ MAX_PLAYERS = 4
 #: A name is shown in every turn's line and the scores: longer ones would flood them.
 MAX_NAME = 20
 SOLO_TURNS = 10
+#: A seed the program draws is eight hexadecimal digits, a chosen one a number up to MAX_SEED:
+#: a saved seed longer than this is none of them.
+MAX_SEED_TEXT = 64
 
 #: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
 MatchError = GameError
@@ -216,7 +219,7 @@ class Setup:
             rules=_rules_from_data(data["rules"]),
             form=Form(data["form"]),
             coached=coached,
-            seed=str(data["seed"]),
+            seed=_seed_from_data(data["seed"], chosen=chosen_seed),
             code=code,
             chosen_seed=chosen_seed,
             activity=activity,
@@ -225,15 +228,26 @@ class Setup:
 
 
 def _check_name(name: str) -> None:
-    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
-    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
     if len(name) > MAX_NAME:
         raise MatchError(f"a player's name has at most {MAX_NAME} characters, not {len(name):,}")
-    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in name):
+    _check_text("a player's name", name)
+
+
+def _check_text(what: str, text: str) -> None:
+    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
+    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
+    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in text):
         # repr shows each such character escaped, so the message itself is safe to print.
-        raise MatchError(
-            f"a player's name cannot contain control characters (escapes, tabs, line breaks): {name!r}"
-        )
+        raise MatchError(f"{what} cannot contain control characters (escapes, tabs, line breaks): {text!r}")
+
+
+def _seed_from_data(value: Any, *, chosen: bool) -> str:
+    """A saved seed, bounded as ``--seed`` is: a chosen one is a whole number up to MAX_SEED."""
+    if not isinstance(value, str) or len(value) > MAX_SEED_TEXT:
+        raise MatchError(f"the seed must be text of at most {MAX_SEED_TEXT} characters")
+    if chosen and not (value.isascii() and value.isdigit() and int(value) <= MAX_SEED):
+        raise MatchError(f"a chosen seed is a whole number from 0 to {MAX_SEED:,}")
+    return value
 
 
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
@@ -275,30 +289,21 @@ def _rules_data(rules: Rules) -> dict[str, Any]:
     return data
 
 
-def _rules_from_data(data: dict[str, Any]) -> Rules:
-    if set(data) != set(_RULE_FIELDS):
+def _rules_from_data(data: Any) -> Rules:
+    """Saved rules, checked as a rule file is (the same bounds, in the same words) before
+    anything is built from them: a table of impossible points would fail deep in the solver."""
+    if not isinstance(data, dict) or set(data) != set(_RULE_FIELDS):
         raise MatchError("the saved rules do not have the fields of a rule table")
-    values = dict(data)
-    triples = values["triples"]
+    triples = data["triples"]
     if not isinstance(triples, list) or len(triples) != 6:
         raise MatchError("the saved rules need six three-of-a-kind values")
-    values["triples"] = tuple(triples)
-    for name, value in values.items():
-        if name in ("name", "description", "of_a_kind"):
-            if not isinstance(value, str):
-                raise MatchError(f"the saved rule {name} must be text")
-        elif name == "triples":
-            if not all(_points(v) for v in value):
-                raise MatchError("the saved three-of-a-kind values must be points")
-        elif value is not None and not _points(value):
-            raise MatchError(f"the saved rule {name} must be points")
-    if values["of_a_kind"] not in ("fixed", "multiply"):
-        raise MatchError("the saved four-of-a-kind mode must be fixed or multiply")
-    return Rules(**values)
-
-
-def _points(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if isinstance(data["name"], str):
+        # The table's name is shown on every game's first line, as it is.
+        _check_text("the rule table's name", data["name"])
+    try:
+        return rules_from_mapping(as_rule_file(data), source="the saved rules")
+    except RulesError as exc:
+        raise MatchError(str(exc)) from None
 
 
 #: The ten-turn solo game on the classic table with no house rules: the daily game on the
