@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.training.games.gamefile import game_document
-from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
+from farkle_trainer.training.games.setup import Form, Level, Player, dealt, new_setup
 from tests.plays import greedy_script
 
 runner = CliRunner()
@@ -27,11 +28,13 @@ _, AGAINST_MEDIUM = greedy_script(new_setup((YOU, MEDIUM), target=1000, seed="3"
 _, SOLO = greedy_script(new_setup((YOU,), form=Form.TEN_TURNS, seed="5"))
 _, THREE = greedy_script(new_setup((YOU, EASY, Player("Easy 2", Level.EASY)), target=1000, seed="8"))
 #: Games whose files are changed below: one against a computer that plays by the solver, one solo,
-#: and one of three players.
+#: one of three players, and one whose dice were drawn as they were rolled (a rated game's file
+#: keeps its rolls, and no seed).
 GAMES = {
     "against-medium": game_document(AGAINST_MEDIUM),
     "solo": game_document(SOLO),
     "three": game_document(THREE),
+    "drawn": game_document(replace(AGAINST_MEDIUM, setup=dealt(AGAINST_MEDIUM.setup))),
 }
 #: Where changes are made: anywhere, or (as often) in the setup and the moves, and most often the rules.
 PARTS: list[Where] = [(), ("setup",), ("setup", "rules"), ("setup", "rules"), ("moves",)]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import select
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ import farkle_trainer.cli.play as play_cli
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.setup import Form, Level, Player, Setup, new_setup
+from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
@@ -55,20 +57,22 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
     with Store.open(farkle_home) as store:
         (game,) = store.games()
         assert game.finished and game.rated and game.outcome == "win" and game.score == 1450
-        assert m.MatchState.from_dict(game.state or {}) == final
+        # The same game, on dice drawn as they were rolled: the store keeps no seed of it.
+        assert m.MatchState.from_dict(game.state or {}) == replace(final, setup=dealt(final.setup))
+        assert (game.state or {})["setup"]["seed"] == ""
         assert load_progress(store).answers == 0  # a rated game is never progress
 
 
-def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_home: Path) -> None:
+def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
-    code, out = run(HARD_1000, ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]])
+    answers = ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]]
+    code, out = run([*HARD_1000, "--seed", "3"], answers)
     assert code == 0, out
     assert "Set aside: \n  (pick at least one die" in out
     assert "Set aside: 9\n  (9 is not a die face: faces are 1 to 6)" in out
     assert "Set aside: b\n  (set dice aside first" in out
     assert "Set aside: 1 1\n  (the roll 6 3 3 1 6 3 has only one 1, not two)" in out
     assert "Coach (chance of winning):" in out
-    assert "A hint was asked: this game is training now, not rated." in out
     assert "(b/r) maybe\n  (type b to bank or r to roll on, u to take back the set-aside" in out
     assert "  with 1 3 3 3 set aside: bank " in out
     assert "Game over: You win." in out
@@ -76,6 +80,27 @@ def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_h
         (game,) = store.games()
         assert not game.rated and game.outcome == "over"
         assert load_progress(store).answers == 2
+
+
+def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    # h on the last decision of a game, lost or not, cannot turn it into training.
+    code, out = run(HARD_1000, ["h", *lines[:-1], "h", lines[-1]])
+    assert code == 0, out
+    header = out.splitlines()[:3]
+    assert header[1].startswith("Rated game: it counts in stats (no coach and no hints")
+    assert "farkle-train play --coach" in header[1] and "h asks the coach" not in header[2]
+    refusal = (
+        "\n  (the coach is off in a rated game; for a coached game, start one with farkle-train play --coach)"
+    )
+    assert out.count(refusal) == 2 and "Coach (" not in out
+    assert "Game over: You win." in out
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert game.rated and game.outcome == "win" and (game.state or {})["hints"] == 0
+        assert load_progress(store).answers == 0
+    code, out = run(["stats", "--json"], [])
+    assert json.loads(out)["rated_games"]["levels"][0]["wins"] == 1
 
 
 def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:

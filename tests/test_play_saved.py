@@ -199,7 +199,9 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     code, out = run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
     assert code == 0, out
     partial = json.loads(path.read_text())
-    assert partial["over"] is False and partial["moves"] == [] and partial["setup"]["seed"] == "3"
+    assert partial["over"] is False and partial["moves"] == []
+    # A rated game keeps no seed: its rolls are drawn as they come.
+    assert partial["setup"]["seed"] == "" and partial["setup"]["drawn"] is True
     code, out = run(["play", "--resume", "--plain", "--save", str(path)], lines[1:])
     assert code == 0, out
     assert f"The game is in {path}: farkle-train review {path} shows it again." in out
@@ -371,10 +373,10 @@ def test_a_code_that_is_not_one_is_refused() -> None:
     assert code == 2 and out.startswith("Error: a class code has only letters and digits"), out
 
 
-def finished_file(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+def finished_file(tmp_path: Path, *options: str) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "game.json"
     lines, _ = greedy_script(hard_setup())
-    code, out = run([*HARD_1000, "--save", str(path)], lines)
+    code, out = run([*HARD_1000, *options, "--save", str(path)], lines)
     assert code == 0, out
     return path, json.loads(path.read_text())
 
@@ -460,7 +462,8 @@ def _set(data: dict[str, Any], change: str) -> None:
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
     tmp_path: Path, change: str, message: str
 ) -> None:
-    path, data = finished_file(tmp_path)
+    # On a seed, so the dice themselves are checked too.
+    path, data = finished_file(tmp_path, "--seed", "3")
     _set(data, change)
     path.write_text(json.dumps(data))
     code, out = run(["review", str(path), "--plain"])

@@ -75,7 +75,7 @@ def build_setup(
 ) -> Setup:
     from farkle_trainer.cli.common import load
     from farkle_trainer.training.classroom.codes import normalize_code
-    from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, new_setup
+    from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, dealt, new_setup
 
     levels = _levels(vs)
     names = _names(players)
@@ -101,7 +101,7 @@ def build_setup(
     form = Form.MATCH
     if solo:
         form = Form.TEN_TURNS if target is None else Form.FEWEST_TURNS
-    return new_setup(
+    setup = new_setup(
         line_up,
         load(rules_name),
         form=form,
@@ -113,6 +113,7 @@ def build_setup(
         code="" if code is None else normalize_code(code),
         chosen_seed=chosen_seed,
     )
+    return dealt(setup)
 
 
 def warm_table(term: Terminal, setup: Setup) -> None:
@@ -222,9 +223,10 @@ def play(
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
-    Against one computer with no coach and no hint asked the game is rated; everything else is
-    training. During the game h asks the coach, resign gives up, q stops. At the end a yes to
-    "Play again?" starts the same game with the other player first.
+    Against one computer with no coach the game is rated, on dice drawn as they are rolled;
+    everything else is training. During the game h asks the coach (a rated game has none),
+    resign gives up, q stops. At the end a yes to "Play again?" starts the same game with the
+    other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
@@ -282,7 +284,8 @@ def play(
             number += 1
             fixed = seed is not None or bool(final.setup.code)
             fresh = final.setup.rotated()
-            if not fixed:
+            # A rated game has no seed: it draws new dice as it goes.
+            if not fixed and not fresh.drawn:
                 fresh = replace(fresh, seed=secrets.token_hex(4))
 
 

@@ -5,10 +5,13 @@ how many hints were asked, and every move in order: whose it was, the dice it sh
 was set aside and whether the player banked or rolled on (or Farkled). Its result (over or
 resigned, scores, winners) is written too, for a reader's convenience.
 
-Reading a file replays it: the dice come again from the setup's seed, each move must be
-legal on those dice, a computer's move must be the one that computer makes, and the result
-written in the file must be the one the moves give. Anything else is a :class:`GameFileError`
-that says which move or figure is wrong: a file can be edited, so nothing in it is taken on trust.
+Reading a file replays it: the dice come again from the setup's seed or class code (a rated
+game keeps no seed: its dice are the rolls its moves show), each move must be legal on those
+dice, a computer's move must be the one that computer makes, and the result written in the file
+must be the one the moves give. The setup is checked before anything is built from it: its rules
+as a rule file's are, every number within the bounds the same number has on the command line.
+Anything else is a :class:`GameFileError` that says which move or figure is wrong: a file can be
+edited, so nothing in it is taken on trust.
 """
 
 from __future__ import annotations

@@ -16,17 +16,18 @@ Solo has two forms: ten turns for the highest score, and the target in as few tu
 possible (a Farkle costs a turn).
 
 Dice come from a :data:`~farkle_trainer.training.games.dice.DiceSource` (the setup's own:
-:meth:`Setup.source`), so a saved game resumes on the same dice, and nobody (person or
-computer) can see a roll before it is thrown: the state holds no dice that have not been
-rolled. State in, state out::
+:meth:`Setup.source`), and nobody (person or computer) can see a roll before it is thrown: the
+state holds no dice that have not been rolled. A game on a seed, a class code or a day resumes
+on the same dice; a rated game's are drawn as they are rolled, and its log keeps them. State in,
+state out::
 
     state = new_match(setup)
     state = roll(state, source)          # after a Farkle, already the next player's turn
     state = set_aside(state, (1, 5))
     state = bank(state)                  # or roll_on(state, source)
 
-A saved game is trusted for its moves only: :func:`replay` plays them again on the dice and
-refuses a move those dice do not allow.
+A saved game is trusted for its moves only: :func:`replay` plays them again on the dice (a
+rated game's, as its moves record them) and refuses a move those dice do not allow.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import turn
-from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.dice import DiceSource, recorded_source
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Player, Setup, is_rated
 from farkle_trainer.training.games.turn import Action, Phase
 
@@ -618,7 +619,10 @@ def replay_move(
     if state.over and len(state.log) == i:
         raise ReplayError(f"{where}the game was already over")
     if len(state.log) == i and state.phase == "roll":
-        state = roll(state, source)
+        try:
+            state = roll(state, source)
+        except MatchError as exc:
+            raise ReplayError(f"{where}{exc}") from None
     showing = state.log[i] if len(state.log) > i else None
     actual_seat = showing.seat if showing is not None else state.seat
     actual_roll = showing.roll if showing is not None else state.roll
@@ -658,8 +662,13 @@ def replay(
     set-aside, when the game was saved between two moves.
 
     A saved game can be edited, so only its moves and its dice are trusted: the points, the
-    scores and the turns come from playing them again.
+    scores and the turns come from playing them again. A game whose dice were drawn as they
+    were rolled is played again on the rolls its moves show, in order (each move is one roll).
     """
+    if source is None and setup.drawn:
+        claims = list(claims)
+        rolls = [c.roll for c in claims] + ([showing[0]] if showing[0] else [])
+        source = recorded_source(dict(enumerate(rolls, 1)))
     source = setup.source() if source is None else source
     state = replace(new_match(setup), hints=hint_count(hints))
     count = 0
@@ -674,7 +683,10 @@ def replay(
     rolled, kept = showing
     if rolled:
         if state.phase == "roll":
-            state = roll(state, source)
+            try:
+                state = roll(state, source)
+            except MatchError as exc:
+                raise ReplayError(f"the roll showing: {exc}") from None
         if state.roll != rolled:
             raise ReplayError("the roll showing is not the next roll of the game's dice")
         if kept:

@@ -303,6 +303,10 @@ def _decide(
 
 #: What ``farkle-train play`` says to carry on with a stopped game.
 RESUME_COMMAND = "farkle-train play --resume"
+#: What a person who asks for a hint in a rated game is told: the game stays rated.
+RATED_NO_HINTS = (
+    "the coach is off in a rated game; for a coached game, start one with farkle-train play --coach"
+)
 
 
 def outcome(state: m.MatchState, played: Played | None) -> str:
@@ -419,7 +423,17 @@ def run_game(
         also(s)
 
     try:
-        played = play_game(front, view, state, state.setup.source(), save=save, pause=pause, resign=True)
+        played = play_game(
+            front,
+            view,
+            state,
+            state.setup.source(),
+            save=save,
+            pause=pause,
+            hints=not state.rated,
+            no_hints=RATED_NO_HINTS,
+            resign=True,
+        )
         final = played.state
         store.finish_game(
             row.id,

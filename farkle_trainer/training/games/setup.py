@@ -3,8 +3,8 @@
 A :class:`Setup` fixes who plays (each player a person or a computer :class:`Level`), the
 rule table with its house rules (target, opening minimum, three-Farkle penalty), the
 :class:`Form` of the game, whether a coach is on, and where the dice come from: a seed (drawn
-by the program, or chosen), a class code's stream, or the day (see
-:mod:`~farkle_trainer.training.games.dice`).
+by the program, or chosen), a class code's stream, the day, or, for a rated game, the operating
+system as each roll is thrown (see :mod:`~farkle_trainer.training.games.dice` and :func:`dealt`).
 
 Every game is one of these, down to the ten-turn game everyone plays on shared dice
 (:data:`TEN_TURNS`): the daily game is that game on the day's dice, a class challenge the
@@ -25,7 +25,7 @@ from farkle_trainer.engine.rules import PRESETS, Rules, RulesError, as_rule_file
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import code_stream, normalize_code
-from farkle_trainer.training.games.dice import DiceSource, daily_source, seeded_source
+from farkle_trainer.training.games.dice import DiceSource, daily_source, drawn_source, seeded_source
 from farkle_trainer.training.games.turn import GameError
 
 MIN_TARGET = 1_000
@@ -107,6 +107,9 @@ class Setup:
     activity: CodeActivity = "play"
     #: A day (UTC): the dice are the day's daily dice, the same for everyone.
     day: date | None = None
+    #: Each roll is drawn from the operating system's randomness as it is thrown, and the game
+    #: keeps the rolls (a rated game: see :func:`dealt`). No seed: nothing predicts a roll.
+    drawn: bool = False
 
     def __post_init__(self) -> None:
         players = self.players
@@ -120,6 +123,8 @@ class Setup:
             raise MatchError(f"a class code's dice are for play or a challenge, not {self.activity!r}")
         if self.day is not None and (self.code or self.seed):
             raise MatchError("a game's dice come from one place: a seed, a class code or a day")
+        if self.drawn and (self.seed or self.code or self.day is not None or self.chosen_seed):
+            raise MatchError("a game whose dice are drawn as they are rolled has no seed, class code or day")
         names = [p.name.strip() for p in players]
         if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
             raise MatchError("every player needs a name without spaces around it")
@@ -166,9 +171,12 @@ class Setup:
         return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
 
     def source(self) -> DiceSource:
-        """The game's dice: the same seed, class code or day gives the same dice to the same choices."""
+        """The game's dice: the same seed, class code or day gives the same dice to the same
+        choices; a rated game's are drawn as they are rolled."""
         if self.day is not None:
             return daily_source(self.day)
+        if self.drawn:
+            return drawn_source()
         if self.code:
             return seeded_source(code_stream(self.code, self.activity))
         return seeded_source(Stream(f"match:{self.seed}"))
@@ -192,6 +200,8 @@ class Setup:
             data["activity"] = self.activity
         if self.day is not None:
             data["day"] = self.day.isoformat()
+        if self.drawn:
+            data["drawn"] = True
         return data
 
     @classmethod
@@ -214,6 +224,10 @@ class Setup:
         day = data.get("day")
         if day is not None and not isinstance(day, str):
             raise MatchError("the day must be a date, as YYYY-MM-DD")
+        # Games saved before rated games drew their dice have a seed.
+        drawn = data.get("drawn", False)
+        if not isinstance(drawn, bool):
+            raise MatchError("drawn must be true or false")
         return cls(
             players=players,
             rules=_rules_from_data(data["rules"]),
@@ -224,6 +238,7 @@ class Setup:
             chosen_seed=chosen_seed,
             activity=activity,
             day=None if day is None else date.fromisoformat(day),
+            drawn=drawn,
         )
 
 
@@ -256,6 +271,16 @@ def is_rated(setup: Setup, *, hinted: bool) -> bool:
     play, solo and games on a chosen seed, a class code's or a day's dice are training."""
     known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
     return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
+
+
+def dealt(setup: Setup) -> Setup:
+    """``setup`` on the dice a new game of it is played on. A game that will be rated draws each
+    roll from the operating system as it is thrown: a seed kept in the store would tell every
+    roll before it comes. Any other game keeps its seed, class code or day, so it can be played
+    again on the same dice."""
+    if setup.drawn or not is_rated(setup, hinted=False):
+        return setup
+    return replace(setup, seed="", drawn=True)
 
 
 def new_setup(

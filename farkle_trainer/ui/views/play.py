@@ -32,11 +32,13 @@ SET_ASIDE_PROMPT = "Set aside:"
 NOTHING_SET_ASIDE: str | None = (
     "nothing is set aside yet, so there is nothing to change: set dice aside by face (1 5) or by place (a e)"
 )
-HOW_TO_PLAY = (
+_HOW_TO_SET_ASIDE = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
-    "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
-    "q stops and saves the game."
+    "(u or other dice change the set-aside until then); "
 )
+HOW_TO_PLAY = f"{_HOW_TO_SET_ASIDE}h asks the coach, resign gives up, q stops and saves the game."
+#: A rated game has no coach.
+HOW_TO_PLAY_RATED = f"{_HOW_TO_SET_ASIDE}resign gives up, q stops and saves the game."
 #: The review shows this many costly decisions in full, the worst first.
 REVIEW_IN_FULL = 3
 #: The plain chart of the chance of winning has at most this many rows.
@@ -74,7 +76,10 @@ def kind_line(state: m.MatchState) -> str:
     """Whether the game counts in stats, and why not when it does not."""
     setup = state.setup
     if state.rated:
-        return "Rated game: it counts in stats (no coach, no hints; asking for a hint makes it training)."
+        return (
+            "Rated game: it counts in stats (no coach and no hints; farkle-train play --coach starts "
+            "a coached game)."
+        )
     if setup.kind == GameKind.SOLO:
         why = "solo practice"
     elif setup.kind == GameKind.PASS_AND_PLAY:
@@ -105,7 +110,7 @@ def header(state: m.MatchState) -> str:
         lines.append(f"Class code {setup.code}: everyone who plays it gets the same dice.")
     if setup.coached:
         lines.append("The coach warns after a play that is a mistake or worse.")
-    lines.append(HOW_TO_PLAY)
+    lines.append(HOW_TO_PLAY_RATED if state.rated else HOW_TO_PLAY)
     return "\n".join(lines)
 
 
@@ -255,8 +260,6 @@ def hint_line(position: Position, *, first: bool) -> str:
         )
     for keep, action, value in _plays(v)[:3]:
         lines.append(f"  {_play_words(keep, action, roll)}: {value_text(value, unit)}")
-    if first and position.state.setup.kind == GameKind.COMPUTER and not position.state.setup.coached:
-        lines.append("  A hint was asked: this game is training now, not rated.")
     return "\n".join(lines)
 
 
