@@ -201,14 +201,20 @@ def close_expired(store: Store, moment: datetime) -> int:
                     attempt.id, reason=attempt.damage or "unreadable", version=attempt.version
                 )
             else:
-                store.finish_daily(
-                    attempt.id,
-                    score=state.banked,
-                    perfect_score=perfect_play(daily_source(day)),
-                    marks=spaced_marks(state),
-                    turns=turn_summaries(state),
-                    version=attempt.version,
-                )
+                perfect = perfect_play(daily_source(day))
+                with store.atomic():
+                    version = attempt.version
+                    if attempt.state is None:
+                        # Never rolled: the game is kept as it stood, so its result replays too.
+                        version = store.save_daily_state(attempt.id, state.to_dict(), version=version)
+                    store.finish_daily(
+                        attempt.id,
+                        score=state.banked,
+                        perfect_score=perfect,
+                        marks=spaced_marks(state),
+                        turns=turn_summaries(state),
+                        version=version,
+                    )
         except StaleAttemptError:
             continue  # another terminal closed it first
         closed += 1
@@ -311,14 +317,14 @@ def result_holds(result: DailyResult) -> bool:
     """Whether an official result is what its saved moves score on its day's dice.
 
     Stats count only results that hold: an edited score, or moves the day's dice do not
-    give, is not an official result. A result saved without its game (none is, since every
-    action is saved) cannot be replayed and is taken as it is.
+    give, is not an official result; nor is a result without its saved game (every action is
+    saved, so only an edited store has one), since nothing can check it.
     """
     if result.state is None:
-        return True
+        return False
     try:
         played = rebuilt(read_state(json.loads(result.state)), for_day(date.fromisoformat(result.date)))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return False
     return played.banked == result.score
 

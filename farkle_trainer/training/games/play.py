@@ -10,6 +10,10 @@ dice to change a set-aside until the next roll, ``h`` for a hint (where hints ar
 
 Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
 (``q``, Ctrl-C, a killed process) resumes on the same roll.
+
+A game kept in the store is read back by playing its moves again on its dice
+(:func:`saved_state`): what the store says of its scores or its result is never taken as it
+is, and the stats count a rated game as its moves replay (:func:`official_result`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import Form, Level, MatchError, Setup
+from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiable, Verdict, load_game_stats
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
@@ -370,9 +375,15 @@ def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -
 
 
 def saved_state(row: GameRow) -> m.MatchState:
+    """A stored game as its moves play again on its dice (a rated game's, as its moves record
+    them): a score, a turn or a result edited in the store changes nothing."""
     if row.state is None:
         raise MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
-    return m.MatchState.from_dict(row.state)
+    saved = m.MatchState.from_dict(row.state)
+    try:
+        return m.rebuilt(saved)
+    except MatchError as exc:
+        raise MatchError(f"the saved game does not replay: {exc}") from None
 
 
 def abandon(store: Store, row: GameRow) -> None:
@@ -396,6 +407,30 @@ def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
         for r in reviews:
             AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
     return len(reviews)
+
+
+def official_result(row: GameRow) -> Verdict:
+    """What a finished game gives the stats, from its moves played again on its dice and never
+    from what the store says of it: a rated game's result (one that did not end counts as
+    resigned), None for a training game, or why a game stored as rated, or replaying as one,
+    cannot be counted."""
+    try:
+        state = saved_state(row)
+    except MatchError as exc:
+        return Unverifiable(row.id, str(exc)) if row.rated else None
+    if state.rated != row.rated:
+        if row.rated:
+            return Unverifiable(row.id, "it is stored as rated, but its moves give a training game")
+        return Unverifiable(row.id, "it is stored as training, but its moves give a rated game")
+    if not state.rated:
+        return None
+    ended = outcome(state, None) if state.over else "resigned"
+    return RatedResult(row.id, describe_level(state.setup) or "", ended, person_score(state))
+
+
+def official_game_stats(store: Store) -> GameStats:
+    """The stats of rated games in ``store``, each as its moves replay."""
+    return load_game_stats(store, official_result)
 
 
 def run_game(
