@@ -1,5 +1,6 @@
 """Official results are what their moves replay to: a store edited by hand changes nothing that
-counts, rated dice cannot be known in advance, and a rated game stays rated."""
+counts, rated dice cannot be known in advance, a rated game stays rated, and nothing of a game
+is lost between its last action and its record."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import farkle_trainer.training.record as record_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
@@ -27,6 +29,7 @@ from farkle_trainer.training.games.daily import next_attempt
 from farkle_trainer.training.games.dice import seeded_source
 from farkle_trainer.training.games.play import official_game_stats, stored
 from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
+from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.views import records as view
 from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fixture used by name
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -251,3 +254,57 @@ def test_h_on_the_last_turn_of_a_lost_rated_game_leaves_it_rated_and_lost() -> N
     )
     assert "Game over: Hard wins." in out
     assert rated(stats()) == (1, 0, 1)
+
+
+# -- nothing lost at the end of a game
+
+
+def test_a_training_game_killed_between_its_end_and_its_answers_keeps_both(
+    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+) -> None:
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
+    lines, final = greedy_script(setup)
+    decisions = len(final.decisions)
+    assert decisions >= 2
+    saves = 0
+
+    def killed(self: object, store: object, session_id: int) -> None:
+        # The process dies with half the game's answers written.
+        nonlocal saves
+        saves += 1
+        if saves > decisions // 2:
+            raise KeyboardInterrupt
+
+    original = record_module.AnswerRecord.save
+    monkeypatch.setattr(record_module.AnswerRecord, "save", killed)
+    code, out = run(["play", "--solo", "--seed", "5", "--plain"], lines)
+    assert code == 130, out
+    with Store.open(farkle_home) as store:
+        (row,) = store.games()
+        assert not row.finished and load_progress(store).answers == 0
+    monkeypatch.setattr(record_module.AnswerRecord, "save", original)
+    code, out = run(["play", "--resume", "--plain"], ["n"])
+    assert code == 0, out
+    with Store.open(farkle_home) as store:
+        (row,) = store.games()
+        assert row.finished and row.outcome == "over"
+        assert load_progress(store).answers == decisions
+
+
+def test_no_to_a_damaged_game_keeps_its_state_as_it_was(sql: sqlite3.Connection, farkle_home: Path) -> None:
+    run(HARD_1000, [LOSING[0], "q"])
+    sql.execute("UPDATE games SET state = 'not json {'")
+    code, out = run(HARD_1000, ["n", "q"])
+    assert code == 0, out
+    where = farkle_home / FILE_NAME
+    assert (
+        f"The unfinished game 1 cannot be carried on (saved game 1 cannot be read: its state is not valid "
+        f"JSON): it is closed as damaged, and its saved state is kept as it was in {where} (game 1); "
+        "it counts in no stats."
+    ) in out
+    assert sql.execute("SELECT state, outcome FROM games WHERE id = 1").fetchone() == (
+        "not json {",
+        "damaged",
+    )
+    assert sql.execute("SELECT finished_at IS NULL FROM games WHERE id = 2").fetchone() == (1,)
+    assert stats()["rated_games"]["unverifiable"][0]["game"] == 1

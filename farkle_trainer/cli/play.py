@@ -460,8 +460,12 @@ def _play(
     else:
         _warm_before_start(term, state.setup, unfinished=row is not None)
         if row is not None:
-            game.abandon(store, row)
-            term.say(view.abandoned_line(row))
+            damage = game.abandon(store, row)
+            term.say(
+                view.abandoned_line(row)
+                if damage is None
+                else view.closed_damaged_line(row, damage, store.path)
+            )
         row = game.start_game(store, state, file=file)
     assert row is not None
     write = _GameFile(file)

@@ -18,7 +18,7 @@ is, and the stats count a rated game as its moves replay (:func:`official_result
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
@@ -386,23 +386,30 @@ def saved_state(row: GameRow) -> m.MatchState:
         raise MatchError(f"the saved game does not replay: {exc}") from None
 
 
-def abandon(store: Store, row: GameRow) -> None:
-    """Close an unfinished game that is replaced by a new one: it counts as resigned."""
+def abandon(store: Store, row: GameRow) -> str | None:
+    """Close an unfinished game that is replaced by a new one: it counts as resigned.
+
+    A game whose saved state cannot be played on is closed as damaged instead, its stored text
+    kept as it is (never written over); returns why it could not be, None for any other game.
+    """
     try:
         state = saved_state(row)
-        data, score = state.to_dict(), person_score(state)
-    except MatchError:
-        data, score = row.state or {}, 0
-    store.finish_game(row.id, data, outcome="resigned", score=score, version=row.version)
+    except MatchError as exc:
+        store.close_damaged_game(row.id, version=row.version)
+        return str(exc)
+    store.finish_game(
+        row.id, state.to_dict(), outcome="resigned", score=person_score(state), version=row.version
+    )
+    return None
 
 
-def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
-    """A training game's decisions as progress answers (never a rated game's); returns how many."""
-    if state.rated or row.session_id is None:
+def record_decisions(store: Store, row: GameRow, reviews: Sequence[Review]) -> int:
+    """A training game's reviewed decisions as progress answers, all or none (a rated game has
+    none to give); returns how many."""
+    if row.session_id is None:
         return 0
     from farkle_trainer.training.record import AnswerRecord
 
-    reviews = review(state)
     with store.atomic():
         for r in reviews:
             AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
@@ -470,19 +477,23 @@ def run_game(
             resign=True,
         )
         final = played.state
-        store.finish_game(
-            row.id,
-            stored(final, file),
-            outcome=outcome(final, played),
-            score=person_score(final),
-            version=version,
-        )
+        reviews = () if final.rated else review(final)
+        # The game's end and its answers are kept together: a process killed in between
+        # leaves the game to resume, and its answers to record then.
+        with store.atomic():
+            store.finish_game(
+                row.id,
+                stored(final, file),
+                outcome=outcome(final, played),
+                score=person_score(final),
+                version=version,
+            )
+            record_decisions(store, store.get_game(row.id), reviews)
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(
             f"game {row.id} was continued in another terminal; run farkle-train play --resume to see it"
         ) from None
-    record_decisions(store, store.get_game(row.id), final)
     return played
 
 

@@ -329,6 +329,14 @@ def abandoned_line(row: GameRow) -> str:
     return f"The unfinished game {row.id} is closed."
 
 
+def closed_damaged_line(row: GameRow, reason: str, where: object) -> str:
+    """An unfinished game closed because it cannot be played on, and where its saved state is kept."""
+    return (
+        f"The unfinished game {row.id} cannot be carried on ({reason}): it is closed as damaged, and "
+        f"its saved state is kept as it was in {where} (game {row.id}); it counts in no stats."
+    )
+
+
 def stopped_line(state: m.MatchState) -> str:
     return f"Game saved at turn {state.turn} ({scores_text(state)}). Carry on with: {RESUME_COMMAND}"
 
