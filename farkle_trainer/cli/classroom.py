@@ -27,11 +27,11 @@ from farkle_trainer.cli.common import (
     may_replace,
     one_of,
     open_store_or_explain,
-    quoted,
     unused_rules_note,
     with_target,
 )
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.params import quoted
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import open_terminal

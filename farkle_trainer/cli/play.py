@@ -16,10 +16,9 @@ from farkle_trainer.cli.common import (
     command_group,
     fail,
     open_store_or_explain,
-    parse_points,
-    parse_target,
     points_option,
 )
+from farkle_trainer.cli.params import parse_points, parse_target
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
