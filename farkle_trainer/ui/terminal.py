@@ -13,8 +13,10 @@ from farkle_trainer.engine.notation import is_stop
 from farkle_trainer.training.frontend import EndOfInput, Frontend
 
 T = TypeVar("T")
+Q = TypeVar("Q", bound="Question")
 
 if TYPE_CHECKING:
+    from questionary import Question
     from rich.console import Console, RenderableType
 
 
@@ -198,7 +200,9 @@ class InteractiveFrontend(Terminal):
         import questionary
 
         try:
-            return bool(self._run(questionary.confirm(question, default=False, **self._io())))
+            return bool(
+                self._run(answered_by_keys(questionary.confirm(question, default=False, **self._io())))
+            )
         except EndOfInput:
             return None
 
@@ -210,6 +214,7 @@ class InteractiveFrontend(Terminal):
 
     @staticmethod
     def _run(question: Any, keys: Any = None) -> Any:
+        """Ask ``question``; ``keys`` are bindings of our own, which win over questionary's."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
         # Text prompts end on Ctrl-D by themselves; lists ignore it, so give every prompt the
@@ -265,12 +270,10 @@ class InteractiveFrontend(Terminal):
         options = [questionary.Choice(title=label, value=i) for i, (label, _) in enumerate(choices)]
         letters = "/".join(k for k in keys if k is not None)
         instruction = menu_instruction(prompt, letters, self.console.width)
-        index = self._run(
-            questionary.select(
-                prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
-            ),
-            bindings,
+        menu = questionary.select(
+            prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
         )
+        index = self._run(answered_by_keys(menu), bindings)
         if index is None:
             raise EndOfInput
         return choices[index][1]
@@ -286,6 +289,22 @@ def menu_instruction(prompt: str, letters: str, width: int) -> str:
     if len("? ") + len(prompt) + 1 + len(full) <= width:
         return full
     return f"({letters}; q stops)" if letters else "(q stops)"
+
+
+def answered_by_keys(question: Q) -> Q:
+    """``question``, a menu or a yes/no question, answered by its keys alone.
+
+    questionary draws these above an empty line of text that prompt_toolkit can still accept
+    (Escape then Enter, or Ctrl-O, accept a line in its Emacs keys), ending the question with
+    that line's text, ``""``, where a choice was due. With nothing to accept it, those keys
+    do nothing.
+    """
+    from prompt_toolkit.layout.controls import BufferControl
+
+    for control in question.application.layout.find_all_controls():
+        if isinstance(control, BufferControl):
+            control.buffer.accept_handler = None
+    return question
 
 
 def _exit_with(index: int) -> Callable[[Any], None]:
