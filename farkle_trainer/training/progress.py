@@ -13,6 +13,7 @@ take rows (:mod:`farkle_trainer.store.rows`) and return values; ``load_progress`
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import KINDS
+from farkle_trainer.store.files import write_whole
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
@@ -432,7 +434,7 @@ def _extra(text: str | None) -> Any:
 def write_answers(records: list[AnswerRow], path: Path) -> int:
     """Write ``records`` to ``path`` (CSV or JSON by its suffix); returns how many."""
     fmt = export_format(path)
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with io.StringIO(newline="") as f:
         if fmt == "json":
             data = [{k: getattr(r, k) for k in EXPORT_COLUMNS} | {"extra": _extra(r.extra)} for r in records]
             json.dump(data, f, indent=2)
@@ -448,6 +450,7 @@ def write_answers(records: list[AnswerRow], path: Path) -> int:
                         "points_lost": "" if r.points_lost is None else f"{r.points_lost:.2f}",
                     }
                 )
+        write_whole(path, f.getvalue().encode("utf-8"))
     return len(records)
 
 
