@@ -51,6 +51,16 @@ def read_limited(path: Path, limit: int) -> bytes:
     return data
 
 
+def read_text(path: Path, limit: int) -> str:
+    """The text of the regular file at ``path``, of at most ``limit`` bytes, read as UTF-8.
+
+    Some editors (Notepad on Windows among them) begin a UTF-8 file with a byte-order mark: it
+    says nothing of the contents, and is left out. Raises as :func:`read_limited` does, and
+    ``UnicodeDecodeError`` for bytes that are not UTF-8.
+    """
+    return read_limited(path, limit).decode("utf-8-sig")
+
+
 def _private_dirs(directory: Path) -> None:
     """Create ``directory`` and each missing parent 0700; directories that exist are left alone."""
     missing: list[Path] = []

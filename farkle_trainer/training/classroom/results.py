@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.store.files import FileTooLarge, NotARegularFile, file_beside, read_limited, write_whole
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, file_beside, read_text, write_whole
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import (
     ACTIVITIES,
@@ -463,7 +463,7 @@ MAX_RESULT_FILE = 4 * 1024 * 1024
 def read_result(path: Path) -> Result:
     """The result in ``path``: only a regular file of a sane size."""
     try:
-        text = read_limited(path, MAX_RESULT_FILE).decode("utf-8")
+        text = read_text(path, MAX_RESULT_FILE)
     except NotARegularFile:
         raise ResultError("unreadable", "not a regular file: not a result file") from None
     except FileTooLarge:

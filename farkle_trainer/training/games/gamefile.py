@@ -22,7 +22,7 @@ from typing import Any
 
 from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited, write_whole
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_text, write_whole
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import MatchError, Setup
@@ -141,14 +141,13 @@ MAX_GAME_FILE = 4 * 1024 * 1024
 def _read_text(path: Path) -> str:
     """The text of a game file: a regular file of at most MAX_GAME_FILE bytes."""
     try:
-        raw = read_limited(path, MAX_GAME_FILE)
+        return read_text(path, MAX_GAME_FILE)
     except NotARegularFile:
         raise GameFileError(f"{path} is not a game file: it is not a regular file") from None
     except FileTooLarge:
         raise GameFileError(
             f"{path} is too large to be a game file (over {MAX_GAME_FILE // 2**20} MB)"
         ) from None
-    return raw.decode("utf-8")
 
 
 def numbered(path: Path, number: int) -> Path:

@@ -1,8 +1,13 @@
-"""Every file a command writes replaces what is at its path: a symbolic link gives way, its target is kept."""
+"""The files a user hands over and the files a command writes.
+
+Every file a command writes replaces what is at its path: a symbolic link gives way, its target
+is kept. A file saved by an editor that begins UTF-8 with a byte-order mark reads as any other.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +18,8 @@ from farkle_trainer.store.files import write_whole
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data"
+EXAMPLES = Path(__file__).parent.parent / "examples"
+BOM = "\ufeff".encode()
 PRECIOUS = "someone's work\n"
 
 #: Each option that writes a file, in a command that writes it (replacing what is there).
@@ -85,3 +92,33 @@ def test_write_whole_leaves_the_file_as_it_was_when_writing_fails(tmp_path: Path
         write_whole(path, fails)
     assert path.read_text() == PRECIOUS
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def with_bom(source: Path, target: Path) -> Path:
+    target.write_bytes(BOM + source.read_bytes())
+    return target
+
+
+def test_a_result_file_with_a_byte_order_mark_is_counted(tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    shutil.copytree(DATA / "class-MATH7B", folder)
+    with_bom(folder / "ana.json", folder / "ana.json")
+    result = runner.invoke(app, ["class", "report", str(folder), "--plain"])
+    assert result.exit_code == 0, result.output
+    assert "3 results counted" in result.stdout and "not JSON" not in result.stdout
+    assert "  Ana      3 of 3      100%" in result.stdout
+
+
+def test_a_game_file_with_a_byte_order_mark_is_reviewed(tmp_path: Path) -> None:
+    game = with_bom(EXAMPLES / "hard-1000.json", tmp_path / "game.json")
+    result = runner.invoke(app, ["review", str(game), "--plain"])
+    assert result.exit_code == 0, result.output
+    assert "Game over: You win. Scores: You 1,450, Hard 650." in result.stdout
+
+
+def test_a_rule_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_bytes(BOM + b'name = "house"\n[singles]\nfive = 100\n')
+    result = runner.invoke(app, ["explain", "5", "--rules", str(rules), "--plain"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == ["Dice: 5 (house rules)", "Score: 100"]
