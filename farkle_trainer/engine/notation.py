@@ -60,8 +60,11 @@ def parse_number(text: str) -> int:
     return int(digits)
 
 
-def parse_yes_no(text: str) -> bool:
+def parse_yes_no(text: str, default: bool | None = None) -> bool:
+    """``y``/``yes`` or ``n``/``no``; an empty answer is ``default`` where there is one."""
     word = text.strip().lower()
+    if not word and default is not None:
+        return default
     if word in ("y", "yes", "yeah", "true"):
         return True
     if word in ("n", "no", "nope", "false"):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
@@ -259,7 +259,7 @@ def play_game(
             front.say(view.hint_line(position(state), first=not asked_before))
             asked_before = True
         elif answer is Command.RESIGN:
-            if front.ask(view.resign_prompt(state), parse_yes_no):
+            if front.yes_no(view.resign_prompt(state), default=False):
                 return Played(state, "resigned", state.seat)
         else:
             state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)
