@@ -61,11 +61,11 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
 
 def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
-    code, out = run(HARD_1000, ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]])
+    code, out = run(HARD_1000, ["", "9", "r", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]])
     assert code == 0, out
     assert "Set aside: \n  (pick at least one die" in out
     assert "Set aside: 9\n  (9 is not a die face: faces are 1 to 6)" in out
-    assert "Set aside: b\n  (set dice aside first" in out
+    assert "Set aside: r\n  (set dice aside first" in out
     assert "Set aside: 1 1\n  (the roll 6 3 3 1 6 3 has only one 1, not two)" in out
     assert "Coach (chance of winning):" in out
     assert "A hint was asked: this game is training now, not rated." in out
