@@ -15,7 +15,7 @@ import typer
 import typer.main
 
 from farkle_trainer.cli.errors import BoundaryGroup, fail
-from farkle_trainer.cli.params import PlainCommand, PlainGroup, parse_points, parse_target
+from farkle_trainer.cli.params import PlainCommand, PlainGroup, parse_points, parse_target, plain_parameters
 from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
@@ -90,6 +90,11 @@ class _AppGroup(BoundaryGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        # Typer adds --install-completion and --show-completion once the group is made.
+        plain_parameters(self)
+        return super().get_params(ctx)
+
 
 _SETTINGS: dict[str, Any] = {
     "add_completion": False,
@@ -103,7 +108,7 @@ app = typer.Typer(
     name="farkle-train",
     help="Learn Farkle scoring and bank-or-roll strategy against an exact solver.",
     no_args_is_help=True,
-    **_SETTINGS,
+    **{**_SETTINGS, "add_completion": True},
 )
 
 
@@ -201,6 +206,27 @@ def argument(metavar: str, help: str) -> Any:
     return typer.Argument(metavar=metavar, help=help, show_default=False)
 
 
+def complete_rules(incomplete: str) -> list[str]:
+    """What the shell offers for ``--rules``: the presets, then the rule files and the folders
+    that may hold one (``--install-completion`` sets the shell up to ask)."""
+    from farkle_trainer.engine.rules import PRESETS
+
+    offered = [name for name in PRESETS if name.startswith(incomplete.lower())]
+    folder, slash, start = incomplete.rpartition("/")
+    try:
+        entries = sorted(Path(folder + slash or ".").iterdir())
+    except OSError:
+        return offered
+    for entry in entries:
+        if not entry.name.startswith(start) or (entry.name.startswith(".") and not start.startswith(".")):
+            continue
+        if entry.is_dir():
+            offered.append(f"{folder}{slash}{entry.name}/")
+        elif entry.suffix.lower() == ".toml":
+            offered.append(f"{folder}{slash}{entry.name}")
+    return offered
+
+
 RulesOpt = Annotated[
     str,
     typer.Option(
@@ -208,6 +234,7 @@ RulesOpt = Annotated[
         "-r",
         metavar="NAME|FILE.toml",
         help="Scoring table: classic, fixed, doubling, multiplier, or a TOML rule file.",
+        autocompletion=complete_rules,
     ),
 ]
 PlainOpt = Annotated[
@@ -288,6 +315,7 @@ def classic_only_rules(what: str) -> Any:
         "-r",
         metavar="NAME|FILE.toml",
         help=f"Not used: {what} always played on the classic table with no house rules.",
+        autocompletion=complete_rules,
     )
 
 
