@@ -67,10 +67,18 @@ PROMPTS: dict[str, tuple[Callable[[InteractiveFrontend], Any], Callable[[Any], b
         lambda front: front.confirm("Start now?"),
         lambda answer: answer in (True, False, None),
     ),
+    "yes or no": (
+        lambda front: front.yes_no("Can you set aside 3-5-5-5?"),
+        lambda answer: answer in (True, False),
+    ),
+    "yes or no, yes by default": (
+        lambda front: front.yes_no("Carry on with it?", default=True),
+        lambda answer: answer in (True, False),
+    ),
 }
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(prompt=st.sampled_from(sorted(PROMPTS)), keys=st.lists(st.sampled_from(KEYS), max_size=8))
 def test_any_keys_answer_stop_or_interrupt(prompt: str, keys: list[str]) -> None:
     ask, offered = PROMPTS[prompt]
