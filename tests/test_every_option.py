@@ -180,3 +180,9 @@ def test_a_flood_quoted_back_is_cut_in_its_middle(workdir: Path) -> None:
     line = result.stderr.splitlines()[0]
     assert result.exit_code == 2 and len(line) < 200
     assert f" {'d' * 60}…{'d' * 19}: File name too long" in line
+
+
+def test_a_value_that_was_not_utf8_is_quoted_back_escaped() -> None:
+    result = runner.invoke(app, ["challenge", "MATH7B", "--rules", "x\udcffy", "--plain"], input="q\n")
+    assert result.exit_code == 0, repr(result.exception)
+    assert result.stdout.startswith("Note: --rules x\\udcffy is not used")

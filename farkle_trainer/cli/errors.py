@@ -17,6 +17,7 @@ from typer._click import exceptions as parser_errors
 from farkle_trainer.cli.params import PlainGroup
 from farkle_trainer.engine.errors import BAD_INPUT, RUNTIME_FAILURE, FarkleError, InputError
 from farkle_trainer.training.frontend import Stopped
+from farkle_trainer.ui.terminal import writable_output
 
 INTERRUPTED = 130
 
@@ -74,6 +75,8 @@ class BoundaryGroup(PlainGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        for stream in (sys.stdout, sys.stderr):
+            writable_output(stream)
         # Typer draws the parser's own errors (a missing argument, --count abc) in a box; the
         # boundary makes them the same one line as every other error, for every command.
         if not standalone_mode:

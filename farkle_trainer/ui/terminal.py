@@ -153,11 +153,24 @@ def readable_input(stream: IO[str] | None) -> None:
 
     A strict UTF-8 locale would otherwise end any prompt with a UnicodeDecodeError.
     """
+    _tolerant(stream, "replace")
+
+
+def writable_output(stream: IO[str] | None) -> None:
+    """Let ``stream`` write any text, what it cannot encode written as an escape (``\\udcff``).
+
+    An argument or a file name that was not UTF-8 reaches the program as such characters, and
+    quoting it back would otherwise end the command with a UnicodeEncodeError in a strict locale.
+    """
+    _tolerant(stream, "backslashreplace")
+
+
+def _tolerant(stream: IO[str] | None, errors: str) -> None:
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is None:
         return
     with suppress(ValueError, OSError, TypeError):
-        reconfigure(errors="replace")
+        reconfigure(errors=errors)
 
 
 #: What prompt_toolkit raises when a key arrives as its application is already ending (a paste
