@@ -65,12 +65,12 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
 
 def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
-    answers = ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]]
+    answers = ["", "9", "r", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]]
     code, out = run([*HARD_1000, "--seed", "3"], answers)
     assert code == 0, out
     assert "Set aside: \n  (pick at least one die" in out
     assert "Set aside: 9\n  (9 is not a die face: faces are 1 to 6)" in out
-    assert "Set aside: b\n  (set dice aside first" in out
+    assert "Set aside: r\n  (set dice aside first" in out
     assert "Set aside: 1 1\n  (the roll 6 3 3 1 6 3 has only one 1, not two)" in out
     assert "Coach (chance of winning):" in out
     assert "(b/r) maybe\n  (type b to bank or r to roll on, u to take back the set-aside" in out
@@ -135,7 +135,7 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
     code, out = run(HARD_1000, ["perhaps", "n", "q"])
     assert code == 0, out
     assert "Starting a new game instead counts it as resigned (a loss)." in out
-    assert "Carry on with it? (y/n) perhaps\n  (type y for yes or n for no)" in out
+    assert "Carry on with it? (Y/n) perhaps\n  (type y for yes or n for no)" in out
     assert "The unfinished rated game 1 counts as resigned." in out
     with Store.open(farkle_home) as store:
         old, new = store.get_game(1), store.get_game(2)
@@ -179,7 +179,7 @@ def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
 def test_resign_after_confirmation(farkle_home: Path) -> None:
     code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
     assert code == 0, out
-    assert "Resign this game? It counts as a loss. (y/n) n" in out
+    assert "Resign this game? It counts as a loss. (y/N) n" in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     with Store.open(farkle_home) as store:
         assert store.get_game(1).outcome == "resigned"
@@ -193,7 +193,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 
     code, out = run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Then Ana wins. (y/n) y" in out
+    assert "Resign this game? Then Ana wins. (y/N) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0." in out
     review = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert review["resigned"] == "Ben" and review["winners"] == ["Ana"]
@@ -204,7 +204,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 def test_with_three_players_a_resignation_ends_the_game_and_the_leader_of_the_others_wins() -> None:
     code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? It ends here for everyone, and Ana wins. (y/n) y" in out
+    assert "Resign this game? It ends here for everyone, and Ana wins. (y/N) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0, Cy 0." in out
 
 
@@ -217,11 +217,11 @@ def test_equal_leaders_share_the_win_when_one_resigns() -> None:
 def test_a_training_game_resigned_is_not_called_a_loss() -> None:
     code, out = run([*HARD_1000, "--seed", "3"], ["resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Then Hard wins. (y/n) y" in out and "loss" not in out
+    assert "Resign this game? Then Hard wins. (y/N) y" in out and "loss" not in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     code, out = run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? (y/n) y" in out
+    assert "Resign this game? (y/N) y" in out
     assert "Game given up after 0 turns, on 0." in out and "Game over" not in out
 
 

@@ -48,9 +48,9 @@ def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> Non
     second, final = greedy_script(chosen.rotated())
     code, out = run([*HARD_1000, "--seed", "3"], [*first, "y", *second, "n"])
     assert code == 0, out
-    assert "Play again? (the other player starts) (y/n) y\nFarkle to 1,000: Hard (computer) and You" in out
+    assert "Play again? (the other player starts) (y/N) y\nFarkle to 1,000: Hard (computer) and You" in out
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0.\nHard rolls 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
-    assert out.rstrip().endswith("Play again? (the other player starts) (y/n) n")
+    assert out.rstrip().endswith("Play again? (the other player starts) (y/N) n")
     with Store.open(farkle_home) as store:
         new, old = store.games()
         assert m.MatchState.from_dict(new.state or {}) == final
@@ -62,7 +62,7 @@ def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answ
     lines, _ = greedy_script(hard_setup())
     code, out = run(HARD_1000, [*lines, *answer])
     assert code == 0, out
-    assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/n)")
+    assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/N)")
     with Store.open(farkle_home) as store:
         assert len(store.games()) == 1 and store.unfinished_game() is None
 
@@ -70,7 +70,7 @@ def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answ
 def test_play_again_without_a_seed_draws_new_dice(farkle_home: Path) -> None:
     code, out = run(["play", "--solo", "--plain"], ["resign", "y", "maybe", "y", "resign", "y", "n"])
     assert code == 0, out
-    assert "Play again? (y/n) maybe\n  (type y for yes or n for no)" in out
+    assert "Play again? (y/N) maybe\n  (type y for yes or n for no)" in out
     with Store.open(farkle_home) as store:
         seeds = {(g.state or {})["setup"]["seed"] for g in store.games()}
     assert len(seeds) == 2

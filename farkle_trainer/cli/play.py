@@ -16,10 +16,9 @@ from farkle_trainer.cli.common import (
     command_group,
     fail,
     open_store_or_explain,
-    parse_points,
-    parse_target,
     points_option,
 )
+from farkle_trainer.cli.params import parse_points, parse_target
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -325,23 +324,22 @@ def numbered(path: Path, number: int) -> Path:
 
 def _again(term: Terminal, setup: Setup) -> bool:
     """Whether to play the same game again; input running out or q is a quiet no."""
-    from farkle_trainer.engine.notation import parse_yes_no
     from farkle_trainer.training.frontend import EndOfInput
     from farkle_trainer.ui.views import play as view
 
     try:
-        return term.ask(view.again_prompt(setup), parse_yes_no)
+        return term.yes_no(view.again_prompt(setup), default=False)
     except EndOfInput:
         return False
 
 
 def _offer(term: Terminal, row: GameRow) -> bool:
-    """Whether to carry on with the unfinished game ``row`` (else it is closed, as resigned)."""
-    from farkle_trainer.engine.notation import parse_yes_no
+    """Whether to carry on with the unfinished game ``row`` (else it is closed, as resigned): by
+    default yes, as closing it may count as a loss."""
     from farkle_trainer.ui.views import play as view
 
     term.say(view.unfinished_line(row))
-    return term.ask(view.RESUME_PROMPT, parse_yes_no)
+    return term.yes_no(view.RESUME_PROMPT, default=True)
 
 
 class _GameFile:

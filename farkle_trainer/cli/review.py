@@ -14,6 +14,7 @@ from farkle_trainer.cli.common import (
     fail,
     open_store_or_explain,
 )
+from farkle_trainer.cli.params import number_or_text, quoted
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -75,8 +76,8 @@ def review(
     from farkle_trainer.ui.views import play as view
 
     term = open_terminal(plain or json)
-    if game.strip().isdigit():
-        number = int(game)
+    number = number_or_text(game)
+    if isinstance(number, int):
         with open_store_or_explain(data_dir, term) as store:
             rows = {row.id: row for row in store.games()}
         row = rows.get(number)
@@ -94,7 +95,7 @@ def review(
     else:
         path = Path(game)
         if path.suffix.lower() != ".json":
-            fail(f"GAME is a saved game's number or a FILE.json written by play --save, not {game!r}")
+            fail(f"GAME is a saved game's number or a FILE.json written by play --save, not {quoted(game)}")
         saved = read_game_file(path)
         state, resigned = saved.state, saved.resigned
         if not state.over and resigned is None:

@@ -188,7 +188,7 @@ def rules_from_toml(raw: bytes, *, default_name: str, source: str) -> Rules:
     """The rules in the bytes of a rule file (see :func:`rules_from_mapping`); ``source``
     names the file in every error."""
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))
         return rules_from_mapping(data, default_name=default_name, source=source)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulesError(f"not valid TOML ({exc})", source=source) from None

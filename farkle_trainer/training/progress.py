@@ -14,6 +14,7 @@ return values; ``load_progress`` and ``load_stats`` read those rows from a store
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import KINDS
+from farkle_trainer.store.files import write_whole
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
@@ -444,7 +446,7 @@ def _extra(text: str | None) -> Any:
 def write_answers(records: list[AnswerRow], path: Path) -> int:
     """Write ``records`` to ``path`` (CSV or JSON by its suffix); returns how many."""
     fmt = export_format(path)
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with io.StringIO(newline="") as f:
         if fmt == "json":
             data = [{k: getattr(r, k) for k in EXPORT_COLUMNS} | {"extra": _extra(r.extra)} for r in records]
             json.dump(data, f, indent=2)
@@ -460,6 +462,7 @@ def write_answers(records: list[AnswerRow], path: Path) -> int:
                         "points_lost": "" if r.points_lost is None else f"{r.points_lost:.2f}",
                     }
                 )
+        write_whole(path, f.getvalue().encode("utf-8"))
     return len(records)
 
 

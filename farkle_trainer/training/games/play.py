@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
 HINT_WORDS = ("h", "hint", "?")
-UNDO_WORDS = ("u", "undo", "back")
 RESIGN_WORDS = ("resign",)
 
 
@@ -152,16 +151,11 @@ def _ask(
 
 def _decision(state: m.MatchState, text: str) -> Answer:
     """``b``/``r``, or a new set-aside from the same roll."""
-    try:
-        action = parse_action(text)
-    except AnswerError as not_action:
-        try:
-            picked = parse_selection(text, state.roll)
-        except AnswerError:
-            raise AnswerError(
-                f"{not_action}, u to take back the set-aside, or set aside other dice"
-            ) from None
-        return m.check_set_aside(state.rules, state.roll, picked)
+    action = parse_bank_or_roll(text, state.roll)
+    if isinstance(action, tuple):
+        return m.check_set_aside(state.rules, state.roll, action)
+    if action == "undo":
+        return Command.UNDO
     if action == "bank" and not state.can_bank:
         raise AnswerError(
             f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
@@ -264,7 +258,7 @@ def play_game(
             front.say(view.hint_line(position(state), first=not asked_before))
             asked_before = True
         elif answer is Command.RESIGN:
-            if front.ask(view.resign_prompt(state), parse_yes_no):
+            if front.yes_no(view.resign_prompt(state), default=False):
                 return Played(state, "resigned", state.seat)
         else:
             state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)

@@ -267,12 +267,12 @@ def resign_prompt(state: m.MatchState) -> str:
     """The question before a game is given up, saying what it means: a loss in a rated game,
     else who wins (a game of three or four ends for everyone)."""
     if state.rated:
-        return "Resign this game? It counts as a loss. (y/n)"
+        return "Resign this game? It counts as a loss."
     winners = m.final_winners(state, state.seat)
     if not winners:
-        return "Resign this game? (y/n)"
+        return "Resign this game?"
     ends = "It ends here for everyone, and " if state.setup.size > 2 else "Then "
-    return f"Resign this game? {ends}{_wins(state.setup, winners)}. (y/n)"
+    return f"Resign this game? {ends}{_wins(state.setup, winners)}."
 
 
 def _wins(setup: Setup, seats: Sequence[int]) -> str:
@@ -295,7 +295,7 @@ def coach_line(review: Review) -> str:
 
 # -- saved games
 
-RESUME_PROMPT = "Carry on with it? (y/n)"
+RESUME_PROMPT = "Carry on with it?"
 SETTINGS_KEPT = "Carrying on with the saved game, in its own settings."
 NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
 NOTHING_SAVED = "Nothing was started."
@@ -475,9 +475,9 @@ def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None
 
 def again_prompt(setup: Setup) -> str:
     if setup.size == 1:
-        return "Play again? (y/n)"
+        return "Play again?"
     who = "the other player" if setup.size == 2 else "the next player"
-    return f"Play again? ({who} starts) (y/n)"
+    return f"Play again? ({who} starts)"
 
 
 def saved_file_line(path: object) -> str:
