@@ -207,18 +207,23 @@ def close_expired(store: Store, moment: datetime) -> int:
                     if attempt.state is None:
                         # Never rolled: the game is kept as it stood, so its result replays too.
                         version = store.save_daily_state(attempt.id, state.to_dict(), version=version)
-                    store.finish_daily(
-                        attempt.id,
-                        score=state.banked,
-                        perfect_score=perfect,
-                        marks=spaced_marks(state),
-                        turns=turn_summaries(state),
-                        version=version,
-                    )
+                    _finish(store, attempt.id, state, perfect=perfect, version=version)
         except StaleAttemptError:
             continue  # another terminal closed it first
         closed += 1
     return closed
+
+
+def _finish(store: Store, attempt_id: int, state: MatchState, *, perfect: float, version: int) -> None:
+    """Record a daily game as it stands: the turns banked count, the turns not played score 0."""
+    store.finish_daily(
+        attempt_id,
+        score=state.banked,
+        perfect_score=perfect,
+        marks=spaced_marks(state),
+        turns=turn_summaries(state),
+        version=version,
+    )
 
 
 def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
@@ -499,16 +504,8 @@ def _play(
             front.say()
         front.say(view.stopped_line(saved, again))
         return Outcome(saved, False, INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0)
-    perfect = perfect_play(source)
     reviews = review(state)
-    store.finish_daily(
-        attempt.id,
-        score=state.banked,
-        perfect_score=perfect,
-        marks=spaced_marks(state),
-        turns=turn_summaries(state),
-        version=version,
-    )
+    _finish(store, attempt.id, state, perfect=perfect_play(source), version=version)
     streak = official_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
     front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak)))
