@@ -222,17 +222,21 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
     yield pipe, out
 
 
+def review_on(screen: tuple[PipeInput, io.StringIO], keys: str) -> str:
+    """What ``review 1`` shows on a terminal where ``keys`` are pressed."""
+    inp, out = screen
+    inp.send_text(keys)
+    result = runner.invoke(app, ["review", "1"])
+    assert result.exit_code == 0, result.output
+    return out.getvalue()
+
+
 def test_on_a_terminal_review_walks_the_game_move_by_move(
     farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    final = hard_game()
-    run(HARD_1000, greedy_script(final.setup)[0])
-    inp, out = screen
+    run(HARD_1000, greedy_script(hard_game().setup)[0])
     # n takes the walk, then next, next, back (the left arrow), and q leaves.
-    inp.send_text("nnn\x1b[Dq")
-    result = runner.invoke(app, ["review", "1"])
-    assert result.exit_code == 0, result.output
-    shown = out.getvalue()
+    shown = review_on(screen, "nnn\x1b[Dq")
     assert "Your chance of winning through the game:" in shown
     heads = [line for line in shown.splitlines() if line.startswith("Move ")]
     assert [h.split(",")[0] for h in heads] == ["Move 1 of 6", "Move 2 of 6", "Move 3 of 6", "Move 2 of 6"]
@@ -242,22 +246,15 @@ def test_on_a_terminal_the_walk_can_be_left_at_once(
     farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
     run(HARD_1000, greedy_script(hard_game().setup)[0])
-    inp, out = screen
-    inp.send_text("\r")
-    result = runner.invoke(app, ["review", "1"])
-    assert result.exit_code == 0, result.output
-    assert "Game over: You win." in out.getvalue() and "Move 1 of" not in out.getvalue()
+    shown = review_on(screen, "\r")
+    assert "Game over: You win." in shown and "Move 1 of" not in shown
 
 
 def test_a_resigned_game_on_a_terminal_has_its_analysis_and_chart(
     farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
     run(HARD_1000, ["1", "b", "resign", "y"])
-    inp, out = screen
-    inp.send_text("q")
-    result = runner.invoke(app, ["review", "1"])
-    assert result.exit_code == 0, result.output
-    shown = out.getvalue()
+    shown = review_on(screen, "q")
     assert "You resigned: Hard wins." in shown
     assert "Decisions that gave up win chance: 1 of 1" in shown and " 50%┤" in shown
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.play import SET_ASIDE, load_game_stats
+from farkle_trainer.training.games.play import SET_ASIDE, official_game_stats
 from farkle_trainer.training.games.setup import GameKind, Level, Player, is_rated, new_setup
 from farkle_trainer.training.progress import load_progress
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -76,7 +76,7 @@ def test_a_bank_that_passes_or_ties_is_not_asked_about() -> None:
     assert view.need_words(last) == "You need 50 more to pass Hard; banking now ties"
     assert view.short_bank_prompt(last) is None
     assert view.need_words(replace(last, points=100)) == "banking now passes Hard"
-    assert view.short_bank_prompt(replace(last, points=0)) == "Bank 0 and lose to Hard? (y/N)"
+    assert view.short_bank_prompt(replace(last, points=0)) == "Bank 0 and lose to Hard?"
 
 
 def test_on_a_terminal_the_last_turn_asks_too(screen: tuple[PipeInput, io.StringIO]) -> None:  # noqa: F811
@@ -138,7 +138,8 @@ def test_stats_leave_out_a_game_once_kept_as_rated_against_two_computers(farkle_
         row = store.add_game(final.to_dict(), kind="computer", level="easy,hard", rated=True, rules="classic")
         store.finish_game(row.id, final.to_dict(), outcome="win", score=final.scores[0], version=row.version)
         assert len(store.rated_games()) == 1
-        assert load_game_stats(store).played == 0
+        stats = official_game_stats(store)
+        assert stats.played == 0 and stats.unverifiable == ()  # training by today's rule, not suspect
 
 
 # -- pass and play
@@ -191,7 +192,7 @@ def test_no_to_carry_on_says_first_that_a_training_game_is_set_aside(farkle_home
     code, out = run(solo, ["n", "q"])
     assert code == 0, out
     assert "Starting a new game instead sets it aside: it stays in farkle-train games" in out
-    assert "Carry on with it? (n: it is set aside) (y/n) n" in out
+    assert "Carry on with it? (n: it is set aside) (Y/n) n" in out
     assert "The unfinished game 1 is set aside: farkle-train review 1 shows its decisions so far." in out
     with Store.open(farkle_home) as store:
         assert store.get_game(1).outcome == SET_ASIDE
@@ -211,7 +212,7 @@ def test_no_to_carry_on_says_first_that_a_rated_game_counts_as_resigned(farkle_h
     run(HARD_1000, ["q"])
     code, out = run(HARD_1000, ["n", "q"])
     assert code == 0, out
-    assert "Carry on with it? (n: it counts as resigned) (y/n) n" in out
+    assert "Carry on with it? (n: it counts as resigned) (Y/n) n" in out
     assert "The unfinished rated game 1 counts as resigned." in out
 
 

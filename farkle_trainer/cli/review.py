@@ -16,6 +16,7 @@ from farkle_trainer.cli.common import (
     fail,
     open_store_or_explain,
 )
+from farkle_trainer.cli.params import number_or_text, quoted
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -111,8 +112,8 @@ def review(
     from farkle_trainer.ui.views import review as view
 
     stopped = False
-    if text.isdigit():
-        number = int(text)
+    number = number_or_text(game)
+    if isinstance(number, int):
         with open_store_or_explain(data_dir, term) as store:
             rows = {row.id: row for row in store.games()}
         row = rows.get(number)
@@ -133,7 +134,7 @@ def review(
         if path.suffix.lower() != ".json":
             fail(
                 "GAME is a saved game's number, a daily game's d-number or date, or a FILE.json written "
-                f"by play --save, not {game!r}"
+                f"by play --save, not {quoted(game)}"
             )
         saved = read_game_file(path)
         state, resigned = saved.state, saved.resigned
@@ -156,12 +157,13 @@ def review(
 
 def _daily_reference(text: str) -> int | str | None:
     """A daily game's number (``d4``), or a date (``2026-11-29``); None for anything else."""
+    import re
+
     from farkle_trainer.ui.views.games import DAILY_PREFIX
 
-    lowered = text.lower()
-    if lowered.startswith(DAILY_PREFIX) and lowered[len(DAILY_PREFIX) :].isdigit():
-        return int(lowered[len(DAILY_PREFIX) :])
-    if len(text) == 10 and text[4] == "-" and text[7] == "-" and text.replace("-", "").isdigit():
+    if number := re.fullmatch(rf"{DAILY_PREFIX}([0-9]{{1,18}})", text, re.IGNORECASE):
+        return int(number[1])
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
         return text
     return None
 

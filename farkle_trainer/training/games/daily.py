@@ -216,12 +216,23 @@ def close_expired(store: Store, moment: datetime) -> int:
 
 
 def close_as_it_stands(store: Store, attempt: DailyAttempt, state: MatchState, *, version: int) -> None:
-    """Finish an attempt where it stopped: turns already over keep their points, the turns not
-    played score 0. Its saved game stays, so it can be reviewed up to there."""
+    """Close an attempt where it stopped (its time ran out, or a practice play starts again):
+    turns already over keep their points, the turns not played score 0. Its saved game stays,
+    so its result replays and it can be reviewed up to there."""
+    perfect = perfect_play(daily_source(date.fromisoformat(attempt.date)))
+    with store.atomic():
+        if attempt.state is None:
+            # Never rolled: the game is kept as it stood, so its result replays too.
+            version = store.save_daily_state(attempt.id, state.to_dict(), version=version)
+        _finish(store, attempt.id, state, perfect=perfect, version=version)
+
+
+def _finish(store: Store, attempt_id: int, state: MatchState, *, perfect: float, version: int) -> None:
+    """Record a daily game as it stands: the turns banked count, the turns not played score 0."""
     store.finish_daily(
-        attempt.id,
+        attempt_id,
         score=state.banked,
-        perfect_score=perfect_play(daily_source(date.fromisoformat(attempt.date))),
+        perfect_score=perfect,
         marks=spaced_marks(state),
         turns=turn_summaries(state),
         version=version,
@@ -361,14 +372,14 @@ def result_holds(result: DailyResult) -> bool:
     """Whether an official result is what its saved moves score on its day's dice.
 
     Stats count only results that hold: an edited score, or moves the day's dice do not
-    give, is not an official result. A result saved without its game (none is, since every
-    action is saved) cannot be replayed and is taken as it is.
+    give, is not an official result; nor is a result without its saved game (every action is
+    saved, so only an edited store has one), since nothing can check it.
     """
     if result.state is None:
-        return True
+        return False
     try:
         played = rebuilt(read_state(json.loads(result.state)), for_day(date.fromisoformat(result.date)))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return False
     return played.banked == result.score
 
@@ -557,16 +568,8 @@ def _play(
         close_as_it_stands(store, attempt, state, version=version)
         front.say(view.restarted_line(state))
         return Outcome(state, False, 0, restarted=True)
-    perfect = perfect_play(source)
     reviews = review(state)
-    store.finish_daily(
-        attempt.id,
-        score=state.banked,
-        perfect_score=perfect,
-        marks=spaced_marks(state),
-        turns=turn_summaries(state),
-        version=version,
-    )
+    _finish(store, attempt.id, state, perfect=perfect_play(source), version=version)
     streak = official_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
     front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak)))

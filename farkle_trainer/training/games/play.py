@@ -12,11 +12,15 @@ confirmed first, since it loses the game.
 
 Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
 (``q``, Ctrl-C, a killed process) resumes on the same roll.
+
+A game kept in the store is read back by playing its moves again on its dice
+(:func:`saved_state`): what the store says of its scores or its result is never taken as it
+is, and the stats count a rated game as its moves replay (:func:`official_result`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
@@ -26,26 +30,32 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.setup import Form, GameKind, Level, MatchError, Setup, counts_as_rated
+from farkle_trainer.training.games.setup import (
+    Form,
+    GameKind,
+    Level,
+    MatchError,
+    Setup,
+    rated_by_an_earlier_rule,
+)
+from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiable, Verdict, load_game_stats
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
-    from farkle_trainer.training.progress import GameStats
 
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
 HINT_WORDS = ("h", "hint", "?")
-UNDO_WORDS = ("u", "undo", "back")
 RESIGN_WORDS = ("resign",)
 RESTART_WORDS = ("restart",)
 
@@ -169,26 +179,16 @@ def _ask(
 
 def _decision(state: m.MatchState, text: str) -> Answer:
     """``b``/``r``, or a new set-aside from the same roll."""
-    try:
-        action = parse_action(text)
-    except AnswerError as not_action:
-        try:
-            picked = parse_selection(text, state.roll)
-        except AnswerError:
-            raise AnswerError(
-                f"{not_action}, u to take back the set-aside, or set aside other dice"
-            ) from None
-        return m.check_set_aside(state.rules, state.roll, picked)
+    action = parse_bank_or_roll(text, state.roll)
+    if isinstance(action, tuple):
+        return m.check_set_aside(state.rules, state.roll, action)
+    if action == "undo":
+        return Command.UNDO
     if action == "bank" and not state.can_bank:
         raise AnswerError(
             f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
         )
     return action
-
-
-def declined_by_default(text: str) -> bool:
-    """A yes or no whose default is no: an empty answer declines."""
-    return False if not text.strip() else parse_yes_no(text)
 
 
 def _say(front: Frontend, text: str | None, style: str | None = None) -> None:
@@ -295,10 +295,10 @@ def play_game(
             front.show(view.hint_line(at, first=first), partial(view.hint_rich, at, first=first))
             asked_before = True
         elif answer is Command.RESIGN:
-            if front.ask(view.resign_prompt(state), parse_yes_no):
+            if front.yes_no(view.resign_prompt(state), default=False):
                 return Played(state, "resigned", state.seat)
         elif answer is Command.RESTART:
-            if restart is not None and front.ask(restart, declined_by_default):
+            if restart is not None and front.yes_no(restart, default=False):
                 return Played(state, "restarted")
         elif answer == "bank" and not _bank_anyway(front, view, state):
             continue
@@ -311,7 +311,7 @@ def _bank_anyway(front: Frontend, view: GameView, state: m.MatchState) -> bool:
     """Banking behind the leader in a last turn loses the game: the view says so and asks
     first, and only a yes banks."""
     question = view.short_bank_prompt(state)
-    return question is None or front.ask(question, declined_by_default)
+    return question is None or front.yes_no(question, default=False)
 
 
 def _decide(
@@ -351,10 +351,12 @@ def _decide(
 
 #: What ``farkle-train play`` says to carry on with a stopped game.
 RESUME_COMMAND = "farkle-train play --resume"
+#: What a person who asks for a hint in a rated game is told: the game stays rated.
+RATED_NO_HINTS = (
+    "the coach is off in a rated game; for a coached game, start one with farkle-train play --coach"
+)
 #: The answer to ``restart`` in a whole game.
 NO_RESTART = "a whole game does not start again: resign gives it up, q stops and saves it"
-
-
 #: The outcome of a training game closed because another was started: kept, never finished.
 SET_ASIDE = "set-aside"
 
@@ -420,30 +422,32 @@ def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -
 
 
 def saved_state(row: GameRow) -> m.MatchState:
+    """A stored game as its moves play again on its dice (a rated game's, as its moves record
+    them): a score, a turn or a result edited in the store changes nothing."""
     if row.state is None:
         raise MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
-    return m.MatchState.from_dict(row.state)
+    saved = m.MatchState.from_dict(row.state)
+    try:
+        return m.rebuilt(saved)
+    except MatchError as exc:
+        raise MatchError(f"the saved game does not replay: {exc}") from None
 
 
-def load_game_stats(store: Store) -> GameStats:
-    """The stats of the rated games in ``store``: only those rated by the one rule (one person
-    against one computer: :func:`~farkle_trainer.training.games.setup.is_rated`), whatever an
-    earlier version stored."""
-    from farkle_trainer.training.progress import game_stats
-
-    return game_stats([row for row in store.rated_games() if counts_as_rated(row)])
-
-
-def abandon(store: Store, row: GameRow) -> None:
+def abandon(store: Store, row: GameRow) -> str | None:
     """Close an unfinished game that is replaced by a new one: a rated game counts as
-    resigned, a training game is set aside (:data:`SET_ASIDE`), its decisions so far kept."""
+    resigned, a training game is set aside (:data:`SET_ASIDE`), its decisions so far kept.
+
+    A game whose saved state cannot be played on is closed as damaged instead, its stored text
+    kept as it is (never written over); returns why it could not be, None for any other game.
+    """
     try:
         state = saved_state(row)
-        data, score = state.to_dict(), person_score(state)
-    except MatchError:
-        data, score = row.state or {}, 0
+    except MatchError as exc:
+        store.close_damaged_game(row.id, version=row.version)
+        return str(exc)
     ending = "resigned" if row.rated else SET_ASIDE
-    store.finish_game(row.id, data, outcome=ending, score=score, version=row.version)
+    store.finish_game(row.id, state.to_dict(), outcome=ending, score=person_score(state), version=row.version)
+    return None
 
 
 def records_decisions(setup: Setup) -> bool:
@@ -453,18 +457,43 @@ def records_decisions(setup: Setup) -> bool:
     return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
 
 
-def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
-    """A training game's decisions as progress answers (never a rated game's, nor pass and
-    play's: see :func:`records_decisions`); returns how many."""
-    if state.rated or row.session_id is None or not records_decisions(state.setup):
+def record_decisions(store: Store, row: GameRow, reviews: Sequence[Review]) -> int:
+    """A training game's reviewed decisions as progress answers, all or none (a rated game has
+    none to give, nor pass and play: see :func:`records_decisions`); returns how many."""
+    if row.session_id is None:
         return 0
     from farkle_trainer.training.record import AnswerRecord
 
-    reviews = review(state)
     with store.atomic():
         for r in reviews:
             AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
     return len(reviews)
+
+
+def official_result(row: GameRow) -> Verdict:
+    """What a finished game gives the stats, from its moves played again on its dice and never
+    from what the store says of it: a rated game's result (one that did not end counts as
+    resigned), None for a training game, or why a game stored as rated, or replaying as one,
+    cannot be counted."""
+    try:
+        state = saved_state(row)
+    except MatchError as exc:
+        return Unverifiable(row.id, str(exc)) if row.rated else None
+    if state.rated != row.rated:
+        if row.rated and rated_by_an_earlier_rule(state.setup):
+            return None  # rated once against two or three computers: training by today's rule
+        if row.rated:
+            return Unverifiable(row.id, "it is stored as rated, but its moves give a training game")
+        return Unverifiable(row.id, "it is stored as training, but its moves give a rated game")
+    if not state.rated:
+        return None
+    ended = outcome(state, None) if state.over else "resigned"
+    return RatedResult(row.id, describe_level(state.setup) or "", ended, person_score(state))
+
+
+def official_game_stats(store: Store) -> GameStats:
+    """The stats of rated games in ``store``, each as its moves replay."""
+    return load_game_stats(store, official_result)
 
 
 def run_game(
@@ -499,23 +528,29 @@ def run_game(
             state.setup.source(),
             save=save,
             pause=pause,
+            hints=not state.rated,
+            no_hints=RATED_NO_HINTS,
             resign=True,
             no_restart=NO_RESTART,
         )
         final = played.state
-        store.finish_game(
-            row.id,
-            stored(final, file),
-            outcome=outcome(final, played),
-            score=person_score(final),
-            version=version,
-        )
+        reviews = () if final.rated or not records_decisions(final.setup) else review(final)
+        # The game's end and its answers are kept together: a process killed in between
+        # leaves the game to resume, and its answers to record then.
+        with store.atomic():
+            store.finish_game(
+                row.id,
+                stored(final, file),
+                outcome=outcome(final, played),
+                score=person_score(final),
+                version=version,
+            )
+            record_decisions(store, store.get_game(row.id), reviews)
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(
             f"game {row.id} was continued in another terminal; run farkle-train play --resume to see it"
         ) from None
-    record_decisions(store, store.get_game(row.id), final)
     return played
 
 

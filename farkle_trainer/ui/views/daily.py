@@ -52,7 +52,7 @@ HOW_TO_PLAY = (
 )
 HOT_DICE = "Hot dice: all six have scored, so you may roll all 6 again."
 #: The question before a practice play starts again (default no).
-RESTART_PROMPT = "Play the day's game again from turn 1? This play is closed where it stands. (y/N)"
+RESTART_PROMPT = "Play the day's game again from turn 1? This play is closed where it stands."
 
 
 # -- during the game

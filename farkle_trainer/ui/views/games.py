@@ -15,7 +15,7 @@ from farkle_trainer.engine.notation import plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, counts_as_rated
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, rated_by_an_earlier_rule
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import line_up, scores_text, wins
 
@@ -93,8 +93,11 @@ def _started(when: datetime) -> str:
     return f"{when:%Y-%m-%d %H:%M}"
 
 
-def _kind(row: GameRow) -> str:
-    return "rated" if counts_as_rated(row) else "training"
+def _kind(row: GameRow, state: m.MatchState | None) -> str:
+    """Rated or training, by the one rule: a game an earlier version rated against two or three
+    computers is training, as the stats count it."""
+    earlier = state is not None and rated_by_an_earlier_rule(state.setup)
+    return "rated" if row.rated and not earlier else "training"
 
 
 def _daily_kind(attempt: DailyAttempt) -> str:
@@ -107,9 +110,11 @@ UNREADABLE = "its saved state cannot be read"
 def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
     when = f"{_started(row.started_at)} UTC"
     if state is None:
-        return f"Game {row.id}, {when}, {_kind(row)}: {UNREADABLE}."
+        return f"Game {row.id}, {when}, {_kind(row, state)}: {UNREADABLE}."
     result = result_words(state, row.outcome, row.finished)
-    return f"Game {row.id}, {when}: {line_up(state.setup)}, {_kind(row)}; {result}; {scores_text(state)}."
+    return (
+        f"Game {row.id}, {when}: {line_up(state.setup)}, {_kind(row, state)}; {result}; {scores_text(state)}."
+    )
 
 
 def daily_row_line(attempt: DailyAttempt, state: m.MatchState | None) -> str:
@@ -147,9 +152,9 @@ def _cells(s: Saved) -> tuple[str, ...]:
     row = s.game
     assert row is not None
     if s.state is None:
-        return (str(row.id), _started(row.started_at), _kind(row), UNREADABLE, "")
+        return (str(row.id), _started(row.started_at), _kind(row, None), UNREADABLE, "")
     result = result_words(s.state, row.outcome, row.finished)
-    return (str(row.id), _started(row.started_at), _kind(row), result, scores_text(s.state))
+    return (str(row.id), _started(row.started_at), _kind(row, s.state), result, scores_text(s.state))
 
 
 def _unfinished(s: Saved) -> bool:
@@ -185,7 +190,7 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
         "id": row.id,
         "started_at": row.started_at.isoformat(),
         "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
-        "kind": _kind(row),
+        "kind": _kind(row, state),
         "game": row.kind,
         "finished": row.finished,
         "outcome": row.outcome,

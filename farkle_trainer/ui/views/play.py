@@ -21,7 +21,7 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values
 from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, GameKind, Player, Setup, is_rated
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, GameKind, Player, Setup
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
@@ -34,11 +34,13 @@ SET_ASIDE_PROMPT = "Set aside:"
 NOTHING_SET_ASIDE: str | None = (
     "nothing is set aside yet, so there is nothing to change: set dice aside by face (1 5) or by place (a e)"
 )
-HOW_TO_PLAY = (
+_HOW_TO_SET_ASIDE = (
     "Set dice aside by face (1 5) or by place (a e), then b to bank or r to roll on "
-    "(u or other dice change the set-aside until then); h asks the coach, resign gives up, "
-    "q stops and saves the game."
+    "(u or other dice change the set-aside until then); "
 )
+HOW_TO_PLAY = f"{_HOW_TO_SET_ASIDE}h asks the coach, resign gives up, q stops and saves the game."
+#: A rated game has no coach.
+HOW_TO_PLAY_RATED = f"{_HOW_TO_SET_ASIDE}resign gives up, q stops and saves the game."
 
 
 def who(p: Player) -> str:
@@ -71,7 +73,10 @@ def kind_line(state: m.MatchState) -> str:
     """Whether the game counts in stats, and why not when it does not."""
     setup = state.setup
     if state.rated:
-        return "Rated game: it counts in stats (no coach, no hints; asking for a hint makes it training)."
+        return (
+            "Rated game: it counts in stats (no coach and no hints; farkle-train play --coach starts "
+            "a coached game)."
+        )
     if setup.kind == GameKind.SOLO:
         why = "solo practice"
     elif setup.kind == GameKind.PASS_AND_PLAY:
@@ -107,7 +112,7 @@ def header(state: m.MatchState) -> str:
         lines.append(f"Class code {setup.code}: everyone who plays it gets the same dice.")
     if setup.coached:
         lines.append("The coach warns after a play that is a mistake or worse.")
-    lines.append(HOW_TO_PLAY)
+    lines.append(HOW_TO_PLAY_RATED if state.rated else HOW_TO_PLAY)
     return "\n".join(lines)
 
 
@@ -166,7 +171,7 @@ def short_bank_prompt(state: m.MatchState) -> str | None:
     total = state.banked + state.points
     if total >= top:
         return None
-    return f"Bank {pts(state.points)} and lose to {leaders}? (y/N)"
+    return f"Bank {pts(state.points)} and lose to {leaders}?"
 
 
 def roll_line(state: m.MatchState) -> str:
@@ -304,8 +309,6 @@ def hint_line(position: Position, *, first: bool) -> str:
         )
     for keep, action, value in _plays(v)[:3]:
         lines.append(f"  {play_words(keep, action, roll)}: {value_text(value, unit)}")
-    if first and is_rated(position.state.setup, hinted=False):
-        lines.append("  A hint was asked: this game is training now, not rated.")
     return "\n".join(lines)
 
 
@@ -323,12 +326,12 @@ def resign_prompt(state: m.MatchState) -> str:
     """The question before a game is given up, saying what it means: a loss in a rated game,
     else who wins (a game of three or four ends for everyone)."""
     if state.rated:
-        return "Resign this game? It counts as a loss. (y/n)"
+        return "Resign this game? It counts as a loss."
     winners = m.final_winners(state, state.seat)
     if not winners:
-        return "Resign this game? (y/n)"
+        return "Resign this game?"
     ends = "It ends here for everyone, and " if state.setup.size > 2 else "Then "
-    return f"Resign this game? {ends}{wins(state.setup, winners)}. (y/n)"
+    return f"Resign this game? {ends}{wins(state.setup, winners)}."
 
 
 def wins(setup: Setup, seats: Sequence[int]) -> str:
@@ -384,7 +387,7 @@ def unfinished_line(row: GameRow) -> str:
 def resume_prompt(row: GameRow) -> str:
     """Whether to carry on with the unfinished game, saying what no does to it."""
     no = "it counts as resigned" if row.rated else "it is set aside"
-    return f"Carry on with it? (n: {no}) (y/n)"
+    return f"Carry on with it? (n: {no})"
 
 
 def abandoned_line(row: GameRow) -> str:
@@ -392,6 +395,14 @@ def abandoned_line(row: GameRow) -> str:
         return f"The unfinished rated game {row.id} counts as resigned."
     return (
         f"The unfinished game {row.id} is set aside: farkle-train review {row.id} shows its decisions so far."
+    )
+
+
+def closed_damaged_line(row: GameRow, reason: str, where: object) -> str:
+    """An unfinished game closed because it cannot be played on, and where its saved state is kept."""
+    return (
+        f"The unfinished game {row.id} cannot be carried on ({reason}): it is closed as damaged, and "
+        f"its saved state is kept as it was in {where} (game {row.id}); it counts in no stats."
     )
 
 
@@ -421,9 +432,9 @@ def result_line(state: m.MatchState, resigned: int | None = None, *, stopped: bo
 
 def again_prompt(setup: Setup) -> str:
     if setup.size == 1:
-        return "Play again? (y/n)"
+        return "Play again?"
     starts = "the other player" if setup.size == 2 else "the next player"
-    return f"Play again? ({starts} starts) (y/n)"
+    return f"Play again? ({starts} starts)"
 
 
 def saved_file_line(path: object) -> str:
