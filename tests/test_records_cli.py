@@ -24,7 +24,12 @@ from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fi
 runner = CliRunner()
 #: The official results below are games their moves give, on dice that can give any score.
 pytestmark = pytest.mark.usefixtures("fifty_a_roll_days")
-TODAY = datetime.now(UTC).date()
+
+
+@pytest.fixture
+def today() -> date:
+    """The day the test runs on, read when it starts: a run that crosses midnight stays right."""
+    return datetime.now(UTC).date()
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -172,32 +177,32 @@ def test_stats_empty() -> None:
     assert json.loads(out)["games_played"] == 0
 
 
-def test_stats_plain_and_json() -> None:
+def test_stats_plain_and_json(today: date) -> None:
     for back, score in [(3, 4200), (2, 5100), (1, 5600), (0, 11_000)]:
-        add_official(TODAY - timedelta(days=back), score)
+        add_official(today - timedelta(days=back), score)
     code, out, _ = run("stats", "--plain")
     assert code == 0
     assert "Official daily games played: 4." in out
-    assert f"Today's game ({TODAY.isoformat()} UTC): played." in out
+    assert f"Today's game ({today.isoformat()} UTC): played." in out
     assert "Streak: 4 days (longest 4 days)." in out
     assert (
-        f"Best: 11,000 on {TODAY.isoformat()}. Average: 6,475 (perfect play is expected to score 5,935.77)."
+        f"Best: 11,000 on {today.isoformat()}. Average: 6,475 (perfect play is expected to score 5,935.77)."
         in out
     )
     assert "  4,000-4,999    1  " in out and "10,000+" in out
     assert "5,000-5,999    2  ##############################" in out
     # The solver's own game on the day's dice is one sample, not a ceiling: kept, not shown.
-    assert f"{TODAY.isoformat()}  11,000  GGYB" in out and "11,300" not in out
+    assert f"{today.isoformat()}  11,000  GGYB" in out and "11,300" not in out
     assert json.loads(run("stats", "--json")[1])["recent"][0]["perfect_score"] == 11_300.5
 
     data = json.loads(run("stats", "--json")[1])
-    assert data["current_streak"] == 4 and data["best"] == {"date": TODAY.isoformat(), "score": 11_000}
+    assert data["current_streak"] == 4 and data["best"] == {"date": today.isoformat(), "score": 11_000}
     assert data["histogram"][0] == {"from": 4000, "to": 4999, "count": 1}
     assert data["histogram"][-1] == {"from": 10_000, "to": None, "count": 1}
 
 
-def test_stats_rich() -> None:
-    add_official(TODAY - timedelta(days=1), 5200)
+def test_stats_rich(today: date) -> None:
+    add_official(today - timedelta(days=1), 5200)
     with Store.open() as store:
         text = rich_text(view.stats_rich(load_stats(store)))
     assert "Streak: 1 day" in text and "not played yet (farkle-train daily)" in text
@@ -206,10 +211,10 @@ def test_stats_rich() -> None:
     assert "perfect play is expected to score" in text and "5,935.77" in text
 
 
-def test_averages_of_scores_read_as_points() -> None:
+def test_averages_of_scores_read_as_points(today: date) -> None:
     # Scores are whole points: an average has a decimal only where it is not whole, one at most.
     for back, score in [(2, 4200), (1, 5150), (0, 5600)]:
-        add_official(TODAY - timedelta(days=back), score)
+        add_official(today - timedelta(days=back), score)
     _, out, _ = run("stats", "--plain")
     expected = f"Average: {(4200 + 5150 + 5600) / 3:,.1f}"
     assert expected == "Average: 4,983.3" and expected in out
@@ -228,10 +233,10 @@ def test_averages_of_scores_read_as_points() -> None:
     assert "│   4,425 │" in table and "│   725.5 │" in table and ".00" not in table
 
 
-def test_training_does_not_show_in_stats() -> None:
+def test_training_does_not_show_in_stats(today: date) -> None:
     add_training()
     with Store.open() as store:
-        attempt = next_attempt(store, TODAY - timedelta(days=1), store.now().date())
+        attempt = next_attempt(store, today - timedelta(days=1), store.now().date())
         store.finish_daily(
             attempt.id, score=9000, perfect_score=None, marks="", turns=[], version=attempt.version
         )
@@ -249,10 +254,10 @@ def test_data_dir_option(tmp_path: Path, farkle_home: Path) -> None:
     assert (elsewhere / FILE_NAME).is_file()
 
 
-def test_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, today: date) -> None:
     home = tmp_path / "other-home"
     monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
-    add_official(TODAY, 5000)
+    add_official(today, 5000)
     assert json.loads(run("stats", "--json")[1])["games_played"] == 1
     assert (home / FILE_NAME).is_file()
 
@@ -260,9 +265,9 @@ def test_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 # -- reset
 
 
-def test_reset_asks_first() -> None:
+def test_reset_asks_first(today: date) -> None:
     add_training()
-    add_official(TODAY, 5000)
+    add_official(today, 5000)
     code, out, err = run("reset", "progress", input="n\n")
     assert code == 1 and "Nothing deleted." in out
     assert "Delete all training progress (8 answers in 3 sessions)" in err
@@ -277,9 +282,9 @@ def test_reset_asks_first() -> None:
     assert json.loads(run("stats", "--json")[1])["games_played"] == 1
 
 
-def test_reset_stats_with_yes() -> None:
+def test_reset_stats_with_yes(today: date) -> None:
     add_training()
-    add_official(TODAY, 5000)
+    add_official(today, 5000)
     code, out, _ = run("reset", "stats", "--yes")
     assert code == 0 and "Training progress is kept." in out
     assert json.loads(run("stats", "--json")[1])["games_played"] == 0

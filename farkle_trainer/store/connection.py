@@ -188,10 +188,18 @@ class Connection:
             try:
                 yield self._db
             except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                self._roll_back()
                 raise
             self._db.execute("COMMIT")
+
+    def _roll_back(self) -> None:
+        # Ctrl-C between BEGIN and the body leaves this generator open until the store is
+        # closed; closing rolled the transaction back already, so there is nothing left to undo.
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.ProgrammingError:
+            pass
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
