@@ -19,6 +19,7 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.store.rows import GameRow
     from farkle_trainer.training.games.match import MatchState
+    from farkle_trainer.ui.terminal import Terminal
 
 
 app = command_group()
@@ -70,11 +71,30 @@ def review(
     Example: farkle-train review 3
     """
     from farkle_trainer.training.games.analysis import analyse
-    from farkle_trainer.training.games.gamefile import read_game_file
-    from farkle_trainer.training.games.play import resigned_seat
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
 
     term = open_terminal(plain or json)
+    # Checking a game's moves (a Hard computer's) and its analysis may need its game solved:
+    # said as the solve starts.
+    with solving(term, quiet=json):
+        state, resigned, heading = _game_to_review(game, data_dir, term)
+        analysis = analyse(state) if state.over else None
+    if json:
+        term.json(view.review_json(state, analysis, resigned))
+        return
+    term.say(view.review_heading(heading, state))
+    term.show(
+        view.game_over_text(state, analysis, resigned),
+        lambda: view.game_over_rich(state, analysis, resigned),
+    )
+
+
+def _game_to_review(game: str, data_dir: Path | None, term: Terminal) -> tuple[MatchState, int | None, str]:
+    """The game ``GAME`` names, who resigned it (if anyone) and the heading it is shown under."""
+    from farkle_trainer.training.games.gamefile import read_game_file
+    from farkle_trainer.training.games.play import resigned_seat
+
     if game.strip().isdigit():
         number = int(game)
         with open_store_or_explain(data_dir, term) as store:
@@ -100,12 +120,4 @@ def review(
         if not state.over and resigned is None:
             fail(f"the game in {path} is not over (turn {state.turn}): it can be reviewed once it ends")
         heading = f"Game from {path} (every move checked on its dice)"
-    analysis = analyse(state) if state.over else None
-    if json:
-        term.json(view.review_json(state, analysis, resigned))
-        return
-    term.say(view.review_heading(heading, state))
-    term.show(
-        view.game_over_text(state, analysis, resigned),
-        lambda: view.game_over_rich(state, analysis, resigned),
-    )
+    return state, resigned, heading
