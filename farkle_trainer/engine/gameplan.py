@@ -205,18 +205,18 @@ def starting(solve: Solve) -> None:
 
 # -- how long solving takes
 
-#: Seconds on the machine the estimates were calibrated on (two cores, busy with other work, as
-#: ``benchmarks/bench_game.py`` measures), for ``n`` the target in fifties: loading the solver and
-#: the tables every game needs, then a two-player game about ``GAME_PLAIN * n ** 2.85`` (the turns
-#: above the target grow with it too), the three-Farkle penalty's sweeps ``GAME_RUNS * n ** 2``
-#: more (half as much again with an opening minimum: one more standing), solo a little; and the
-#: compiled loop's first compilation, once on a machine.
+#: Seconds on the machine the estimates were calibrated on (two cores, with other work going on,
+#: as ``benchmarks/bench_game.py`` measures), for ``n`` the target in fifties: loading the solver
+#: and the tables every game needs, then a two-player game about ``GAME_PLAIN * n ** 2.85`` (the
+#: turns above the target grow with it too), the three-Farkle penalty's sweeps
+#: ``GAME_RUNS * n ** 2.6`` more (a fifth more with an opening minimum: one more standing), solo
+#: a little; and the compiled loop's first compilation, once on a machine.
 LOAD = 1.0
-GAME_PLAIN = 1.15e-6
-GAME_RUNS = 1.9e-3
+GAME_PLAIN = 7.4e-7
+GAME_RUNS = 6.7e-5
 SOLO_PLAIN = 2e-6
-SOLO_RUNS = 3.5e-5
-COMPILE = 3.5
+SOLO_RUNS = 2.5e-5
+COMPILE = 3.0
 #: Without the compiled loop (numpy alone) solving takes this many times longer, without and with
 #: the penalty (``benchmarks/bench_numba.py``).
 NUMPY_PLAIN = 6.0
@@ -235,7 +235,7 @@ def _seconds_for(solve: Solve, compiled: bool) -> float:
         plain, extra = SOLO_PLAIN * n**2, SOLO_RUNS * n**2 if runs else 0.0
     else:
         plain = GAME_PLAIN * n**2.85
-        extra = GAME_RUNS * n**2 * (1.5 if solve.opening else 1.0) if runs else 0.0
+        extra = GAME_RUNS * n**2.6 * (1.2 if solve.opening else 1.0) if runs else 0.0
     if compiled:
         return plain + extra
     return plain * NUMPY_PLAIN + extra * NUMPY_RUNS
