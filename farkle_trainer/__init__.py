@@ -9,11 +9,11 @@ The public API is small::
     True
 """
 
-from __future__ import annotations
-
-from importlib import import_module
-from typing import TYPE_CHECKING
-
+# Every command starts by importing this package, before the program can catch Ctrl-C (see
+# farkle_trainer.entry): so it imports nothing at all, not even typing, and its public names load
+# their modules only when used, so `farkle-train --help` does not pay for the rules, scoring or
+# the game solver either.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from farkle_trainer.api import explain, score, win_chance
     from farkle_trainer.engine.dice import DiceError
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
 __version__ = "0.2.0"
 
-# Every command starts by importing this package: the public names load their modules only
-# when used, so `farkle-train --help` does not pay for the rules, scoring or the game solver.
 _HOMES = {
     "DiceError": "farkle_trainer.engine.dice",
     "Rules": "farkle_trainer.engine.rules",
@@ -38,5 +36,7 @@ _HOMES = {
 
 def __getattr__(name: str) -> object:
     if name in _HOMES:
+        from importlib import import_module
+
         return getattr(import_module(_HOMES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

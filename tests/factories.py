@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+from datetime import date
 
+import pytest
 from prompt_toolkit.input import PipeInput
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
@@ -11,6 +13,10 @@ from rich.console import Console
 from farkle_trainer.engine.rules import Rules, rules_from_mapping
 from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.classroom.results import Result
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games import setup as game_setup
+from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.setup import SOLO_TURNS, for_day
 from farkle_trainer.training.quizzes.questions import Question
 from farkle_trainer.training.quizzes.topics import question
 from farkle_trainer.training.record import AnswerRecord
@@ -128,3 +134,36 @@ def coded_quiz(
         started=started,
         finished="2026-11-29T12:05:00Z" if complete else None,
     )
+
+
+#: What the dice of :func:`fifty_a_roll` show besides the 5: nothing among them scores, with or without it.
+NOT_SCORING = (2, 3, 4, 6, 2)
+
+
+def fifty_a_roll(roll_number: int, place: int) -> int:
+    """Dice on which every roll shows a 5 (first) among dice that do not score: each roll is worth
+    50, so a ten-turn game can bank any multiple of 50 from 500 up (see :func:`game_banking`)."""
+    return 5 if place == 1 else NOT_SCORING[place - 2]
+
+
+@pytest.fixture
+def fifty_a_roll_days(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every day's daily dice are :func:`fifty_a_roll`'s, so an official result of any score has
+    a game that gives it (the stats count only results their moves give)."""
+
+    def days(day: date) -> DiceSource:
+        return fifty_a_roll
+
+    monkeypatch.setattr(game_setup, "daily_source", days)
+
+
+def game_banking(day: date, score: int) -> m.MatchState:
+    """The daily game of ``day``, on :func:`fifty_a_roll`'s dice, that banks ``score``: the first
+    turn rolls on until it holds all but 50 for each turn after it, which bank 50 each."""
+    chain = score // 50 - (SOLO_TURNS - 1)
+    assert score % 50 == 0 and chain >= 1, f"{score:,} cannot be banked on these dice"
+    state = m.to_decision(m.new_match(for_day(day)), fifty_a_roll)
+    for action in ["roll"] * (chain - 1) + ["bank"] * SOLO_TURNS:
+        state = m.to_decision(m.play(state, fifty_a_roll, (5,), action), fifty_a_roll)
+    assert state.over and state.banked == score
+    return state

@@ -88,10 +88,19 @@ def test_the_readme_says_which_commands_take_rules() -> None:
         help_text = runner.invoke(app, [*path, "--help"]).stdout
         if "--rules" not in help_text:
             without.append(f"`{' '.join(path)}`")
-    assert sorted(without) == ["`class code`", "`class report`", "`games`", "`reset`", "`review`"]
+    assert sorted(without) == [
+        "`challenge`",
+        "`class code`",
+        "`class report`",
+        "`daily`",
+        "`games`",
+        "`reset`",
+        "`review`",
+        "`stats`",
+    ]
     assert (
-        "Every command except `reset`, `games`, `review`, `class code` and `class report` takes `--rules"
-        in readme
+        "Every command except `reset`, `games`, `review`, `daily`, `challenge`, `stats`, `class code` and "
+        "`class report` takes `--rules" in readme
     )
 
 
@@ -180,3 +189,37 @@ def test_the_command_lists_are_never_cut_short(columns: str, group: list[str]) -
     result = runner.invoke(app, [*group, "--help"], env={"COLUMNS": columns})
     listed = result.stdout.split("Commands:")[1]
     assert "..." not in listed and all(len(line) <= int(columns) for line in listed.splitlines())
+
+
+# -- shell completion
+
+
+def test_the_shell_completion_script_is_shown() -> None:
+    result = CliRunner().invoke(app, ["--show-completion", "bash"])
+    assert result.exit_code == 0, result.output
+    assert "_FARKLE_TRAIN_COMPLETE=complete_bash" in result.stdout
+    assert "complete -o default -F _farkle_train_completion farkle-train" in result.stdout
+
+
+def completions(line: str) -> list[str]:
+    words = line.split(" ")
+    env = {"_FARKLE_TRAIN_COMPLETE": "complete_bash", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)}
+    result = CliRunner().invoke(app, [], env=env, prog_name="farkle-train")
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+def test_rule_names_and_files_complete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cards.toml").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    (tmp_path / "house").mkdir()
+    assert completions("farkle-train hint 1 5 --rules c") == ["classic", "cards.toml"]
+    assert completions("farkle-train daily -r m") == ["multiplier"]
+    assert completions("farkle-train progress --rules ho") == ["house/"]
+    assert "notes.txt" not in completions("farkle-train score --rules ")
+
+
+def test_command_names_complete() -> None:
+    assert completions("farkle-train st") == ["strategy", "stats"]
+    assert set(completions("farkle-train class ")) == {"code", "report"}

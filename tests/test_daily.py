@@ -236,7 +236,7 @@ def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
         assert lost is not None and lost > 0  # 5 5 5 when 5 5 5 5 was there
         assert load_stats(store).games_played == 0
     text = out.getvalue()
-    assert "Hints are on: type h at a prompt." in text
+    assert "Hints are on: type h at a prompt; restart plays the day again from turn 1." in text
     assert (
         "Hint: banking 500 is worth 500.00, rolling 3 dice 475.15 (expected turn score). Best: banking."
         in text
@@ -394,13 +394,12 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     assert outcome.finished and outcome.state.banked == perfect.banked == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
-    assert lines[-7:-2] == [
+    assert lines[-6:-2] == [
         "Game over: 5,600 in 10 turns.",
         "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected "
         "score of a turn).",
-        "Your decisions gave up 0.00 expected points, so they were expected to score 5,935.77.",
-        "Luck of the dice: -335.77 (your score minus the 5,935.77 your decisions were expected to "
-        "score; 0 on average).",
+        "You scored 5,600, 335.77 below that: your decisions gave up 0.00 expected points, and the luck "
+        "of the dice was -335.77 (0 on average).",
         f"Every one of your {len(perfect.decisions)} decisions was the solver's best play.",
     ]
 

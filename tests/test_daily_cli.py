@@ -170,13 +170,12 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "  The other 6 decisions gave up 165.72 points in all.",
     ]
     assert SCORE_LINE in lines
-    # 10 x 593.58 (strategy's classic turn); 4,550 - (5,935.77 - 879.64) = -506.13.
-    assert lines[lines.index(SCORE_LINE) + 1 : lines.index(SCORE_LINE) + 4] == [
+    # 10 x 593.58 (strategy's classic turn); 4,550 - 5,935.77 = -1,385.77 = -879.64 - 506.13.
+    assert lines[lines.index(SCORE_LINE) + 1 : lines.index(SCORE_LINE) + 3] == [
         "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected "
         "score of a turn).",
-        "Your decisions gave up 879.64 expected points, so they were expected to score 5,056.13.",
-        "Luck of the dice: -506.13 (your score minus the 5,056.13 your decisions were expected to "
-        "score; 0 on average).",
+        "You scored 4,550, 1,385.77 below that: your decisions gave up 879.64 expected points, and the "
+        "luck of the dice was -506.13 (0 on average).",
     ]
     assert not any("perfect play" in line.lower() and "5,600" in line for line in lines)
     assert lines[-2:] == ["Recorded as the official result of 2026-11-29. Streak: 1 day.", SHARE]
@@ -390,8 +389,10 @@ def test_other_rules_are_named_and_set_aside(at, farkle_home: Path) -> None:
 def test_the_daily_command_is_documented_in_help() -> None:
     result = runner.invoke(app, ["daily", "--help"])
     assert result.exit_code == 0
-    for option in ("--replay", "--date", "--status", "--plain", "--data-dir", "--rules"):
+    for option in ("--replay", "--date", "--restart", "--status", "--plain", "--data-dir"):
         assert option in result.stdout
+    # The game is always on classic: --rules, which would change nothing, is not offered.
+    assert "--rules" not in result.stdout
 
 
 def test_data_dir(at, tmp_path: Path) -> None:

@@ -72,7 +72,8 @@ def test_selection_by_faces_or_places() -> None:
         ("1x", "neither faces"),
         ("100", "not their points"),
         ("250 points", "not their points"),
-        ("b", "b and r are bank and roll"),
+        ("r", "set dice aside first"),
+        ("bank", "set dice aside first"),
     ],
 )
 def test_bad_selections_say_why(text: str, message: str) -> None:

@@ -13,7 +13,13 @@ from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
-from farkle_trainer.engine.notation import SET_ASIDE_FIRST, AnswerError, parse_number, parse_selection
+from farkle_trainer.engine.notation import (
+    SET_ASIDE_FIRST,
+    AnswerError,
+    parse_bank_or_roll,
+    parse_number,
+    parse_selection,
+)
 from farkle_trainer.engine.scoring import score
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import STOP_NOTE, EndOfInput
@@ -109,34 +115,65 @@ def test_letters_pick_choices_interactively(pipe: PipeInput) -> None:
     assert front.confirm("Start now?") is True
 
 
-# -- 3. one typed form for setting dice aside; bank/roll never read as a die
+# -- 3. one typed form for setting dice aside: there a letter is a place; bank/roll come after
 
 
-@pytest.mark.parametrize("text", ["b", "r", "bank", "Roll", " roll  on "])
-def test_bank_or_roll_at_a_set_aside_prompt_is_not_a_die(text: str) -> None:
+@pytest.mark.parametrize("text", ["r", "bank", "Roll", " roll  on ", "u"])
+def test_an_action_at_a_set_aside_prompt_is_refused(text: str) -> None:
     with pytest.raises(AnswerError, match=re.escape(SET_ASIDE_FIRST)):
         parse_selection(text, (1, 2, 5, 5, 3, 6))
+
+
+def test_b_at_a_set_aside_prompt_is_the_die_in_place_b() -> None:
+    assert parse_selection("b", (1, 5, 2)) == (5,)
     assert parse_selection("b d", (1, 2, 5, 5, 3, 6)) == (2, 5)
+    assert parse_bank_or_roll("b", (1, 5, 2)) == "bank"
+    assert parse_bank_or_roll("u", (1, 5, 2)) == "undo"
+    assert parse_bank_or_roll("a", (1, 5, 2)) == (1,)
 
 
-def test_bank_at_a_set_aside_prompt_in_both_front_ends(pipe: PipeInput) -> None:
+def test_places_and_actions_at_a_set_aside_prompt_in_both_front_ends(pipe: PipeInput) -> None:
     out = io.StringIO()
-    plain = PlainFrontend(io.StringIO("b\n5\n"), out)
+    plain = PlainFrontend(io.StringIO("r\nb\n"), out)
     assert plain.pick_dice("Set aside:", (1, 5, 2), scores) == (5,)
     assert f"({SET_ASIDE_FIRST})" in out.getvalue()
     front, shown = interactive_frontend(pipe)
-    pipe.send_text("b\r1 5\r")
-    assert front.pick_dice("Set aside:", (1, 5, 2), scores) == (1, 5)
+    pipe.send_text("bank\rb\r")
+    assert front.pick_dice("Set aside:", (1, 5, 2), scores) == (5,)
     assert f"({SET_ASIDE_FIRST})" in shown.getvalue()
 
 
+DECIDE_B_IS_1 = ["decide", "--seed", "2", "--count", "1", "--kind", "keep"]  # rolls a:2 b:1 c:2 d:4 e:2 f:6
+
+
 def test_decide_and_daily_read_the_same_set_aside() -> None:
-    result = runner.invoke(
-        app, ["decide", "--plain", "--seed", "1", "--count", "1", "--kind", "keep"], input="b\nq\n"
-    )
+    result = runner.invoke(app, [*DECIDE_B_IS_1, "--plain"], input="r\nb\nb\n")
     assert SET_ASIDE_FIRST in result.stdout
-    result = runner.invoke(app, ["daily", "--plain", "--date", "2026-11-01"], input="b\nq\n")
+    assert "f:6) b\n100 points at stake, 5 dice left." in result.stdout
+    assert "Your play: keep 1 and bank 100" in result.stdout
+    result = runner.invoke(app, ["daily", "--plain", "--date", "2026-11-01"], input="r\nb\nq\n")
     assert SET_ASIDE_FIRST in result.stdout
+    assert "Set aside: b\n  (a single 3 scores nothing" in result.stdout
+
+
+@pytest.mark.parametrize("answers", [["2 2 2", "u", "b", "b"], ["2 2 2", "1", "b"], ["2 2 2", "u", "1", "b"]])
+def test_decide_changes_the_set_aside_before_bank_or_roll(answers: list[str]) -> None:
+    result = runner.invoke(app, [*DECIDE_B_IS_1, "--plain"], input="".join(f"{a}\n" for a in answers))
+    assert result.exit_code == 0, result.output
+    assert "200 points at stake, 3 dice left.\nBank 200 or roll 3 dice? (b/r)" in result.stdout
+    assert "100 points at stake, 5 dice left.\nBank 100 or roll 5 dice? (b/r) b" in result.stdout
+    assert "Your play: keep 1 and bank 100" in result.stdout
+
+
+def test_decide_changes_the_set_aside_on_a_terminal(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> None:
+    from farkle_trainer.ui import terminal
+
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(terminal, "open_terminal", lambda plain: front)
+    pipe.send_text("2 2 2\ru" + "b\rb")  # set aside three 2s, u in the menu, then the 1 and bank
+    result = runner.invoke(app, DECIDE_B_IS_1)
+    assert result.exit_code == 0, result.output
+    assert "keep 1 and bank 100" in out.getvalue()
 
 
 # -- 4. the refusal at the prompt, and points with their unit

@@ -12,7 +12,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from factories import interactive_frontend
+from factories import fifty_a_roll_days, game_banking, interactive_frontend  # noqa: F401 - a fixture used by name
 from prompt_toolkit.input import PipeInput
 from test_progress_weeks import record
 from typer.testing import CliRunner
@@ -44,11 +44,15 @@ def invoke(args: list[str], stdin: str = "") -> tuple[int, str, str]:
 
 
 def finish_official(day: date, points: int, marks: str) -> None:
+    """An official result of ``points``, with the game that gives it (on :func:`fifty_a_roll_days`' dice)."""
     with Store.open(clock=lambda: datetime(day.year, day.month, day.day, 8, tzinfo=UTC)) as store:
         attempt = next_attempt(store, day, day)
         assert attempt.official
+        version = store.save_daily_state(
+            attempt.id, game_banking(day, points).to_dict(), version=attempt.version
+        )
         store.finish_daily(
-            attempt.id, score=points, perfect_score=None, marks=marks, turns=[], version=attempt.version
+            attempt.id, score=points, perfect_score=None, marks=marks, turns=[], version=version
         )
 
 
@@ -60,7 +64,7 @@ def evening(monkeypatch: pytest.MonkeyPatch) -> None:
 UNTIL_MIDNIGHT = round((datetime(2026, 11, 30, tzinfo=UTC) - EVENING).total_seconds())
 
 
-@pytest.mark.usefixtures("evening")
+@pytest.mark.usefixtures("evening", "fifty_a_roll_days")
 @pytest.mark.parametrize("plain", [[], ["--plain"]])
 def test_daily_status_as_json(plain: list[str]) -> None:
     code, out, _ = invoke(["daily", "--status", "--json", *plain])

@@ -238,7 +238,8 @@ def test_rated_only_against_the_computer_without_coach_or_hint(players, form, ki
         s = new_setup(players, form=form, coached=coached)
         assert s.kind == kind
         for hinted in (False, True):
-            expected = kind == GameKind.COMPUTER and not coached and not hinted
+            # One person against one computer: a game against two or three is training.
+            expected = kind == GameKind.COMPUTER and len(players) == 2 and not coached and not hinted
             assert is_rated(s, hinted=hinted) is expected
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import select
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ import farkle_trainer.cli.play as play_cli
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.setup import Form, Level, Player, Setup, new_setup
+from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
@@ -50,25 +52,27 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
     assert "You have reached 1,000: everyone else gets one last turn." in out
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
     assert "You: error rate 0.00% (0 of 2)" in out
-    assert "Your chance of winning through the game:" in out and "turn   5: 100.00%" in out
+    assert "Your chance of winning through the game:" in out and "  end of the game:      100.00%" in out
     assert final.scores == (1450, 650)
     with Store.open(farkle_home) as store:
         (game,) = store.games()
         assert game.finished and game.rated and game.outcome == "win" and game.score == 1450
-        assert m.MatchState.from_dict(game.state or {}) == final
+        # The same game, on dice drawn as they were rolled: the store keeps no seed of it.
+        assert m.MatchState.from_dict(game.state or {}) == replace(final, setup=dealt(final.setup))
+        assert (game.state or {})["setup"]["seed"] == ""
         assert load_progress(store).answers == 0  # a rated game is never progress
 
 
-def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_home: Path) -> None:
+def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) -> None:
     lines, _ = greedy_script(hard_setup())
-    code, out = run(HARD_1000, ["", "9", "b", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]])
+    answers = ["", "9", "r", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]]
+    code, out = run([*HARD_1000, "--seed", "3"], answers)
     assert code == 0, out
     assert "Set aside: \n  (pick at least one die" in out
     assert "Set aside: 9\n  (9 is not a die face: faces are 1 to 6)" in out
-    assert "Set aside: b\n  (set dice aside first" in out
+    assert "Set aside: r\n  (set dice aside first" in out
     assert "Set aside: 1 1\n  (the roll 6 3 3 1 6 3 has only one 1, not two)" in out
     assert "Coach (chance of winning):" in out
-    assert "A hint was asked: this game is training now, not rated." in out
     assert "(b/r) maybe\n  (type b to bank or r to roll on, u to take back the set-aside" in out
     assert "  with 1 3 3 3 set aside: bank " in out
     assert "Game over: You win." in out
@@ -76,6 +80,27 @@ def test_bad_answers_are_asked_again_and_a_hint_makes_the_game_training(farkle_h
         (game,) = store.games()
         assert not game.rated and game.outcome == "over"
         assert load_progress(store).answers == 2
+
+
+def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Path) -> None:
+    lines, _ = greedy_script(hard_setup())
+    # h on the last decision of a game, lost or not, cannot turn it into training.
+    code, out = run(HARD_1000, ["h", *lines[:-1], "h", lines[-1]])
+    assert code == 0, out
+    header = out.splitlines()[:3]
+    assert header[1].startswith("Rated game: it counts in stats (no coach and no hints")
+    assert "farkle-train play --coach" in header[1] and "h asks the coach" not in header[2]
+    refusal = (
+        "\n  (the coach is off in a rated game; for a coached game, start one with farkle-train play --coach)"
+    )
+    assert out.count(refusal) == 2 and "Coach (" not in out
+    assert "Game over: You win." in out
+    with Store.open(farkle_home) as store:
+        (game,) = store.games()
+        assert game.rated and game.outcome == "win" and (game.state or {})["hints"] == 0
+        assert load_progress(store).answers == 0
+    code, out = run(["stats", "--json"], [])
+    assert json.loads(out)["rated_games"]["levels"][0]["wins"] == 1
 
 
 def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
@@ -110,7 +135,7 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
     code, out = run(HARD_1000, ["perhaps", "n", "q"])
     assert code == 0, out
     assert "Starting a new game instead counts it as resigned (a loss)." in out
-    assert "Carry on with it? (y/n) perhaps\n  (type y for yes or n for no)" in out
+    assert "Carry on with it? (n: it counts as resigned) (Y/n) perhaps\n  (type y for yes or n for no)" in out
     assert "The unfinished rated game 1 counts as resigned." in out
     with Store.open(farkle_home) as store:
         old, new = store.get_game(1), store.get_game(2)
@@ -154,7 +179,7 @@ def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
 def test_resign_after_confirmation(farkle_home: Path) -> None:
     code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
     assert code == 0, out
-    assert "Resign this game? It counts as a loss. (y/n) n" in out
+    assert "Resign this game? It counts as a loss. (y/N) n" in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     with Store.open(farkle_home) as store:
         assert store.get_game(1).outcome == "resigned"
@@ -168,7 +193,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 
     code, out = run([*PASS_AND_PLAY, "Ana,Ben"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Then Ana wins. (y/n) y" in out
+    assert "Resign this game? Then Ana wins. (y/N) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0." in out
     review = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert review["resigned"] == "Ben" and review["winners"] == ["Ana"]
@@ -179,7 +204,7 @@ def test_in_pass_and_play_the_other_player_wins_when_one_resigns(farkle_home: Pa
 def test_with_three_players_a_resignation_ends_the_game_and_the_leader_of_the_others_wins() -> None:
     code, out = run([*PASS_AND_PLAY, "Ana,Ben,Cy"], ["1", "b", "resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? It ends here for everyone, and Ana wins. (y/n) y" in out
+    assert "Resign this game? It ends here for everyone, and Ana wins. (y/N) y" in out
     assert "Ben resigned: Ana wins. Scores: Ana 100, Ben 0, Cy 0." in out
 
 
@@ -192,11 +217,11 @@ def test_equal_leaders_share_the_win_when_one_resigns() -> None:
 def test_a_training_game_resigned_is_not_called_a_loss() -> None:
     code, out = run([*HARD_1000, "--seed", "3"], ["resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? Then Hard wins. (y/n) y" in out and "loss" not in out
+    assert "Resign this game? Then Hard wins. (y/N) y" in out and "loss" not in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
     code, out = run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y", "n"])
     assert code == 0, out
-    assert "Resign this game? (y/n) y" in out
+    assert "Resign this game? (y/N) y" in out
     assert "Game given up after 0 turns, on 0." in out and "Game over" not in out
 
 
@@ -369,7 +394,11 @@ def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> No
     assert "Coach (chance of winning):" in shown
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Your chance of winning through the game:" in shown
-    assert any(mark in shown for mark in "▁▂▃▄▅▆▇█")
+    # A chart with axes: the chance from 0% to 100%, an even chance marked, the turns along the bottom.
+    chart = shown[shown.index("Your chance of winning through the game:") :].splitlines()[1:]
+    assert any(line.startswith("100%┤") for line in chart) and any(line.startswith(" 50%┤") for line in chart)
+    assert "  ┈┈ an even chance, 50%" in chart and "  ● your chance of winning" in chart
+    assert any("1" in line and "end" in line and "└" not in line for line in chart)
 
 
 def test_ctrl_d_on_a_terminal_saves_the_game(

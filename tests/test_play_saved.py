@@ -48,9 +48,9 @@ def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> Non
     second, final = greedy_script(chosen.rotated())
     code, out = run([*HARD_1000, "--seed", "3"], [*first, "y", *second, "n"])
     assert code == 0, out
-    assert "Play again? (the other player starts) (y/n) y\nFarkle to 1,000: Hard (computer) and You" in out
+    assert "Play again? (the other player starts) (y/N) y\nFarkle to 1,000: Hard (computer) and You" in out
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0.\nHard rolls 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
-    assert out.rstrip().endswith("Play again? (the other player starts) (y/n) n")
+    assert out.rstrip().endswith("Play again? (the other player starts) (y/N) n")
     with Store.open(farkle_home) as store:
         new, old = store.games()
         assert m.MatchState.from_dict(new.state or {}) == final
@@ -62,7 +62,7 @@ def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answ
     lines, _ = greedy_script(hard_setup())
     code, out = run(HARD_1000, [*lines, *answer])
     assert code == 0, out
-    assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/n)")
+    assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/N)")
     with Store.open(farkle_home) as store:
         assert len(store.games()) == 1 and store.unfinished_game() is None
 
@@ -70,7 +70,7 @@ def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answ
 def test_play_again_without_a_seed_draws_new_dice(farkle_home: Path) -> None:
     code, out = run(["play", "--solo", "--plain"], ["resign", "y", "maybe", "y", "resign", "y", "n"])
     assert code == 0, out
-    assert "Play again? (y/n) maybe\n  (type y for yes or n for no)" in out
+    assert "Play again? (y/N) maybe\n  (type y for yes or n for no)" in out
     with Store.open(farkle_home) as store:
         seeds = {(g.state or {})["setup"]["seed"] for g in store.games()}
     assert len(seeds) == 2
@@ -87,7 +87,10 @@ def played_game(farkle_home: Path) -> m.MatchState:
 
 
 def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
-    assert run(["games", "--plain"]) == (0, "No saved games yet: start one with farkle-train play.\n")
+    assert run(["games", "--plain"]) == (
+        0,
+        "No saved games yet: play one with farkle-train play or farkle-train daily.\n",
+    )
     played_game(farkle_home)
     run(["play", "--solo", "--seed", "5", "--plain"], ["q"])
     code, out = run(["games", "--plain"])
@@ -149,9 +152,12 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
     # The decisions are given in pp: so is their average (the rating reads it on the points scale).
-    assert "You: error rate 0.00% (0 of 2); rating expert (0.07 pp given up a decision on average)." in out
+    assert (
+        "You: error rate 0.00% (0 of 2); accuracy 99.7%; "
+        "rating expert (0.07 pp given up a decision on average)." in out
+    )
     assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
-    assert "  turn   4:  61.95%\n  turn   5: 100.00%" in out
+    assert "  turn 4, Hard to roll:  61.95%\n  end of the game:      100.00%" in out
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     a = analyse(final)
     assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
@@ -166,13 +172,22 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert len(data["moves"]) == len(final.log)
 
 
-def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
-    run(HARD_1000, ["resign", "y"])
-    code, out = run(["review", "1", "--plain"])
+def test_a_resigned_game_is_analysed_up_to_where_it_stopped(farkle_home: Path) -> None:
+    # Banking 100 from 6 3 3 1 6 3 gives up win chance; two turns later the game is given up.
+    code, out = run(HARD_1000, ["1", "b", "resign", "y"])
     assert code == 0, out
-    assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out and "Luck" not in out
+    ended = out[out.index("You resigned: Hard wins.") : out.index("Play again?")]
+    assert "Decisions that gave up win chance: 1 of 1 (1 of them an inaccuracy or worse)" in ended
+    assert "  Turn 1, You rolled 6 3 3 1 6 3 with 0 at stake:" in ended
+    assert ended.endswith("\n  turn 2, Hard to roll:  45.27%\n  resigned:               0.00%\n")
+    code, again = run(["review", "1", "--plain"])
+    assert code == 0, again
+    assert again[again.index("You resigned") :] == ended
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert data["resigned"] == "You" and data["winners"] == ["Hard"]
+    (decision,) = data["analysis"]["decisions"]
+    assert decision["keep"] == [1] and decision["action"] == "bank" and decision["lost"] > 1
+    assert data["analysis"]["win_chances"]["by_turn"][-1] == {"turn": 3, "chance": 0.0}
 
 
 @pytest.mark.parametrize(
@@ -180,7 +195,7 @@ def test_review_of_a_resigned_game_has_no_analysis(farkle_home: Path) -> None:
     [
         (["review", "7"], "Error: there is no saved game 7: farkle-train games lists them"),
         (["review", "1"], "Error: game 1 is not over: carry on with it with farkle-train play --resume"),
-        (["review", "game.txt"], "Error: GAME is a saved game's number or a FILE.json"),
+        (["review", "game.txt"], "Error: GAME is a saved game's number, a daily game's d-number"),
         (["review", "nowhere.json"], "Error: there is no file nowhere.json"),
     ],
 )
@@ -199,7 +214,9 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     code, out = run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
     assert code == 0, out
     partial = json.loads(path.read_text())
-    assert partial["over"] is False and partial["moves"] == [] and partial["setup"]["seed"] == "3"
+    assert partial["over"] is False and partial["moves"] == []
+    # A rated game keeps no seed: its rolls are drawn as they come.
+    assert partial["setup"]["seed"] == "" and partial["setup"]["drawn"] is True
     code, out = run(["play", "--resume", "--plain", "--save", str(path)], lines[1:])
     assert code == 0, out
     assert f"The game is in {path}: farkle-train review {path} shows it again." in out
@@ -371,10 +388,10 @@ def test_a_code_that_is_not_one_is_refused() -> None:
     assert code == 2 and out.startswith("Error: a class code has only letters and digits"), out
 
 
-def finished_file(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+def finished_file(tmp_path: Path, *options: str) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "game.json"
     lines, _ = greedy_script(hard_setup())
-    code, out = run([*HARD_1000, "--save", str(path)], lines)
+    code, out = run([*HARD_1000, *options, "--save", str(path)], lines)
     assert code == 0, out
     return path, json.loads(path.read_text())
 
@@ -403,6 +420,21 @@ def _set(data: dict[str, Any], change: str) -> None:
         data["setup"]["players"][0]["name"] = "You\x1b[2J\x1b[41m"
     elif change == "long name":
         data["setup"]["players"][0]["name"] = "Y" * 500
+    elif change == "single 75":
+        data["setup"]["rules"]["single_one"] = 75
+    elif change == "huge single":
+        data["setup"]["rules"]["single_one"] = 10**15
+    elif change == "huge triples":
+        data["setup"]["rules"]["triples"] = [10**15] * 6
+    elif change == "factor":
+        factors = {"four_of_a_kind": 2, "five_of_a_kind": 3, "six_of_a_kind": 10**6}
+        data["setup"]["rules"] |= {"of_a_kind": "multiply", **factors}
+    elif change == "table name":
+        data["setup"]["rules"]["name"] = "classic\x1b[2J"
+    elif change == "hints":
+        data["hints"] = 10**400
+    elif change == "chosen seed":
+        data["setup"] |= {"seed": str(2**64), "chosen_seed": True}
 
 
 @pytest.mark.parametrize(
@@ -419,12 +451,34 @@ def _set(data: dict[str, Any], change: str) -> None:
         ("bank", "move 2: it is player 1's move, not player 2's"),
         ("escape", "its setup cannot be read: a player's name cannot contain control characters"),
         ("long name", "its setup cannot be read: a player's name has at most 20 characters, not 500"),
+        # A game file's rules are checked as a rule file's are, in the same words.
+        (
+            "single 75",
+            "its setup cannot be read: the saved rules: singles.one: must be a multiple of 50, not 75",
+        ),
+        (
+            "huge single",
+            "its setup cannot be read: the saved rules: singles.one: must be between 50 and 10,000, "
+            "not 1,000,000,000,000,000",
+        ),
+        (
+            "huge triples",
+            "its setup cannot be read: the saved rules: three_of_a_kind.one: must be between 50",
+        ),
+        ("factor", 'its setup cannot be read: the saved rules: of_a_kind.six: with mode = "multiply"'),
+        ("table name", "its setup cannot be read: the rule table's name cannot contain control characters"),
+        ("hints", "hints must be a count from 0 to 10,000"),
+        (
+            "chosen seed",
+            "its setup cannot be read: a chosen seed is a whole number from 0 to 9,223,372,036,854,775,807",
+        ),
     ],
 )
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
     tmp_path: Path, change: str, message: str
 ) -> None:
-    path, data = finished_file(tmp_path)
+    # On a seed, so the dice themselves are checked too.
+    path, data = finished_file(tmp_path, "--seed", "3")
     _set(data, change)
     path.write_text(json.dumps(data))
     code, out = run(["review", str(path), "--plain"])
@@ -490,15 +544,19 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
 def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
     inp, out = screen
     lines, _ = greedy_script(hard_setup())
-    inp.send_text("".join(line + "\r" for line in [*lines, "y", "resign", "y", "n"]))
+    # A yes/no question takes one key: the Enter after the last y answers "Play again?" (no).
+    inp.send_text("".join(line + "\r" for line in [*lines, "y", "resign", "y"]))
     result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
     assert result.exit_code == 0, result.output
     shown = out.getvalue()
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
     assert "Turn 1, Hard to roll. Scores: Hard 0, You 0." in shown
     assert "You resigned: Hard wins. Scores: Hard 400, You 0." in shown
+    inp.send_text("q")  # the walk through the moves is offered after the analysis: not taken
     result = runner.invoke(app, ["review", "1"])
     assert result.exit_code == 0, result.output
     again = out.getvalue()[len(shown) :]
     assert "Game over: You win. Scores: You 1,450, Hard 650." in again
-    assert any(mark in again for mark in "▁▂▃▄▅▆▇█")
+    # The chance of winning is a chart with axes, the turns and an even chance marked across.
+    assert "100%┤" in again and " 50%┤" in again and "┈┈ an even chance, 50%" in again
+    assert "Move 1 of" not in again

@@ -19,8 +19,11 @@ from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games.daily import next_attempt
 from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress, load_stats
 from farkle_trainer.ui.views import records as view
+from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fixture used by name
 
 runner = CliRunner()
+#: The official results below are games their moves give, on dice that can give any score.
+pytestmark = pytest.mark.usefixtures("fifty_a_roll_days")
 TODAY = datetime.now(UTC).date()
 
 
@@ -69,13 +72,15 @@ def add_official(day: date, score: int, directory: Path | None = None) -> None:
     moment = datetime(day.year, day.month, day.day, 8, tzinfo=UTC)
     with Store.open(directory, clock=lambda: moment) as store:
         attempt = next_attempt(store, day, store.now().date())
+        game = game_banking(day, score).to_dict()
+        version = store.save_daily_state(attempt.id, game, version=attempt.version)
         store.finish_daily(
             attempt.id,
             score=score,
             perfect_score=score + 300.5,
             marks="GGYB",
             turns=[],
-            version=attempt.version,
+            version=version,
         )
 
 

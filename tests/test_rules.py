@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 
 from farkle_trainer import RulesError, explain, load_rules, score
-from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.rules import PRESETS, Rules, as_rule_file, rules_from_mapping
 
 
 def test_presets_match_the_design_table() -> None:
@@ -175,3 +176,13 @@ def test_table_rows_describe_the_preset() -> None:
     assert rows["four of a kind"] == "2x the triple"
     assert rows["two triplets"] == "-"
     assert rows["three 1s"] == "1,000"
+
+
+def test_rules_laid_out_as_a_rule_file_read_back_as_themselves() -> None:
+    house = replace(
+        PRESETS["doubling"], name="house", partial_straight_low=500, opening_minimum=350, target=2_000
+    )
+    for rules in (*PRESETS.values(), house):
+        assert rules_from_mapping(as_rule_file(asdict(rules))) == rules
+    with pytest.raises(RulesError, match=r"singles\.one: must be a multiple of 50, not 75"):
+        rules_from_mapping(as_rule_file(asdict(replace(house, single_one=75))))

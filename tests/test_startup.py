@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +28,73 @@ def test_the_cli_does_not_import_heavy_modules_at_start(module: str) -> None:
 
 def test_the_measure_sees_heavy_imports() -> None:
     assert "numpy" in imported_by("import farkle_trainer.engine.game")
+
+
+# -- Ctrl-C while starting up
+
+
+def test_the_package_imports_nothing_before_the_program_catches_ctrl_c() -> None:
+    before = imported_by("pass")
+    assert imported_by("import farkle_trainer") - before == {"farkle_trainer"}
+    loaded = imported_by("import farkle_trainer.entry") - before
+    assert "typing" not in loaded and {m for m in loaded if m.startswith("farkle_trainer")} == {
+        "farkle_trainer",
+        "farkle_trainer.entry",
+    }
+
+
+PROGRAM = Path(sys.executable).with_name("farkle-train")
+
+
+def interrupted_after(module: str, home: Path) -> tuple[int, str]:
+    """Start the installed command, send SIGINT once ``module`` is imported, and return how it ended.
+
+    Python says as each import completes (PYTHONPROFILEIMPORTTIME), so the moment is known
+    however busy the machine.
+    """
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "FARKLE_TRAIN_HOME": str(home)}
+    command = [str(PROGRAM), "score", "--plain", "--seed", "1"]
+    started = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+    )
+    said: list[str] = []
+    reached = threading.Event()
+
+    def read() -> None:
+        assert started.stderr is not None
+        for line in started.stderr:
+            said.append(line)
+            if line.rsplit("|", 1)[-1].strip() == module:
+                reached.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert reached.wait(60), f"{module} was never imported"
+        started.send_signal(signal.SIGINT)
+        code = started.wait(60)  # the quiz waits for an answer: only Ctrl-C ends it
+    finally:
+        started.kill()
+        started.wait()
+        reader.join(10)
+    return code, "".join(line for line in said if not line.startswith("import time:"))
+
+
+@pytest.mark.skipif(not PROGRAM.exists() or os.name != "posix", reason="the installed command, POSIX signals")
+@pytest.mark.parametrize(
+    "module",
+    # Python says only what an import statement imports: a command's own module, loaded by name,
+    # is known by the first module it imports.
+    [
+        "farkle_trainer.entry",
+        "typer",
+        "farkle_trainer.cli.common",
+        "farkle_trainer.engine.seeded",
+        "sqlite3",
+        "farkle_trainer.training.session",
+    ],
+)
+def test_ctrl_c_while_starting_up_never_prints_a_traceback(tmp_path: Path, module: str) -> None:
+    code, said = interrupted_after(module, tmp_path)
+    assert code == 130, said
+    assert said.strip() == "", said

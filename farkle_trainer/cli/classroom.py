@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -27,11 +28,11 @@ from farkle_trainer.cli.common import (
     may_replace,
     one_of,
     open_store_or_explain,
-    quoted,
     unused_rules_note,
     with_target,
 )
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.params import quoted
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import open_terminal
@@ -253,8 +254,10 @@ def worksheet(
                 target_option=target is not None,
             )
     if key is not None:
+        from farkle_trainer.store.files import write_whole
+
         try:
-            key.write_text(sheets.answer_key(made, fmt), encoding="utf-8")  # type: ignore[arg-type]
+            write_whole(key, sheets.answer_key(made, fmt).encode("utf-8"))  # type: ignore[arg-type]
         except OSError as exc:
             fail(f"--key: cannot write {key}: {exc.strerror or exc}")
     sys.stdout.write(sheets.sheet(made, fmt, key=key is None))  # type: ignore[arg-type]
@@ -304,6 +307,7 @@ def class_report(
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
+    from farkle_trainer.store.files import write_whole
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.classroom.report import class_report as make_report
     from farkle_trainer.ui.progress import solving
@@ -329,9 +333,11 @@ def class_report(
     for path, write in ((csv_file, view.students_csv), (questions_csv, view.questions_csv)):
         if path is None:
             continue
+        with io.StringIO(newline="") as table:
+            rows = write(report, table)
+            contents = table.getvalue().encode("utf-8")
         try:
-            with path.open("w", encoding="utf-8", newline="") as f:
-                rows = write(report, f)
+            write_whole(path, contents)
         except OSError as exc:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(f"Wrote {rows} row{'s' if rows != 1 else ''} to {path}.")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import re
 import sys
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, fields
@@ -16,7 +15,7 @@ import typer
 import typer.main
 
 from farkle_trainer.cli.errors import BoundaryGroup, fail
-from farkle_trainer.cli.params import PlainCommand, PlainGroup
+from farkle_trainer.cli.params import PlainCommand, PlainGroup, parse_points, parse_target, plain_parameters
 from farkle_trainer.ui.terminal import is_terminal
 
 if TYPE_CHECKING:
@@ -91,6 +90,11 @@ class _AppGroup(BoundaryGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        # Typer adds --install-completion and --show-completion once the group is made.
+        plain_parameters(self)
+        return super().get_params(ctx)
+
 
 _SETTINGS: dict[str, Any] = {
     "add_completion": False,
@@ -104,7 +108,7 @@ app = typer.Typer(
     name="farkle-train",
     help="Learn Farkle scoring and bank-or-roll strategy against an exact solver.",
     no_args_is_help=True,
-    **_SETTINGS,
+    **{**_SETTINGS, "add_completion": True},
 )
 
 
@@ -202,6 +206,27 @@ def argument(metavar: str, help: str) -> Any:
     return typer.Argument(metavar=metavar, help=help, show_default=False)
 
 
+def complete_rules(incomplete: str) -> list[str]:
+    """What the shell offers for ``--rules``: the presets, then the rule files and the folders
+    that may hold one (``--install-completion`` sets the shell up to ask)."""
+    from farkle_trainer.engine.rules import PRESETS
+
+    offered = [name for name in PRESETS if name.startswith(incomplete.lower())]
+    folder, slash, start = incomplete.rpartition("/")
+    try:
+        entries = sorted(Path(folder + slash or ".").iterdir())
+    except OSError:
+        return offered
+    for entry in entries:
+        if not entry.name.startswith(start) or (entry.name.startswith(".") and not start.startswith(".")):
+            continue
+        if entry.is_dir():
+            offered.append(f"{folder}{slash}{entry.name}/")
+        elif entry.suffix.lower() == ".toml":
+            offered.append(f"{folder}{slash}{entry.name}")
+    return offered
+
+
 RulesOpt = Annotated[
     str,
     typer.Option(
@@ -209,6 +234,7 @@ RulesOpt = Annotated[
         "-r",
         metavar="NAME|FILE.toml",
         help="Scoring table: classic, fixed, doubling, multiplier, or a TOML rule file.",
+        autocompletion=complete_rules,
     ),
 ]
 PlainOpt = Annotated[
@@ -248,52 +274,10 @@ def one_of(names: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-#: The most points --points, --need and --opening take: far above any real turn, and a solve
-#: up there still takes a few seconds (the solver works up from the points given).
-MAX_POINTS = 100_000
-
-
-def quoted(text: str, most: int = 30) -> str:
-    """What the user typed, quoted for an error line: cut short if it would flood the line."""
-    return repr(text) if len(text) <= most else repr(text[: most - 1] + "…")
-
-
-def parse_points(text: str, option: str, *, positive: bool = False) -> int:
-    """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50, up to MAX_POINTS."""
-    cleaned = re.sub(r"[,\s]", "", text)
-    if not re.fullmatch(r"-?[0-9]{1,20}", cleaned, re.ASCII):
-        fail(
-            f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {quoted(text)}"
-        )
-    value = int(cleaned)
-    if value > MAX_POINTS:
-        fail(f"{option} must be at most {MAX_POINTS:,}, not {value:,}")
-    if value < 0 or (positive and value == 0):
-        fail(f"{option} must be {'above' if positive else 'at least'} 0, not {value:,}")
-    if value % 50 and option != "--need":
-        fail(f"{option} must be a multiple of 50 (turn points move in fifties), not {value:,}")
-    return value
-
-
 def load(rules: str) -> Rules:
     from farkle_trainer.store.rules import load_rules
 
     return load_rules(rules)
-
-
-def parse_target(text: str) -> int:
-    """``--target``: a game's target, a multiple of 50 within the game solver's range.
-
-    Every way of getting it wrong gets the same line, so the range is always said.
-    """
-    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
-
-    cleaned = re.sub(r"[,\s]", "", text)
-    value = int(cleaned) if re.fullmatch(r"[0-9]{1,6}", cleaned, re.ASCII) else None
-    if value is None or value % 50 or not MIN_TARGET <= value <= MAX_TARGET:
-        shown = f"{value:,}" if value is not None else quoted(text)
-        fail(f"--target must be a multiple of 50 from {MIN_TARGET:,} to {MAX_TARGET:,}, not {shown}")
-    return value
 
 
 def with_target(rules: Rules, target: str | None) -> Rules:
@@ -322,7 +306,8 @@ def dice_from(words: list[str]) -> tuple[int, ...]:
 
 
 def classic_only_rules(what: str) -> Any:
-    """``--rules`` for a command that is always played on ``classic``: accepted, said to be unused.
+    """``--rules`` for a command that is always played on ``classic``: left out of the help,
+    since it changes nothing, but still accepted (and said to be unused) for scripts that pass it.
 
     ``what`` completes "Not used: ... always played on the classic table", e.g. "the daily game is".
     """
@@ -331,6 +316,8 @@ def classic_only_rules(what: str) -> Any:
         "-r",
         metavar="NAME|FILE.toml",
         help=f"Not used: {what} always played on the classic table with no house rules.",
+        autocompletion=complete_rules,
+        hidden=True,
     )
 
 

@@ -42,6 +42,14 @@ def daily(
             show_default=False,
         ),
     ] = None,
+    restart: Annotated[
+        bool,
+        typer.Option(
+            "--restart",
+            help="With --replay or --date: close the unfinished practice play where it stands and "
+            "start the day's game again from turn 1 (restart during the game does the same).",
+        ),
+    ] = False,
     status: Annotated[
         bool, typer.Option("--status", help="Is today's official game done: its score, and your streak.")
     ] = False,
@@ -54,7 +62,8 @@ def daily(
 
     The day changes at 00:00 UTC. Quitting saves the game and running the command again resumes
     it. --replay and --date are practice: training progress, never stats. The game is always
-    played on the classic table with no house rules.
+    played on the classic table with no house rules. farkle-train games lists every day's game,
+    and farkle-train review DATE shows one again.
     Example: farkle-train daily
     """
     from farkle_trainer.training.games import daily as game_day
@@ -68,6 +77,8 @@ def daily(
         fail("--status shows today's official game; leave out --replay and --date")
     if json and not status:
         fail("--json goes with --status: the game itself is played as text")
+    if restart and (status or (not replay and date is None)):
+        fail("--restart starts a practice play again: give it with --replay or --date")
     day = today if date is None else game_day.parse_day(date)
     with open_store_or_explain(data_dir, out, clock=clock) as store:
         game_day.close_expired(store, moment)
@@ -95,6 +106,10 @@ def daily(
             earlier = game_day.unfinished_official(store, today)
             if earlier is not None:
                 notes.append(view.unfinished_line(earlier))
+        if restart and (closed := game_day.restart_practice(store, day, today, moment)) is not None:
+            state = game_day.saved_game(closed)
+            if state is not None:
+                notes.append(view.restarted_line(state))
         attempt = game_day.next_attempt(store, day, today)
         outcome = game_day.run_attempt(
             open_terminal(plain), view, store, attempt, today, notes=notes, moment=moment

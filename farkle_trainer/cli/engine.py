@@ -19,7 +19,6 @@ from farkle_trainer.cli.common import (
     dice_from,
     load,
     opening_for,
-    parse_points,
     with_penalty,
 )
 from farkle_trainer.cli.errors import fail
@@ -33,6 +32,7 @@ from farkle_trainer.cli.game import (
     StepOpt,
     TargetOpt,
 )
+from farkle_trainer.cli.params import parse_points
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 

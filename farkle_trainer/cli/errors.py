@@ -6,6 +6,7 @@ the app, so the boundary holds for every command, run from the shell or from tes
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
@@ -16,6 +17,7 @@ from typer._click import exceptions as parser_errors
 from farkle_trainer.cli.params import PlainGroup
 from farkle_trainer.engine.errors import BAD_INPUT, RUNTIME_FAILURE, FarkleError, InputError
 from farkle_trainer.training.frontend import Stopped
+from farkle_trainer.ui.terminal import writable_output
 
 INTERRUPTED = 130
 
@@ -32,13 +34,28 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     raise UserError(message, code)
 
 
+#: The longest run of characters without a space an error line quotes whole: a value or a path.
+LONGEST_WORD = 100
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line that stays one line on the screen.
+
+    A value quoted back can be anything typed or pasted (a number of thousands of digits, a
+    path the file system calls too long): its middle is cut, so its start and end still say
+    which value was meant.
+    """
+    flat = " ".join(message.splitlines())
+    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}", lambda m: f"{m[0][:60]}…{m[0][-20:]}", flat)
+
+
 def report(error: BaseException | str, stream: IO[str] | None = None) -> None:
-    print(f"Error: {error}", file=stream or sys.stderr)
+    print(f"Error: {one_line(str(error))}", file=stream or sys.stderr)
 
 
 def usage_error_lines(error: parser_errors.ClickException) -> list[str]:
     """A command-line mistake found by the parser: one ``Error:`` line, then how to use the command."""
-    lines = [f"Error: {error.format_message()}"]
+    lines = [f"Error: {one_line(error.format_message())}"]
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         pieces = " ".join(ctx.command.collect_usage_pieces(ctx))
@@ -58,6 +75,8 @@ class BoundaryGroup(PlainGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        for stream in (sys.stdout, sys.stderr):
+            writable_output(stream)
         # Typer draws the parser's own errors (a missing argument, --count abc) in a box; the
         # boundary makes them the same one line as every other error, for every command.
         if not standalone_mode:

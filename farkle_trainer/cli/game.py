@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from farkle_trainer.cli.common import fail, parse_points, parse_target, quoted
+from farkle_trainer.cli.common import fail
+from farkle_trainer.cli.params import NotANumber, parse_points, parse_target, quoted, whole
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.rules import Rules
@@ -92,9 +93,13 @@ def _opening(opening: str | None) -> int | None:
 def _farkles(text: str | None, option: str) -> int:
     if text is None:
         return 0
-    if text.strip() not in ("0", "1", "2"):
+    try:
+        runs: int | None = whole(text)
+    except NotANumber:
+        runs = None
+    if runs not in (0, 1, 2):
         fail(f"{option} is how many turns in a row ended in a Farkle so far: 0, 1 or 2, not {quoted(text)}")
-    return int(text)
+    return runs
 
 
 def game_hint(

@@ -20,6 +20,7 @@ from farkle_trainer.cli.common import (
     with_penalty,
 )
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.params import number_or_text
 from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 
 app = command_group()
@@ -55,7 +56,7 @@ def learn(
         fail("--json lists the lessons: leave out LESSON (a lesson is read as text)")
     out = open_terminal(plain)
     table = with_penalty(load(rules), penalty)
-    chosen = find_lesson(lesson) if lesson is not None else None
+    chosen = find_lesson(number_or_text(lesson)) if lesson is not None else None
     text = ""
     if chosen is not None:
         from farkle_trainer.training.solving import solve_all

@@ -4,6 +4,10 @@ Typer coerces every value through a pydantic ``TypeAdapter``, and loading pydant
 about a tenth of a second per run, more than the rest of a ``hint``. Every parameter
 here is a flag, a string, a path, a whole number (perhaps bounded) or a list of strings
 or paths, which take a line each to read; anything else still goes to Typer.
+
+Every number a command reads, whether Typer hands it over as an ``int`` option or the
+command takes it as text (points, a target, a lesson or a game's number), is read by
+:func:`whole`: the digits 0 to 9 only, and never more of them than any option takes.
 """
 
 from __future__ import annotations
@@ -15,11 +19,101 @@ from typing import Any, get_args, get_origin
 from typer._click.exceptions import BadParameter
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from farkle_trainer.engine.errors import InputError
+
 _WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+#: A number as people write points: a minus sign at most, thousands grouped by commas or spaces.
+_GROUPED = re.compile(r"-?[0-9]+", re.ASCII)
+_SEPARATORS = re.compile(r"[,\s]")
+#: More digits than any number a command takes (a seed has 19), far fewer than the 4,300 past
+#: which Python refuses to read one.
+MOST_DIGITS = 100
 _TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
 _FALSE = frozenset({"0", "false", "f", "no", "n", "off"})
 # Constraints a plain reading would skip; a parameter using any of them is left to Typer.
 _CHECKS = ("parser", "click_type", "exists", "writable", "resolve_path", "clamp", "formats")
+
+
+class NotANumber(ValueError):
+    """Text that is not a whole number in the digits 0 to 9 (``abc``, ``1.5``, ``٣``, ``²``)."""
+
+
+class FarTooLong(NotANumber):
+    """A number of more digits than any option takes."""
+
+
+def whole(text: str, *, grouped: bool = False) -> int:
+    """The whole number ``text`` writes, with an optional sign and spaces around it.
+
+    ``grouped`` reads points as people write them: thousands may be grouped by commas or
+    spaces (``1,350``, ``1 350``), and a minus is the only sign. Raises :class:`NotANumber`,
+    or :class:`FarTooLong` past :data:`MOST_DIGITS` digits.
+    """
+    if grouped:
+        text = _SEPARATORS.sub("", text)
+        written = _GROUPED.fullmatch(text) is not None
+    else:
+        written = _WHOLE.fullmatch(text) is not None
+    if not written:
+        raise NotANumber(text)
+    if len(text.strip().lstrip("+-").lstrip("0")) > MOST_DIGITS:
+        raise FarTooLong(text)
+    return int(text)
+
+
+def number_or_text(text: str) -> int | str:
+    """An argument that is a number or a name (a lesson, a saved game or a file): the number when
+    ``text`` writes one in the digits 0 to 9, else ``text`` itself, to be looked up by name."""
+    try:
+        return whole(text)
+    except NotANumber:
+        return text
+
+
+def quoted(text: str, most: int = 30) -> str:
+    """What the user typed, quoted for an error line: cut short if it would flood the line."""
+    return repr(text) if len(text) <= most else repr(text[: most - 1] + "…")
+
+
+#: The most points --points, --need and --opening take: far above any real turn, and a solve
+#: up there still takes a few seconds (the solver works up from the points given).
+MAX_POINTS = 100_000
+
+
+def parse_points(text: str, option: str, *, positive: bool = False) -> int:
+    """Read points as people write them ("1350", "1,350", "1 350"), in steps of 50, up to MAX_POINTS."""
+    try:
+        value = whole(text, grouped=True)
+    except NotANumber:
+        raise InputError(
+            f"{option} takes a whole number of points from 0 to {MAX_POINTS:,}, like 350, not {quoted(text)}"
+        ) from None
+    if value > MAX_POINTS:
+        raise InputError(f"{option} must be at most {MAX_POINTS:,}, not {value:,}")
+    if value < 0 or (positive and value == 0):
+        raise InputError(f"{option} must be {'above' if positive else 'at least'} 0, not {value:,}")
+    if value % 50 and option != "--need":
+        raise InputError(f"{option} must be a multiple of 50 (turn points move in fifties), not {value:,}")
+    return value
+
+
+def parse_target(text: str) -> int:
+    """``--target``: a game's target, a multiple of 50 within the game solver's range.
+
+    Every way of getting it wrong gets the same line, so the range is always said.
+    """
+    from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
+
+    try:
+        value: int | None = whole(text, grouped=True)
+    except NotANumber:
+        value = None
+    if value is None or value % 50 or not MIN_TARGET <= value <= MAX_TARGET:
+        shown = f"{value:,}" if value is not None else quoted(text)
+        raise InputError(
+            f"--target must be a multiple of 50 from {MIN_TARGET:,} to {MAX_TARGET:,}, not {shown}"
+        )
+    return value
 
 
 class PlainValue:
@@ -61,12 +155,12 @@ class PlainValue:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise BadParameter(f"{value!r} is not a whole number.", ctx=ctx, param=param)
         if isinstance(value, str):
-            if not _WHOLE.fullmatch(value):
-                raise BadParameter(f"{value!r} is not a whole number.", ctx=ctx, param=param)
             try:
-                value = int(value)
-            except ValueError:  # more digits than Python will read
+                value = whole(value)
+            except FarTooLong:
                 raise BadParameter("the number is far too long.", ctx=ctx, param=param) from None
+            except NotANumber:
+                raise BadParameter(f"{quoted(value)} is not a whole number.", ctx=ctx, param=param) from None
         low, high = self.low, self.high
         if (low is not None and value < low) or (high is not None and value > high):
             if low is not None and high is not None:

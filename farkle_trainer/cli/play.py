@@ -16,10 +16,9 @@ from farkle_trainer.cli.common import (
     command_group,
     fail,
     open_store_or_explain,
-    parse_points,
-    parse_target,
     points_option,
 )
+from farkle_trainer.cli.params import parse_points, parse_target
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -76,7 +75,7 @@ def build_setup(
     from farkle_trainer.cli.common import load
     from farkle_trainer.engine.gameplan import opening_error
     from farkle_trainer.training.classroom.codes import normalize_code
-    from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, new_setup
+    from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, dealt, new_setup
 
     levels = _levels(vs)
     names = _names(players)
@@ -110,7 +109,7 @@ def build_setup(
         wrong = opening_error(chosen_opening, table.target if chosen_target is None else chosen_target)
         if wrong is not None:
             fail(wrong)
-    return new_setup(
+    setup = new_setup(
         line_up,
         table,
         form=form,
@@ -122,6 +121,7 @@ def build_setup(
         code="" if code is None else normalize_code(code),
         chosen_seed=chosen_seed,
     )
+    return dealt(setup)
 
 
 def warm_table(term: Terminal, setup: Setup) -> None:
@@ -227,9 +227,12 @@ def play(
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
-    Against one computer with no coach and no hint asked the game is rated; everything else is
-    training. During the game h asks the coach, resign gives up, q stops. At the end a yes to
-    "Play again?" starts the same game with the other player first.
+    Only a game of one person against one computer, with no coach and on dice nobody can know
+    in advance (drawn as they are rolled: no --seed, no --code), is rated and counts in stats:
+    only there is the game graded by the exact chance of winning. Against two or three
+    computers, with friends (whose decisions stay in the game, in nobody's progress), or solo,
+    it is training. During the game h asks the coach (a rated game has none), resign gives up,
+    q stops. At the end a yes to "Play again?" starts the same game with the other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
@@ -289,7 +292,8 @@ def play(
             number += 1
             fixed = seed is not None or bool(final.setup.code)
             fresh = final.setup.rotated()
-            if not fixed:
+            # A rated game has no seed: it draws new dice as it goes.
+            if not fixed and not fresh.drawn:
                 fresh = replace(fresh, seed=secrets.token_hex(4))
 
 
@@ -329,23 +333,22 @@ def numbered(path: Path, number: int) -> Path:
 
 def _again(term: Terminal, setup: Setup) -> bool:
     """Whether to play the same game again; input running out or q is a quiet no."""
-    from farkle_trainer.engine.notation import parse_yes_no
     from farkle_trainer.training.frontend import EndOfInput
     from farkle_trainer.ui.views import play as view
 
     try:
-        return term.ask(view.again_prompt(setup), parse_yes_no)
+        return term.yes_no(view.again_prompt(setup), default=False)
     except EndOfInput:
         return False
 
 
 def _offer(term: Terminal, row: GameRow) -> bool:
-    """Whether to carry on with the unfinished game ``row`` (else it is closed, as resigned)."""
-    from farkle_trainer.engine.notation import parse_yes_no
+    """Whether to carry on with the unfinished game ``row`` (else a rated one counts as
+    resigned, a training one is set aside): by default yes, as closing it may count as a loss."""
     from farkle_trainer.ui.views import play as view
 
     term.say(view.unfinished_line(row))
-    return term.ask(view.RESUME_PROMPT, parse_yes_no)
+    return term.yes_no(view.resume_prompt(row), default=True)
 
 
 class _GameFile:
@@ -435,6 +438,7 @@ def _play(
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import check_replace
     from farkle_trainer.ui.views import play as view
+    from farkle_trainer.ui.views import review as ending
 
     pausing = not fast and isinstance(term, InteractiveFrontend)
 
@@ -471,8 +475,12 @@ def _play(
     else:
         _warm_before_start(term, state.setup, unfinished=row is not None)
         if row is not None:
-            game.abandon(store, row)
-            term.say(view.abandoned_line(row))
+            damage = game.abandon(store, row)
+            term.say(
+                view.abandoned_line(row)
+                if damage is None
+                else view.closed_damaged_line(row, damage, store.path)
+            )
         row = game.start_game(store, state, file=file)
     assert row is not None
     write = _GameFile(file)
@@ -493,10 +501,11 @@ def _play(
         return None
     final = played.state
     write(final, played)
-    analysis = analyse(final) if final.over else None
+    # A game given up before any move has nothing to analyse.
+    analysis = analyse(final, resigned=played.resigned) if final.log else None
     term.show(
-        view.game_over_text(final, analysis, played.resigned),
-        lambda: view.game_over_rich(final, analysis, played.resigned),
+        ending.game_over_text(final, analysis, played.resigned),
+        lambda: ending.game_over_rich(final, analysis, played.resigned),
     )
     if file is not None:
         term.say(view.saved_file_line(file))

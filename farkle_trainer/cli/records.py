@@ -21,6 +21,7 @@ from farkle_trainer.cli.common import (
     argument,
     classic_only_rules,
     command_group,
+    complete_rules,
     file_option,
     load,
     may_replace,
@@ -51,6 +52,7 @@ def progress(
             metavar="NAME|FILE.toml",
             help="Only training on this rule set (default: training on every rule set).",
             show_default=False,
+            autocompletion=complete_rules,
         ),
     ] = None,
     force: ReplaceOpt = False,
@@ -114,11 +116,12 @@ def stats(
     """Official results only: daily games (streaks, best, average, histogram) and rated games.
 
     The first attempt at each day's game is the official one; rated games are one person
-    against the computer with no coach and no hint; nothing from training counts.
+    against one computer with no coach and no hint; nothing from training counts. Each result
+    is what its saved moves replay to: one whose moves do not give it is listed, not counted.
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
-    from farkle_trainer.training.progress import load_game_stats
+    from farkle_trainer.training.games.play import official_game_stats
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)
@@ -130,12 +133,12 @@ def stats(
     with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
         summary = official_stats(store, today)
-        games = load_game_stats(store)
+        games = official_game_stats(store)
     if json:
         out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})
     else:
         out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
-        if games.played:
+        if games.played or games.unverifiable:
             out.say()
             out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
 

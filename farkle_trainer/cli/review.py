@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import typer
+
 from farkle_trainer.cli.common import (
     DataDirOpt,
     JsonOpt,
@@ -14,10 +16,13 @@ from farkle_trainer.cli.common import (
     fail,
     open_store_or_explain,
 )
+from farkle_trainer.cli.params import number_or_text, quoted
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
-    from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.store.db import Store
+    from farkle_trainer.store.rows import DailyAttempt, GameRow
+    from farkle_trainer.training.games.analysis import Analysis
     from farkle_trainer.training.games.match import MatchState
     from farkle_trainer.ui.terminal import Terminal
 
@@ -35,19 +40,24 @@ def _state(row: GameRow) -> MatchState | None:
         return None
 
 
-@app.command(short_help="Saved games, newest first.")
+@app.command(short_help="Saved games, daily games too, newest first.")
 def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = False) -> None:
-    """List saved games, newest first, finished and unfinished: rated or training, result, scores.
+    """List saved games, newest first, finished and unfinished: whole games (rated or training,
+    result, scores) and daily games (official or practice, score).
 
     Example: farkle-train games
     """
-    from farkle_trainer.ui.views import play as view
+    from farkle_trainer.training.games.daily import saved_game
+    from farkle_trainer.ui.views import games as view
 
     term = open_terminal(plain or json)
     with open_store_or_explain(data_dir, term) as store:
-        rows = [(row, _state(row)) for row in store.games()]
+        rows = view.saved_games(
+            [(row, _state(row)) for row in store.games()],
+            [(a, saved_game(a)) for a in store.daily_attempts()],
+        )
     if json:
-        term.json({"games": [view.game_row_json(row, state) for row, state in rows]})
+        term.json(view.games_json(rows))
         return
     term.show(view.games_text(rows), lambda: view.games_rich(rows))
 
@@ -55,48 +65,56 @@ def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = 
 GameArg = Annotated[
     str,
     argument(
-        "GAME", "A saved game's number (see farkle-train games), or a FILE.json written by play --save."
+        "GAME",
+        "A saved game's number or a daily game's d-number (see farkle-train games), a day's date "
+        "(its daily game: the official one, else the latest practice), or a FILE.json written by "
+        "play --save.",
+    ),
+]
+
+MovesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--moves",
+        help="Print every move after the analysis: the position, the play made, the best play and "
+        "what the difference gave up (on a terminal, n walks through them one at a time instead).",
     ),
 ]
 
 
-@app.command(short_help="A finished game's analysis again.")
+@app.command(short_help="A finished game's analysis again, move by move.")
 def review(
-    game: GameArg, data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = False
+    game: GameArg,
+    moves: MovesOpt = False,
+    data_dir: DataDirOpt = None,
+    json: JsonOpt = False,
+    plain: PlainOpt = False,
 ) -> None:
-    """Show a finished game's analysis again: decisions, error rate and rating, luck, win chances.
+    """Show a finished game's analysis again: decisions, error rate, accuracy and rating, luck,
+    win chances; then every move, one at a time on a terminal (n, p or the arrows; q leaves).
 
-    A game file is checked first: its moves are played again on the dice of its seed, and a
-    move that is not legal there, or a result the moves do not give, is refused.
+    A game given up or set aside is analysed up to where it stopped. A game file is checked
+    first: its moves are played again on the dice of its seed, and a move that is not legal
+    there, or a result the moves do not give, is refused.
     Example: farkle-train review 3
     """
-    from farkle_trainer.training.games.analysis import analyse
-    from farkle_trainer.ui.progress import solving
-    from farkle_trainer.ui.views import play as view
-
     term = open_terminal(plain or json)
-    # Checking a game's moves (a Hard computer's) and its analysis may need its game solved:
-    # said as the solve starts.
-    with solving(term, quiet=json):
-        state, resigned, heading = _game_to_review(game, data_dir, term)
-        analysis = analyse(state) if state.over else None
-    if json:
-        term.json(view.review_json(state, analysis, resigned))
+    text = game.strip()
+    daily = _daily_reference(text)
+    if daily is not None:
+        with open_store_or_explain(data_dir, term) as store:
+            attempt = _find_daily(store, daily, text)
+        _review_daily(term, attempt, moves=moves, json=json)
         return
-    term.say(view.review_heading(heading, state))
-    term.show(
-        view.game_over_text(state, analysis, resigned),
-        lambda: view.game_over_rich(state, analysis, resigned),
-    )
-
-
-def _game_to_review(game: str, data_dir: Path | None, term: Terminal) -> tuple[MatchState, int | None, str]:
-    """The game ``GAME`` names, who resigned it (if anyone) and the heading it is shown under."""
+    from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import read_game_file
-    from farkle_trainer.training.games.play import resigned_seat
+    from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
+    from farkle_trainer.ui.progress import solving
+    from farkle_trainer.ui.views import review as view
 
-    if game.strip().isdigit():
-        number = int(game)
+    stopped = False
+    number = number_or_text(game)
+    if isinstance(number, int):
         with open_store_or_explain(data_dir, term) as store:
             rows = {row.id: row for row in store.games()}
         row = rows.get(number)
@@ -110,14 +128,114 @@ def _game_to_review(game: str, data_dir: Path | None, term: Terminal) -> tuple[M
         resigned = None
         if row.outcome == "resigned" and not state.over:
             resigned = resigned_seat(state)
+        stopped = row.outcome == SET_ASIDE and not state.over
         heading = f"Game {number}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
     else:
         path = Path(game)
         if path.suffix.lower() != ".json":
-            fail(f"GAME is a saved game's number or a FILE.json written by play --save, not {game!r}")
-        saved = read_game_file(path)
+            fail(
+                "GAME is a saved game's number, a daily game's d-number or date, or a FILE.json written "
+                f"by play --save, not {quoted(game)}"
+            )
+        # Checking a Hard computer's moves may need the game solved: said as the solve starts.
+        with solving(term, quiet=json):
+            saved = read_game_file(path)
         state, resigned = saved.state, saved.resigned
         if not state.over and resigned is None:
             fail(f"the game in {path} is not over (turn {state.turn}): it can be reviewed once it ends")
         heading = f"Game from {path} (every move checked on its dice)"
-    return state, resigned, heading
+    # A game given up (or set aside) before any move has nothing to analyse.
+    ended = state.over or ((resigned is not None or stopped) and bool(state.log))
+    with solving(term, quiet=json):
+        analysis = analyse(state, resigned=resigned, stopped=stopped) if ended else None
+    if json:
+        term.json(view.review_json(state, analysis, resigned))
+        return
+    term.say(view.review_heading(heading, state))
+    term.show(
+        view.game_over_text(state, analysis, resigned),
+        lambda: view.game_over_rich(state, analysis, resigned),
+    )
+    _moves(term, state, analysis, every=moves)
+
+
+def _daily_reference(text: str) -> int | str | None:
+    """A daily game's number (``d4``), or a date (``2026-11-29``); None for anything else."""
+    import re
+
+    from farkle_trainer.ui.views.games import DAILY_PREFIX
+
+    if number := re.fullmatch(rf"{DAILY_PREFIX}([0-9]{{1,18}})", text, re.IGNORECASE):
+        return int(number[1])
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return text
+    return None
+
+
+def _find_daily(store: Store, reference: int | str, text: str) -> DailyAttempt:
+    from farkle_trainer.training.games.daily import parse_day
+
+    if isinstance(reference, int):
+        found = next((a for a in store.daily_attempts() if a.id == reference), None)
+        if found is None:
+            fail(f"there is no daily game {text}: farkle-train games lists them")
+        return found
+    day = parse_day(reference)
+    attempt = store.daily_attempt(day, official=True) or store.daily_attempt(day, official=False)
+    if attempt is None:
+        fail(f"there is no daily game of {day.isoformat()} here: farkle-train games lists them")
+    return attempt
+
+
+def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool) -> None:
+    from farkle_trainer.training.games.analysis import analyse, review
+    from farkle_trainer.training.games.daily import saved_game
+    from farkle_trainer.ui.views import daily as view
+    from farkle_trainer.ui.views import review as review_view
+    from farkle_trainer.ui.views.games import daily_name
+
+    name = daily_name(attempt)
+    state = saved_game(attempt)
+    if state is None:
+        fail(f"daily game {name} cannot be reviewed: its saved game is damaged")
+    if not attempt.finished:
+        fail(f"daily game {name} is not over: carry on with it with farkle-train daily first")
+    analysis = analyse(state, stopped=not state.over)
+    if json:
+        data = review_view.review_json(state, analysis, None)
+        term.json({"daily": {"id": name, "date": attempt.date, "official": attempt.official}, **data})
+        return
+    lines = [view.review_heading(attempt), *view.attempt_review_lines(attempt, state, review(state))]
+    term.show("\n".join(lines), lambda: review_view.lines_rich(lines))
+    _moves(term, state, analysis, every=moves)
+
+
+def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, every: bool) -> None:
+    """Every move, printed (``--moves``, or plain text asked for them), or walked through one
+    at a time on a terminal."""
+    from farkle_trainer.training.games.analysis import steps
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+    from farkle_trainer.ui.views import review as view
+
+    interactive = isinstance(term, InteractiveFrontend)
+    if analysis is None or not state.log or not (every or interactive):
+        return
+    walked = steps(state)
+    if every or not isinstance(term, InteractiveFrontend):
+        term.say()
+        term.show("\n".join(view.moves_lines(state, walked)))
+        return
+    from farkle_trainer.training.frontend import INTERRUPTED
+    from farkle_trainer.ui.walk import walk
+
+    count = len(walked)
+    try:
+        walk(
+            term,
+            count,
+            lambda i: view.step_rich(state, walked[i], i + 1, count),
+            lambda i: view.walk_prompt(i + 1, count),
+            intro=view.WALK_INTRO,
+        )
+    except KeyboardInterrupt:
+        raise typer.Exit(INTERRUPTED) from None

@@ -16,6 +16,8 @@ from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
 
 Action = Literal["bank", "roll"]
+#: An answer to the bank-or-roll question: the action, the set-aside taken back, or other dice.
+BankOrRoll = Action | Literal["undo"] | tuple[int, ...]
 PLACES = string.ascii_lowercase[:6]
 
 
@@ -30,9 +32,13 @@ _MOST_DIGITS = 7
 _UNIT = re.compile(r"\s*(?:points?|pts?)\.?\s*$", re.I)
 #: Answers that stop any activity, at any prompt (Ctrl-D does the same).
 STOP_WORDS = ("q", "quit", "exit", "stop")
-#: Answers that mean bank or roll on; at a set-aside prompt they are refused, never read as places.
-_ACTION_WORDS = ("b", "r", "bank", "roll", "roll on", "banks", "rolls")
-SET_ASIDE_FIRST = "set dice aside first, by faces like 1 5 or places like a e (b and r are bank and roll)"
+#: The answers to the bank-or-roll question, and taking back the set-aside before it is answered.
+#: Where dice are set aside nothing can be banked yet, so a letter a to f there is always a place
+#: (``b`` is the die in place b); the other words are refused there (:data:`SET_ASIDE_FIRST`).
+BANK_WORDS = ("b", "bank", "banks", "stop")
+ROLL_WORDS = ("r", "roll", "roll on", "rolls", "go", "continue")
+UNDO_WORDS = ("u", "undo", "back")
+SET_ASIDE_FIRST = "set dice aside first, by faces like 1 5 or places like a e: bank or roll comes after"
 
 
 def is_stop(text: str) -> bool:
@@ -60,8 +66,11 @@ def parse_number(text: str) -> int:
     return int(digits)
 
 
-def parse_yes_no(text: str) -> bool:
+def parse_yes_no(text: str, default: bool | None = None) -> bool:
+    """``y``/``yes`` or ``n``/``no``; an empty answer is ``default`` where there is one."""
     word = text.strip().lower()
+    if not word and default is not None:
+        return default
     if word in ("y", "yes", "yeah", "true"):
         return True
     if word in ("n", "no", "nope", "false"):
@@ -69,14 +78,38 @@ def parse_yes_no(text: str) -> bool:
     raise AnswerError("type y for yes or n for no")
 
 
+def _word(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
 def parse_action(text: str) -> Action:
     """``b``/``bank`` or ``r``/``roll`` (also ``roll on``)."""
-    word = " ".join(text.strip().lower().split())
-    if word in ("b", "bank", "banks", "stop"):
+    word = _word(text)
+    if word in BANK_WORDS:
         return "bank"
-    if word in ("r", "roll", "roll on", "rolls", "go", "continue"):
+    if word in ROLL_WORDS:
         return "roll"
     raise AnswerError("type b to bank or r to roll on")
+
+
+def parse_bank_or_roll(text: str, roll: tuple[int, ...] | list[int]) -> BankOrRoll:
+    """The answer to the bank-or-roll question after a set-aside from ``roll``: bank, roll on,
+    ``"undo"`` (take the set-aside back), or other dice of the roll to set aside instead.
+
+    Here ``b``, ``r`` and ``u`` are actions; anything else is read as dice (see
+    :func:`parse_selection`), whether they score being the caller's to judge.
+    """
+    if _word(text) in UNDO_WORDS:
+        return "undo"
+    try:
+        return parse_action(text)
+    except AnswerError as not_action:
+        try:
+            return parse_selection(text, roll)
+        except AnswerError:
+            raise AnswerError(
+                f"{not_action}, u to take back the set-aside, or set aside other dice"
+            ) from None
 
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
@@ -112,11 +145,14 @@ def _looks_like_points(text: str) -> bool:
 def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Dice picked from a roll, by faces (``"1 5"``, ``"15"``) or places (``"a c"``, ``"ac"``).
 
+    Nothing is banked while dice are picked, so every letter a to f is a place; ``r``, ``bank``,
+    ``u`` and the like are refused with :data:`SET_ASIDE_FIRST`.
     Returns the picked faces in ascending order. Raises :class:`AnswerError` when a
     die is not in the roll (or more of a face are picked than were rolled). Whether
     the pick scores is for the caller to judge.
     """
-    if " ".join(text.strip().lower().split()) in _ACTION_WORDS:
+    word = _word(text)
+    if word in (*BANK_WORDS, *ROLL_WORDS, *UNDO_WORDS) and not set(word) <= set(PLACES):
         raise AnswerError(SET_ASIDE_FIRST)
     if _looks_like_points(text):
         raise AnswerError("type the dice to set aside (faces like 1 5, or places like a e), not their points")

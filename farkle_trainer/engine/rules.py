@@ -158,7 +158,7 @@ def rules_from_toml(raw: bytes, *, default_name: str, source: str) -> Rules:
     """The rules in the bytes of a rule file (see :func:`rules_from_mapping`); ``source``
     names the file in every error."""
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))
         return rules_from_mapping(data, default_name=default_name, source=source)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulesError(f"not valid TOML ({exc})", source=source) from None
@@ -283,6 +283,23 @@ def rules_from_mapping(
         return replace(rules, **changes)
     except RulesError as exc:
         raise RulesError(exc.detail, key=exc.key, source=source) from None
+
+
+def as_rule_file(values: dict[str, Any]) -> dict[str, Any]:
+    """Rules given field by field (as :func:`dataclasses.asdict` gives them) laid out as a rule
+    file, so that :func:`rules_from_mapping` checks them exactly as it checks one (a combination
+    that is None is ``false``). Every field must be there: a missing one is a ``KeyError``."""
+
+    def value(attr: str) -> Any:
+        given = values[attr]
+        return False if given is None and attr in _OPTIONAL else given
+
+    layout: dict[str, Any] = {"name": values["name"], "description": values["description"]}
+    for section, keys in _SECTIONS.items():
+        layout[section] = {key: value(attr) for key, attr in keys.items()}
+    triples = values["triples"]
+    layout["three_of_a_kind"] = {FACE_WORDS[face]: points for face, points in enumerate(triples, 1)}
+    return layout
 
 
 def _validate(rules: Rules, source: str | None) -> None:

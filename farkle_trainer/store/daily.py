@@ -74,6 +74,12 @@ class DailyQueries(VersionedRows):
             row = self._latest_attempt(self._db, parse_day(day), official=official)
         return None if row is None else _attempt(row)
 
+    def daily_attempts(self) -> list[DailyAttempt]:
+        """Every attempt at every date's game, official and practice, newest first."""
+        with self._errors():
+            rows = self._db.execute("SELECT * FROM daily_attempts ORDER BY id DESC").fetchall()
+        return [_attempt(r) for r in rows]
+
     def get_daily(self, attempt_id: int) -> DailyAttempt:
         return _attempt(self._versioned_row(ATTEMPTS, attempt_id))
 

@@ -2,7 +2,8 @@
 
 A rated game against the computer is an official result (no coach, no hint asked, no undo);
 every other game is training, and its decisions become answers in the game's own session.
-A progress reset deletes that session and its answers but keeps the game.
+A progress reset deletes that session and its answers but keeps the game. A game whose saved
+state cannot be read is closed as damaged (outcome ``damaged``), its stored text kept as it is.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from farkle_trainer.store.versioned import Versioned, VersionedRows
 
 #: The training session of a whole game (``play``).
 GAME_SESSION = "game"
+#: The outcome of a game closed because its saved state could not be read.
+DAMAGED = "damaged"
 
 GAMES = Versioned("games", "saved game", "game", "the game {} is already over")
 
@@ -94,6 +97,10 @@ class GameQueries(VersionedRows):
         self._finish_versioned(
             GAMES, game_id, version, "state = ?, outcome = ?, score = ?", (dump(state), outcome, score)
         )
+
+    def close_damaged_game(self, game_id: int, *, version: int) -> None:
+        """Close a game whose saved state cannot be played on; its stored text is kept as it is."""
+        self._finish_versioned(GAMES, game_id, version, "outcome = ?", (DAMAGED,))
 
     def rated_games(self) -> list[GameRow]:
         """Every finished rated game, oldest first."""

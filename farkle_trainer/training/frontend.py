@@ -60,6 +60,10 @@ class Frontend:
         """One of a few labelled choices; ``parse`` reads a typed answer in plain mode."""
         raise NotImplementedError
 
+    def yes_no(self, question: str, default: bool | None = None) -> bool:
+        """A yes/no question; Enter answers ``default`` (none: only y or n answer)."""
+        raise NotImplementedError
+
     def pick_dice(
         self, prompt: str, roll: tuple[int, ...], check: Callable[[tuple[int, ...]], None]
     ) -> tuple[int, ...]:

@@ -419,20 +419,17 @@ def lesson_status(
     return status
 
 
-def find_lesson(key: str) -> Lesson:
-    """A lesson by number (``"3"``) or by name (``"combinations"``, a title word, or the file slug)."""
+def find_lesson(key: str | int) -> Lesson:
+    """A lesson by number (``3`` or ``"3"``) or by name (``"combinations"``, a title word, or the
+    file slug)."""
     lessons = all_lessons()
-    key = key.strip().lower()
-    if key.isdigit():
-        for lesson in lessons:
-            if lesson.number == int(key):
-                return lesson
-    else:
-        for lesson in lessons:
-            if key in (lesson.slug, lesson.title.lower()):
-                return lesson
-        matches = [x for x in lessons if key in x.slug or key in x.title.lower()]
+    text = str(key).strip().lower()
+    for lesson in lessons:
+        if text in (str(lesson.number), lesson.slug, lesson.title.lower()):
+            return lesson
+    if not isinstance(key, int):
+        matches = [x for x in lessons if text in x.slug or text in x.title.lower()]
         if len(matches) == 1:
             return matches[0]
     listing = ", ".join(f"{x.number} ({x.slug})" for x in lessons)
-    raise LessonNotFound(f"no lesson {key!r}: choose one of {listing}")
+    raise LessonNotFound(f"no lesson {text!r}: choose one of {listing}")

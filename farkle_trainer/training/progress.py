@@ -2,9 +2,10 @@
 next, and the export of every training answer.
 
 Progress covers training only (quizzes, drills, lessons, challenges, practice daily games);
-stats cover only official daily results. The functions named ``*_summary`` are pure: they
-take rows (:mod:`farkle_trainer.store.rows`) and return values; ``load_progress`` and
-``load_stats`` read those rows from a store first.
+stats cover only official results: daily games and rated games, each as its moves replay
+(the replay is the caller's, passed in: see :mod:`farkle_trainer.training.games`). The
+functions named ``*_summary`` are pure: they take rows (:mod:`farkle_trainer.store.rows`) and
+return values; ``load_progress`` and ``load_stats`` read those rows from a store first.
 
 >>> streaks([date(2026, 11, 27), date(2026, 11, 28)], date(2026, 11, 29))
 (2, 2)
@@ -13,6 +14,7 @@ take rows (:mod:`farkle_trainer.store.rows`) and return values; ``load_progress`
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import KINDS
+from farkle_trainer.store.files import write_whole
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
@@ -158,8 +161,9 @@ class HistogramBucket:
 class StatsSummary:
     """Official daily results only. ``recent`` is newest first.
 
-    ``damaged`` counts official attempts whose saved game could not be read back: they are
-    kept (and a stats reset deletes them) but score nothing.
+    ``damaged`` counts official attempts whose saved game could not be read back, and those
+    whose moves do not give the score stored: they are kept (and a stats reset deletes them)
+    but score nothing. ``unverifiable`` names the dates of the latter.
     """
 
     today: date
@@ -172,6 +176,7 @@ class StatsSummary:
     recent: tuple[DailyResult, ...]
     played_today: bool
     damaged: int = 0
+    unverifiable: tuple[str, ...] = ()
 
 
 # -- rules
@@ -352,7 +357,9 @@ def progress_summary(rows: ProgressRows, answers: Sequence[AnswerRow] = ()) -> P
     )
 
 
-def stats_summary(results: list[DailyResult], today: date, *, damaged: int = 0) -> StatsSummary:
+def stats_summary(
+    results: list[DailyResult], today: date, *, damaged: int = 0, unverifiable: tuple[str, ...] = ()
+) -> StatsSummary:
     """Official daily results (in date order); ``today`` (UTC) decides the current streak."""
     scores = [r.score for r in results]
     current, longest = streaks([date.fromisoformat(r.date) for r in results], today)
@@ -367,6 +374,7 @@ def stats_summary(results: list[DailyResult], today: date, *, damaged: int = 0) 
         recent=tuple(reversed(results[-RECENT_DAYS:])),
         played_today=any(r.date == today.isoformat() for r in results),
         damaged=damaged,
+        unverifiable=unverifiable,
     )
 
 
@@ -394,13 +402,19 @@ def load_stats(
     """The stats summary of ``store`` on ``today`` (UTC; default the store's clock).
 
     ``check`` re-derives a result from what cannot be faked (its moves on the day's dice);
-    a result it refuses is not counted, and is counted with the damaged ones instead.
+    a result it refuses is not counted: it is listed as unverifiable, and counted with the
+    damaged ones.
     """
     day = today if today is not None else store.now().date()
-    results = store.official_results()
-    kept = [r for r in results if check is None or check(r)]
-    damaged = store.damaged_official_count() + len(results) - len(kept)
-    return stats_summary(kept, day, damaged=damaged)
+    kept: list[DailyResult] = []
+    refused: list[str] = []
+    for result in store.official_results():
+        if check is None or check(result):
+            kept.append(result)
+        else:
+            refused.append(result.date)
+    damaged = store.damaged_official_count() + len(refused)
+    return stats_summary(kept, day, damaged=damaged, unverifiable=tuple(refused))
 
 
 def topic_mastery(store: Store, kind: str) -> dict[str, float]:
@@ -432,7 +446,7 @@ def _extra(text: str | None) -> Any:
 def write_answers(records: list[AnswerRow], path: Path) -> int:
     """Write ``records`` to ``path`` (CSV or JSON by its suffix); returns how many."""
     fmt = export_format(path)
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with io.StringIO(newline="") as f:
         if fmt == "json":
             data = [{k: getattr(r, k) for k in EXPORT_COLUMNS} | {"extra": _extra(r.extra)} for r in records]
             json.dump(data, f, indent=2)
@@ -448,6 +462,7 @@ def write_answers(records: list[AnswerRow], path: Path) -> int:
                         "points_lost": "" if r.points_lost is None else f"{r.points_lost:.2f}",
                     }
                 )
+        write_whole(path, f.getvalue().encode("utf-8"))
     return len(records)
 
 
@@ -458,6 +473,30 @@ def export_answers(store: Store, path: Path) -> int:
 
 
 # -- rated games (``play``): official results, apart from the daily game's
+
+
+@dataclass(frozen=True)
+class RatedResult:
+    """A rated game as its moves replay: the computers it was against (``hard``, ``easy,hard``),
+    how it ended for the person (``win``, ``loss``, ``shared`` or ``resigned``) and their score."""
+
+    game: int
+    level: str
+    outcome: str
+    score: int
+
+
+@dataclass(frozen=True)
+class Unverifiable:
+    """A game stored as rated, or replaying as one, that the stats cannot count, and why."""
+
+    game: int
+    reason: str
+
+
+#: What a finished game gives the stats: a rated result, None for a training game, or why it
+#: cannot be counted.
+Verdict = RatedResult | Unverifiable | None
 
 
 @dataclass(frozen=True)
@@ -476,28 +515,30 @@ class LevelRecord:
 
 @dataclass(frozen=True)
 class GameStats:
-    """Every finished rated game, by level, and the runs of wins (a shared win ends a run)."""
+    """Every finished rated game, by level, and the runs of wins (a shared win ends a run);
+    ``unverifiable`` the games left out of them."""
 
     levels: tuple[LevelRecord, ...]
     current_streak: int
     longest_streak: int
+    unverifiable: tuple[Unverifiable, ...] = ()
 
     @property
     def played(self) -> int:
         return sum(r.played for r in self.levels)
 
 
-def game_stats(rows: list[GameRow]) -> GameStats:
-    """The stats of rated games from their rows (oldest first)."""
-    by_level: dict[str, list[GameRow]] = {}
+def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiable] = ()) -> GameStats:
+    """The stats of rated games from their results (oldest first)."""
+    by_level: dict[str, list[RatedResult]] = {}
     run = longest = 0
-    for row in rows:
-        by_level.setdefault(row.level or "", []).append(row)
-        run = run + 1 if row.outcome == "win" else 0
+    for result in results:
+        by_level.setdefault(result.level, []).append(result)
+        run = run + 1 if result.outcome == "win" else 0
         longest = max(longest, run)
     levels = []
     for level, games in sorted(by_level.items()):
-        scores = [g.score for g in games if g.score is not None]
+        scores = [g.score for g in games]
         levels.append(
             LevelRecord(
                 level=level,
@@ -510,8 +551,20 @@ def game_stats(rows: list[GameRow]) -> GameStats:
                 best=max(scores, default=None),
             )
         )
-    return GameStats(tuple(levels), run, longest)
+    return GameStats(tuple(levels), run, longest, tuple(unverifiable))
 
 
-def load_game_stats(store: Store) -> GameStats:
-    return game_stats(store.rated_games())
+def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:
+    """The stats of the finished games in ``store`` as ``verdict`` judges each (oldest first):
+    its replay, never what the store says of it."""
+    results: list[RatedResult] = []
+    left_out: list[Unverifiable] = []
+    for row in reversed(store.games()):
+        if not row.finished:
+            continue
+        judged = verdict(row)
+        if isinstance(judged, RatedResult):
+            results.append(judged)
+        elif isinstance(judged, Unverifiable):
+            left_out.append(judged)
+    return game_stats(results, left_out)

@@ -9,6 +9,8 @@ A screen reader cannot read a plot: plain views show the same figures as a table
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -103,7 +105,8 @@ def plot(chart: LineChart, width: int, height: int = HEIGHT, *, colour: bool = T
         ys = [value for _, value in series.points]
         fig.draw(fig.signal(xs, ys, marker=plotext.marker("braille", pixel=colour_of(n))).lines())
         fig.draw(fig.signal(xs, ys, marker=plotext.marker(mark_of(n), pixel=colour_of(n))))
-    fig.ruler("x").ticks(list(range(len(chart.steps))), list(chart.steps))
+    labelled = labelled_steps(chart.steps, width)
+    fig.ruler("x").ticks(labelled, [chart.steps[n] for n in labelled])
     fig.ruler("x").lim(*edges)
     fig.ruler("y").lim(chart.low, chart.high)
     fig.ruler("y").ticks([value for value, _ in chart.ticks], [label for _, label in chart.ticks])
@@ -113,6 +116,32 @@ def plot(chart: LineChart, width: int, height: int = HEIGHT, *, colour: bool = T
     return drawn if colour else plotext.uncolorize(drawn)
 
 
+#: Cells the y axis and its labels take from a plot's width, with the frame.
+AXIS_CELLS = 8
+
+
+def labelled_steps(steps: tuple[str, ...], width: int) -> list[int]:
+    """The steps that get a label under the x axis: every one where they all fit side by side,
+    else every second, third, ... from the first, so that no two labels run into each other
+    (the last is labelled too where it has room).
+
+    >>> labelled_steps(tuple(str(n) for n in range(1, 41)), 60)
+    [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39]
+    >>> labelled_steps(("1", "2", "3", "end"), 60)
+    [0, 1, 2, 3]
+    """
+    if not steps:
+        return []
+    cell = max(1, width - AXIS_CELLS) / len(steps)
+    label = max(len(step) for step in steps) + 1
+    every = max(1, math.ceil(label / cell))
+    chosen = list(range(0, len(steps), every))
+    last = len(steps) - 1
+    if chosen[-1] != last and (last - chosen[-1]) * cell >= label:
+        chosen.append(last)
+    return chosen
+
+
 def chart_text(chart: LineChart, width: int, height: int = HEIGHT, *, colour: bool = False) -> str:
     """The chart and, under it, its legend: a line a series (and one for the reference)."""
     legend = [f"  {mark} {label}" for mark, _, label in legend_entries(chart)]
@@ -120,11 +149,13 @@ def chart_text(chart: LineChart, width: int, height: int = HEIGHT, *, colour: bo
 
 
 class _RichChart:
-    """Drawn when rich renders it, at the console's width (up to :data:`MAX_WIDTH`)."""
+    """Drawn when rich renders it, at the console's width (up to :data:`MAX_WIDTH`); narrower
+    than :data:`MIN_WIDTH`, the ``narrow`` text of that width instead, if any."""
 
-    def __init__(self, chart: LineChart, height: int) -> None:
+    def __init__(self, chart: LineChart, height: int, narrow: Callable[[int], str] | None) -> None:
         self.chart = chart
         self.height = height
+        self.narrow = narrow
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.style import Style
@@ -132,6 +163,11 @@ class _RichChart:
 
         width = min(options.max_width, MAX_WIDTH)
         if width < MIN_WIDTH:
+            if self.narrow is not None:
+                from farkle_trainer.ui.views.fit import wrap
+
+                for line in self.narrow(options.max_width).split("\n"):
+                    yield from wrap(Text(line), options.max_width)
             return
         for line in plot(self.chart, width, self.height).split("\n"):
             yield Text.from_ansi(line, no_wrap=True, overflow="crop")
@@ -139,7 +175,10 @@ class _RichChart:
             yield Text.assemble("  ", (mark, Style(color=f"color({colour})")), f" {label}")
 
 
-def chart_rich(chart: LineChart, height: int = HEIGHT) -> RenderableType:
-    """The chart with its legend, drawn in colour at the console's width; nothing on a console
-    narrower than :data:`MIN_WIDTH`."""
-    return _RichChart(chart, height)
+def chart_rich(
+    chart: LineChart, height: int = HEIGHT, *, narrow: Callable[[int], str] | None = None
+) -> RenderableType:
+    """The chart with its legend, drawn in colour at the console's width; on a console
+    narrower than :data:`MIN_WIDTH`, the ``narrow`` text for that width (the same figures as
+    a table, say), or nothing."""
+    return _RichChart(chart, height, narrow)

@@ -6,16 +6,22 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from farkle_trainer.engine.notation import is_stop
+from farkle_trainer.engine.notation import is_stop, parse_yes_no
 from farkle_trainer.training.frontend import EndOfInput, Frontend
 
 T = TypeVar("T")
+Q = TypeVar("Q", bound="Question")
 
 if TYPE_CHECKING:
+    from questionary import Question
     from rich.console import Console, RenderableType
+
+
+#: How a yes/no question is answered, by its default: the capital is what Enter answers.
+YES_NO_HINTS: dict[bool | None, str] = {None: "(y/n)", True: "(Y/n)", False: "(y/N)"}
 
 
 def is_terminal(stream: IO[str]) -> bool:
@@ -47,9 +53,27 @@ class Terminal(Frontend):
     def json(self, data: Any) -> None:
         self.say(json.dumps(data, indent=2))
 
-    def confirm(self, question: str) -> bool | None:
-        """A yes/no question, default no; None when nobody can answer (no stdin, end of input)."""
+    def yes_no(self, question: str, default: bool | None = None) -> bool:
+        """Every yes/no question of every command and activity, asked alike in both front ends.
+
+        The question ends with how to answer it: ``(y/N)`` or ``(Y/n)``, the capital letter
+        being what Enter (an empty line) answers, or ``(y/n)`` where there is no default (a
+        quiz's question), where Enter answers nothing. On a terminal one key answers; in plain
+        text, a line. ``q`` and Ctrl-D (the end of input) raise :class:`EndOfInput`.
+        """
+        return self._reply(question, YES_NO_HINTS[default], default)
+
+    def _reply(self, question: str, hint: str, default: bool | None) -> bool:
+        """The answer to :meth:`yes_no`, read as this front end reads."""
         raise NotImplementedError
+
+    def confirm(self, question: str) -> bool | None:
+        """A yes/no question about the command itself (delete, replace, start), default no;
+        None when nobody answers (no input, the end of it, ``q``)."""
+        try:
+            return self.yes_no(question, default=False)
+        except EndOfInput:
+            return None
 
 
 @dataclass
@@ -89,10 +113,12 @@ class PlainFrontend(Terminal):
     def _read(self, prompt: str) -> str:
         print(f"{prompt} ", end="", file=self._prompts, flush=True)
         try:
-            line = self.stdin.readline()
+            line = self.stdin.readline() if self.stdin is not None else ""
         except UnicodeDecodeError:
             # Bytes that are not text: an answer nobody can parse, so it is asked again.
             line = "\ufffd\n"
+        except (OSError, ValueError):
+            line = ""  # closed: nobody can answer
         if not line:
             print(file=self._prompts, flush=True)
             raise EndOfInput
@@ -114,19 +140,12 @@ class PlainFrontend(Terminal):
     def choose(self, prompt: str, choices: Sequence[tuple[str, T]], parse: Callable[[str], T]) -> T:
         return self.ask(prompt, parse)
 
+    def _reply(self, question: str, hint: str, default: bool | None) -> bool:
+        return self.ask(f"{question} {hint}", lambda text: parse_yes_no(text, default))
+
     def confirm(self, question: str) -> bool | None:
-        # The question goes to stderr, so stdout keeps only the command's output.
-        print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-        try:
-            line = self.stdin.readline() if self.stdin is not None else ""
-        except (OSError, ValueError):
-            line = ""
-        # An answer from a pipe is not echoed by a terminal; echo it so the transcript reads on.
-        if not line or self.echo:
-            print(line.rstrip("\n"), file=sys.stderr)
-        if not line:
-            return None
-        return line.strip().lower() in ("y", "yes")
+        # Asked on stderr, so that stdout keeps only the command's output.
+        return Terminal.confirm(replace(self, prompts=sys.stderr), question)
 
 
 def readable_input(stream: IO[str] | None) -> None:
@@ -134,11 +153,24 @@ def readable_input(stream: IO[str] | None) -> None:
 
     A strict UTF-8 locale would otherwise end any prompt with a UnicodeDecodeError.
     """
+    _tolerant(stream, "replace")
+
+
+def writable_output(stream: IO[str] | None) -> None:
+    """Let ``stream`` write any text, what it cannot encode written as an escape (``\\udcff``).
+
+    An argument or a file name that was not UTF-8 reaches the program as such characters, and
+    quoting it back would otherwise end the command with a UnicodeEncodeError in a strict locale.
+    """
+    _tolerant(stream, "backslashreplace")
+
+
+def _tolerant(stream: IO[str] | None, errors: str) -> None:
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is None:
         return
     with suppress(ValueError, OSError, TypeError):
-        reconfigure(errors="replace")
+        reconfigure(errors=errors)
 
 
 #: What prompt_toolkit raises when a key arrives as its application is already ending (a paste
@@ -194,13 +226,23 @@ class InteractiveFrontend(Terminal):
         # Rich would wrap and colour JSON; machine-readable output stays exact.
         print(json.dumps(data, indent=2), file=self.console.file, flush=True)
 
-    def confirm(self, question: str) -> bool | None:
+    def _reply(self, question: str, hint: str, default: bool | None) -> bool:
         import questionary
+        from prompt_toolkit.key_binding import KeyBindings
 
-        try:
-            return bool(self._run(questionary.confirm(question, default=False, **self._io())))
-        except EndOfInput:
-            return None
+        keys = KeyBindings()
+
+        @keys.add("q", eager=True)
+        def _(event: Any) -> None:
+            event.app.exit(exception=EOFError())
+
+        if default is None:
+            # Nothing to take: Enter waits for y or n, as a stray one must not answer.
+            keys.add("enter", eager=True)(lambda event: None)
+        # questionary shows (Y/n) or (y/N) for a default, and needs telling where there is none.
+        instruction = f"{hint} " if default is None else None
+        asked = questionary.confirm(question, default=bool(default), instruction=instruction, **self._io())
+        return bool(self._run(answered_by_keys(asked), keys))
 
     def show(self, text: str, renderable: Callable[[], RenderableType] | None = None) -> None:
         if renderable is None:
@@ -210,6 +252,7 @@ class InteractiveFrontend(Terminal):
 
     @staticmethod
     def _run(question: Any, keys: Any = None) -> Any:
+        """Ask ``question``; ``keys`` are bindings of our own, which win over questionary's."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
         # Text prompts end on Ctrl-D by themselves; lists ignore it, so give every prompt the
@@ -265,12 +308,10 @@ class InteractiveFrontend(Terminal):
         options = [questionary.Choice(title=label, value=i) for i, (label, _) in enumerate(choices)]
         letters = "/".join(k for k in keys if k is not None)
         instruction = menu_instruction(prompt, letters, self.console.width)
-        index = self._run(
-            questionary.select(
-                prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
-            ),
-            bindings,
+        menu = questionary.select(
+            prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
         )
+        index = self._run(answered_by_keys(menu), bindings)
         if index is None:
             raise EndOfInput
         return choices[index][1]
@@ -286,6 +327,22 @@ def menu_instruction(prompt: str, letters: str, width: int) -> str:
     if len("? ") + len(prompt) + 1 + len(full) <= width:
         return full
     return f"({letters}; q stops)" if letters else "(q stops)"
+
+
+def answered_by_keys(question: Q) -> Q:
+    """``question``, a menu or a yes/no question, answered by its keys alone.
+
+    questionary draws these above an empty line of text that prompt_toolkit can still accept
+    (Escape then Enter, or Ctrl-O, accept a line in its Emacs keys), ending the question with
+    that line's text, ``""``, where a choice was due. With nothing to accept it, those keys
+    do nothing.
+    """
+    from prompt_toolkit.layout.controls import BufferControl
+
+    for control in question.application.layout.find_all_controls():
+        if isinstance(control, BufferControl):
+            control.buffer.accept_handler = None
+    return question
 
 
 def _exit_with(index: int) -> Callable[[Any], None]:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.notation import parse_yes_no
 from farkle_trainer.training.classroom.codes import (
     ClassCodeError,
     StudentNameError,
@@ -100,12 +99,10 @@ class ClassEntry:
             raise InputError(f"--save-result: {finished_refusal(path, earlier)}")
         question = (
             f"{path} already holds your finished result ({finished_words(earlier)}); "
-            "start again and replace it? (y/N)"
+            "start again and replace it?"
         )
         kept = f"Nothing was started: {path} keeps your finished result."
-        replace = self._ask(
-            front, lambda f: f.choose(question, [("no", False), ("yes", True)], _no_by_default), kept
-        )
+        replace = self._ask(front, lambda f: f.yes_no(question, default=False), kept)
         if not replace:
             front.say(kept)
             raise Stopped(0)
@@ -121,10 +118,6 @@ class ClassEntry:
                 front.say()
             front.say(stopped)
             raise Stopped(INTERRUPTED if interrupted else 0) from None
-
-
-def _no_by_default(text: str) -> bool:
-    return False if not text.strip() else parse_yes_no(text)
 
 
 def finished_refusal(path: Path, earlier: Result) -> str:

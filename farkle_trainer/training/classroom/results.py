@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, file_beside, read_text, write_whole
 from farkle_trainer.store.rows import LOSS_UNITS, LossUnit
 from farkle_trainer.training.classroom.codes import (
     ACTIVITIES,
@@ -167,28 +166,9 @@ def _result_bytes(r: Result) -> bytes:
     return (json.dumps(result_document(r), indent=2, ensure_ascii=False) + "\n").encode()
 
 
-def _temp_copy(path: Path, data: bytes) -> Path:
-    """``data`` in a new file beside ``path``, ready to take its place in one step."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    # Created like any new file (0666 less the umask), so a teacher can read what is handed in.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return tmp
-
-
 def write_result(path: Path, r: Result) -> None:
     """Write a result file whole or not at all (a new file is renamed over the old one)."""
-    tmp = _temp_copy(path, _result_bytes(r))
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(path, _result_bytes(r))
 
 
 def file_contents(path: Path) -> bytes | None:
@@ -219,7 +199,7 @@ def replace_result(path: Path, r: Result, *, held: bytes | None) -> bytes | None
     Otherwise the bytes written, which the next write expects to find there.
     """
     data = _result_bytes(r)
-    tmp = _temp_copy(path, data)
+    tmp = file_beside(path, data)
     try:
         now = file_contents(path)
         if now is None:
@@ -483,7 +463,7 @@ MAX_RESULT_FILE = 4 * 1024 * 1024
 def read_result(path: Path) -> Result:
     """The result in ``path``: only a regular file of a sane size."""
     try:
-        text = read_limited(path, MAX_RESULT_FILE).decode("utf-8")
+        text = read_text(path, MAX_RESULT_FILE)
     except NotARegularFile:
         raise ResultError("unreadable", "not a regular file: not a result file") from None
     except FileTooLarge:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from farkle_trainer.engine.decisions import (
     KINDS,
@@ -22,7 +22,15 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.kinds import TURN_KINDS
-from farkle_trainer.engine.notation import Action, dice_count, dice_text, labelled_roll, parse_action, points
+from farkle_trainer.engine.notation import (
+    BankOrRoll,
+    dice_count,
+    dice_text,
+    labelled_roll,
+    parse_action,
+    parse_bank_or_roll,
+    points,
+)
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
@@ -205,14 +213,18 @@ def _refuse_non_scoring(p: Position) -> Callable[[tuple[int, ...]], None]:
     return check
 
 
+def _keep_asked(d: Decision) -> bool:
+    """Whether the player chooses the set-aside: not when the drill sets it, or only one scores."""
+    return d.position.kept is None and len(d.keeps) > 1
+
+
 def ask_keep(front: Frontend, d: Decision) -> tuple[int, ...]:
     """The dice the player sets aside; not asked when only one set-aside is possible."""
     p = d.position
     if p.kept is not None:
         return tuple(sorted(p.kept))
-    keeps = d.keeps
-    if len(keeps) == 1:
-        only = keeps[0]
+    if not _keep_asked(d):
+        only = d.keeps[0]
         what = f"Only {dice_text(only)} {'scores' if len(only) == 1 else 'score'}"
         front.say(f"{what}: you set {'it' if len(only) == 1 else 'them'} aside.")
         return only
@@ -220,8 +232,16 @@ def ask_keep(front: Frontend, d: Decision) -> tuple[int, ...]:
     return front.pick_dice(prompt, p.roll, _refuse_non_scoring(p))
 
 
-def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Choice:
-    """Bank or roll after setting aside ``keep``; not asked when banking is not allowed."""
+#: The answer to the bank-or-roll question: the play, or the set-aside taken back or changed.
+Answer = Choice | Literal["undo"] | tuple[int, ...]
+
+
+def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Answer:
+    """Bank or roll after setting aside ``keep``; not asked when banking is not allowed.
+
+    Where the player chose the set-aside, ``u`` takes it back and other dice replace it, as in
+    the daily game and whole games.
+    """
     options = {c.action: c for c in d.choices_for(keep)}
     roll = options["roll"]
     at_stake = points(roll.points_after)
@@ -236,9 +256,35 @@ def ask_action(front: Frontend, d: Decision, keep: tuple[int, ...]) -> Choice:
         left = "hot dice" if roll.hot_dice else f"{dice_count(roll.dice_left)} left"
         front.say(f"{at_stake} points at stake, {left}.")
     prompt = f"Bank {at_stake} or {rolls}?"
-    choices: list[tuple[str, Action]] = [(f"Bank {at_stake}", "bank"), (rolls[0].upper() + rolls[1:], "roll")]
-    action = front.choose(f"{prompt} (b/r)" if front.plain else prompt, choices, parse_action)
-    return options[action]
+    choices: list[tuple[str, BankOrRoll]] = [
+        (f"Bank {at_stake}", "bank"),
+        (rolls[0].upper() + rolls[1:], "roll"),
+    ]
+    changeable = _keep_asked(d)
+    if changeable:
+        choices.append(("Undo: set aside other dice", "undo"))
+    refuse = _refuse_non_scoring(d.position)
+
+    def parse(text: str) -> BankOrRoll:
+        if not changeable:
+            return parse_action(text)
+        answer = parse_bank_or_roll(text, d.position.roll)
+        if isinstance(answer, tuple):
+            refuse(answer)
+        return answer
+
+    answer = front.choose(f"{prompt} (b/r)" if front.plain else prompt, choices, parse)
+    return answer if answer == "undo" or isinstance(answer, tuple) else options[answer]
+
+
+def ask_play(front: Frontend, d: Decision) -> Choice:
+    """The dice set aside, then bank or roll on, changing the set-aside as often as asked."""
+    keep = ask_keep(front, d)
+    while True:
+        answer = ask_action(front, d, keep)
+        if isinstance(answer, Choice):
+            return answer
+        keep = ask_keep(front, d) if answer == "undo" else answer
 
 
 def play_drill(
@@ -247,8 +293,7 @@ def play_drill(
     """Show a position, ask for the play, grade it and show the grading."""
     d = decision_for(p)
     front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
-    keep = ask_keep(front, d)
-    choice = ask_action(front, d, keep)
+    choice = ask_play(front, d)
     g = grade(d, choice.keep, choice.action)
     notes = strategy_notes(g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))

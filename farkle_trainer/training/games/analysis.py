@@ -25,10 +25,21 @@ the value of the play made. Within a turn these telescope, so for each player:
 * turns: turns taken = :attr:`Account.expected` (the expected turns from 0) - luck + given up;
 * two players: 100 x the result of one player (1, 0 or 1/2) = 100 x their chance at the
   start + their luck - what they gave up - the opponent's luck + what the opponent gave up.
+
+These hold for a game played to its end. A game given up (or set aside) is analysed too, up
+to where it stopped: its decisions were made and can be learned from, but the resignation
+itself gave up what the dice and the decisions had left, so the accounts no longer add up.
+
+Each decision also gets the accuracy chess players know from lichess (:func:`move_accuracy`),
+a share of 100 that falls as the win chance given up grows; a game's accuracy is their mean.
+It is given only where every decision is graded by the chance of winning (two players): a
+loss in points or in turns has no such scale, and a made-up exchange rate would make the
+figure look more exact than it is.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -40,7 +51,13 @@ from farkle_trainer.engine.grading import GRADES, Grade, Unit, grade_for, in_poi
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
-from farkle_trainer.training.games.match import FARKLES_FOR_PENALTY, MatchState, Move, move_runs
+from farkle_trainer.training.games.match import (
+    FARKLES_FOR_PENALTY,
+    MatchState,
+    Move,
+    final_winners,
+    move_runs,
+)
 from farkle_trainer.training.games.setup import Form, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
@@ -219,6 +236,23 @@ def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
     return Review(move, unit, chosen, keep, action, best, lost, grade_for(lost, unit))
 
 
+@dataclass(frozen=True)
+class Step:
+    """One move of a game as a walk through it shows it: the roll, and for a decision its
+    grade against the best play (None for a Farkle, which is no decision)."""
+
+    move: Move
+    review: Review | None
+
+
+def steps(state: MatchState) -> tuple[Step, ...]:
+    """Every move of the game in order, each decision graded as a person's is, whoever made it."""
+    return tuple(
+        Step(m, review_move(state.setup, m, runs) if m.decision else None)
+        for m, runs in zip(state.log, move_runs(state), strict=True)
+    )
+
+
 def review(state: MatchState) -> tuple[Review, ...]:
     """Every decision of the people playing, graded, in the order they were made."""
     people = state.setup.players
@@ -237,6 +271,8 @@ class Summary:
     rating reads it. ``average_in_unit`` is the same average in ``loss_unit``, the unit the
     decisions were shown in (percentage points for a chance); when they were shown in more
     than one (``mixed``: points, and chances in last turns) it is the average in points.
+    ``errors`` counts the decisions graded an inaccuracy or worse, ``gave_up`` every one that
+    gave up anything.
     """
 
     seat: int
@@ -249,6 +285,38 @@ class Summary:
     loss_unit: Unit = Unit.POINTS
     average_in_unit: float | None = None
     mixed: bool = False
+    #: The mean of the decisions' :func:`move_accuracy`, from 0 to 100; None unless every
+    #: decision was graded by the chance of winning.
+    accuracy: float | None = None
+    #: Decisions that gave up anything at all, an inaccuracy or not (``errors`` counts those
+    #: graded an inaccuracy or worse).
+    gave_up: int = 0
+
+
+#: lichess's curve from the win chance a move gives up (in percentage points) to its accuracy.
+ACCURACY_SCALE = 103.1668
+ACCURACY_DECAY = 0.04354
+ACCURACY_OFFSET = 3.1669
+
+
+def move_accuracy(lost_pp: float) -> float:
+    """The accuracy of a decision that gave up ``lost_pp`` percentage points of the chance of
+    winning, as lichess computes a move's: ``103.1668 * exp(-0.04354 * loss) - 3.1669``, held
+    within 0 to 100.
+
+    >>> round(move_accuracy(0.0), 2), round(move_accuracy(5.0), 2), move_accuracy(100.0)
+    (100.0, 79.82, 0.0)
+    """
+    value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * lost_pp) - ACCURACY_OFFSET
+    return min(100.0, max(0.0, value))
+
+
+def accuracy_of(reviews: Sequence[Review]) -> float | None:
+    """The mean accuracy of ``reviews``; None without decisions, or when any was graded in
+    something else than the chance of winning."""
+    if not reviews or any(r.unit != Unit.WIN for r in reviews):
+        return None
+    return sum(move_accuracy(r.lost) for r in reviews) / len(reviews)
 
 
 def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
@@ -272,6 +340,8 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
         loss_unit=unit,
         average_in_unit=in_unit,
         mixed=len(units) > 1,
+        accuracy=accuracy_of(mine),
+        gave_up=sum(1 for r in mine if r.gave_up > 0),
     )
 
 
@@ -286,7 +356,7 @@ class Account:
     from 0 (turns), or 100 x their chance of winning before the first roll (a two-player
     game). ``luck``: the sum of their rolls' luck. ``given_up``: the sum of what all their
     decisions gave up, computers' included. ``result``: the final score, the turns taken, or
-    100 x the result of the game.
+    100 x the result of the game; None for a game set aside, which has none.
     """
 
     seat: int
@@ -294,13 +364,17 @@ class Account:
     expected: float
     luck: float
     given_up: float
-    result: float
+    result: float | None
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """A finished game: each person's decisions worst first, their summaries, every
-    player's account, and the chance of winning through the game (two players)."""
+    """A game analysed: each person's decisions worst first, their summaries, every player's
+    account, and the chance of winning through the game (two players).
+
+    ``resigned`` is the seat that gave the game up, ``stopped`` says it was set aside before
+    its end (neither for a game played to its end).
+    """
 
     unit: Unit
     reviews: tuple[Review, ...]
@@ -308,29 +382,49 @@ class Analysis:
     accounts: tuple[Account, ...]
     chances: tuple[tuple[int, float], ...]
     chart_seat: int
+    resigned: int | None = None
+    stopped: bool = False
 
 
-def analyse(state: MatchState) -> Analysis:
-    """Analyse a finished game."""
-    if not state.over:
-        raise MatchError("a game is analysed once it is over")
+def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = False) -> Analysis:
+    """Analyse a game that has ended: over, given up by the seat ``resigned``, or set aside
+    (``stopped``) before its end; the last two up to where they stopped."""
+    if not (state.over or resigned is not None or stopped):
+        raise MatchError("a game is analysed once it is over, given up or set aside")
+    if state.over:
+        resigned, stopped = None, False
     setup = state.setup
     unit = game_unit(setup)
     by_move = [values(setup, m, unit, runs) for m, runs in zip(state.log, move_runs(state), strict=True)]
     reviews = sorted(review(state), key=lambda r: -r.points_lost)
-    accounts = tuple(_account(state, seat, unit, by_move) for seat in range(setup.size))
+    ended = _results(state, resigned, stopped)
+    accounts = tuple(_account(state, seat, unit, by_move, ended) for seat in range(setup.size))
     chart_seat = setup.humans[0] if setup.humans else 0
     return Analysis(
         unit=unit,
         reviews=tuple(reviews),
         summaries=tuple(summarize(seat, reviews) for seat in setup.humans),
         accounts=accounts,
-        chances=win_chances(state, chart_seat) if unit == Unit.WIN else (),
+        chances=win_chances(state, chart_seat, resigned=resigned) if unit == Unit.WIN else (),
         chart_seat=chart_seat,
+        resigned=resigned,
+        stopped=stopped,
     )
 
 
-def _account(state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values]) -> Account:
+def _results(state: MatchState, resigned: int | None, stopped: bool) -> tuple[float, ...] | None:
+    """What the game gave each seat (1, 0 or a share of a shared win); None for a game set aside."""
+    if stopped:
+        return None
+    winners = final_winners(state, resigned)
+    if winners is None:  # solo, given up: the score or the turns stand as they are
+        return (0.0,) * state.setup.size
+    return tuple(1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.setup.size))
+
+
+def _account(
+    state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values], ended: tuple[float, ...] | None
+) -> Account:
     setup = state.setup
     luck = 0.0
     given_up = 0.0
@@ -346,10 +440,11 @@ def _account(state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values]
         if move.decision:
             assert move.action != "farkle"
             given_up += loss(v.after, v.value(move.keep, move.action), unit)
+    result: float | None
     if unit == Unit.WIN:
         first = solve_game(setup.rules, setup.target, setup.opening).first_player_chance
         expected = 100 * (first if seat == 0 else 1.0 - first)
-        result = 100 * state.result(seat)
+        result = None if ended is None else 100 * ended[seat]
     elif unit == Unit.TURNS:
         expected = solve_solo(setup.rules, setup.target, setup.opening).expected_turns(0)
         result = float(state.turns[seat])
@@ -359,9 +454,12 @@ def _account(state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values]
     return Account(seat, unit, expected, luck, given_up, result)
 
 
-def win_chances(state: MatchState, seat: int) -> tuple[tuple[int, float], ...]:
+def win_chances(
+    state: MatchState, seat: int, *, resigned: int | None = None
+) -> tuple[tuple[int, float], ...]:
     """``(turn, chance)``: the chance that ``seat`` wins a two-player game as each turn
-    starts, and its result (1, 0 or 1/2) after the last turn."""
+    starts, and its result (1, 0 or 1/2) after the last turn, or once the seat ``resigned``
+    gave the game up (nothing after a game set aside)."""
     setup = state.setup
     if game_unit(setup) != Unit.WIN:
         raise MatchError("win chances are for two-player games")
@@ -378,6 +476,7 @@ def win_chances(state: MatchState, seat: int) -> tuple[tuple[int, float], ...]:
         else:
             chance = table.win_chance(me, other, runs)
         points.append((move.turn, chance if move.seat == seat else 1.0 - chance))
-    if state.over:
-        points.append((state.turn, state.result(seat)))
+    winners = final_winners(state, resigned)
+    if winners is not None:
+        points.append((state.turn, 1.0 / len(winners) if seat in winners else 0.0))
     return tuple(points)

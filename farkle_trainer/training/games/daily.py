@@ -61,7 +61,10 @@ class Recorded:
 class DailyView(GameView, Protocol):
     """Every line the daily game says, as a front end words it: the game's own, and these."""
 
+    RESTART_PROMPT: str
+
     def intro(self, day: date, *, official: bool) -> str: ...
+    def restarted_line(self, state: MatchState) -> str: ...
     def resume_line(self, state: MatchState) -> str: ...
     def stopped_line(self, state: MatchState, command: str) -> str: ...
     def summary(self, state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str: ...
@@ -86,6 +89,10 @@ class GameElsewhere(DailyError):
     """The attempt is being played, or was carried on, in another terminal."""
 
     exit_code = RUNTIME_FAILURE
+
+
+#: What a player who asks to restart the official game is told: it is played once.
+OFFICIAL_NO_RESTART = "the official game is played once and cannot start again"
 
 
 # -- the day
@@ -201,18 +208,35 @@ def close_expired(store: Store, moment: datetime) -> int:
                     attempt.id, reason=attempt.damage or "unreadable", version=attempt.version
                 )
             else:
-                store.finish_daily(
-                    attempt.id,
-                    score=state.banked,
-                    perfect_score=perfect_play(daily_source(day)),
-                    marks=spaced_marks(state),
-                    turns=turn_summaries(state),
-                    version=attempt.version,
-                )
+                close_as_it_stands(store, attempt, state, version=attempt.version)
         except StaleAttemptError:
             continue  # another terminal closed it first
         closed += 1
     return closed
+
+
+def close_as_it_stands(store: Store, attempt: DailyAttempt, state: MatchState, *, version: int) -> None:
+    """Close an attempt where it stopped (its time ran out, or a practice play starts again):
+    turns already over keep their points, the turns not played score 0. Its saved game stays,
+    so its result replays and it can be reviewed up to there."""
+    perfect = perfect_play(daily_source(date.fromisoformat(attempt.date)))
+    with store.atomic():
+        if attempt.state is None:
+            # Never rolled: the game is kept as it stood, so its result replays too.
+            version = store.save_daily_state(attempt.id, state.to_dict(), version=version)
+        _finish(store, attempt.id, state, perfect=perfect, version=version)
+
+
+def _finish(store: Store, attempt_id: int, state: MatchState, *, perfect: float, version: int) -> None:
+    """Record a daily game as it stands: the turns banked count, the turns not played score 0."""
+    store.finish_daily(
+        attempt_id,
+        score=state.banked,
+        perfect_score=perfect,
+        marks=spaced_marks(state),
+        turns=turn_summaries(state),
+        version=version,
+    )
 
 
 def share_line(day: date | str, score: int, marks: Iterable[str], *, official: bool = True) -> str:
@@ -293,6 +317,43 @@ class Outcome:
     state: MatchState
     finished: bool
     exit_code: int
+    #: The player asked to start the day's game again: the play is closed where it stood.
+    restarted: bool = False
+
+
+def restart_practice(store: Store, day: date, today: date, moment: datetime) -> DailyAttempt | None:
+    """Close the day's unfinished practice play as it stands, so that the next one starts
+    from turn 1 (``daily --replay --restart``); the play closed, or None when there was none.
+
+    Refused (:class:`DailyError`) where the play would be the official game, which is played
+    once: today's before it is over, or a past day's left unfinished.
+    """
+    official = store.daily_attempt(day, official=True)
+    if (official is not None and not official.finished) or (day == today and official is None):
+        raise DailyError(f"--restart starts a practice play again: {OFFICIAL_NO_RESTART}")
+    practice = store.daily_attempt(day, official=False)
+    if practice is None or practice.finished:
+        return None
+    practice = take(store, practice, moment)
+    state = readable(store, practice, today)
+    try:
+        close_as_it_stands(store, practice, state, version=practice.version)
+    except StaleAttemptError:
+        raise GameElsewhere(
+            "this game was just moved on in another terminal; run farkle-train daily to see it"
+        ) from None
+    return practice
+
+
+def saved_game(attempt: DailyAttempt) -> MatchState | None:
+    """The attempt's game as its moves replay on its day's dice; None when it is damaged or
+    cannot be read (nothing is changed in the store)."""
+    if attempt.damage is not None:
+        return None
+    try:
+        return load_state(attempt)
+    except MatchError:
+        return None
 
 
 def resume_command(day: date, today: date, *, official: bool) -> str:
@@ -311,14 +372,14 @@ def result_holds(result: DailyResult) -> bool:
     """Whether an official result is what its saved moves score on its day's dice.
 
     Stats count only results that hold: an edited score, or moves the day's dice do not
-    give, is not an official result. A result saved without its game (none is, since every
-    action is saved) cannot be replayed and is taken as it is.
+    give, is not an official result; nor is a result without its saved game (every action is
+    saved, so only an edited store has one), since nothing can check it.
     """
     if result.state is None:
-        return True
+        return False
     try:
         played = rebuilt(read_state(json.loads(result.state)), for_day(date.fromisoformat(result.date)))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return False
     return played.banked == result.score
 
@@ -437,7 +498,14 @@ def run_attempt(
     me = terminal_id()
     try:
         state = readable(store, attempt, today)
-        return _play(front, view, store, attempt, state, today, day, again, notes)
+        outcome = _play(front, view, store, attempt, state, today, day, again, notes)
+        while outcome.restarted:
+            # The play was closed where it stood: the next starts from turn 1, on the same dice.
+            attempt = take(store, next_attempt(store, day, today), store.now())
+            outcome = _play(
+                front, view, store, attempt, readable(store, attempt, today), today, day, again, ()
+            )
+        return outcome
     except StaleAttemptError:
         raise GameElsewhere(f"this game was continued in another terminal; run {again} to see it") from None
     finally:
@@ -476,33 +544,32 @@ def _play(
             record_decision(store, attempt.session_id, day, move)
 
     try:
-        state = play_game(
+        played = play_game(
             front,
             view,
             state,
             source,
             hints=not attempt.official,
             no_hints=OFFICIAL_NO_HINTS,
+            restart=None if attempt.official else view.RESTART_PROMPT,
+            no_restart=OFFICIAL_NO_RESTART,
             save=save,
             decided=decided,
             together=store.atomic,
-        ).state
+        )
+        state = played.state
     except (KeyboardInterrupt, EndOfInput) as stop:
         saved = load_state(store.get_daily(attempt.id))
         if isinstance(stop, KeyboardInterrupt):
             front.say()
         front.say(view.stopped_line(saved, again))
         return Outcome(saved, False, INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0)
-    perfect = perfect_play(source)
+    if played.ending == "restarted":
+        close_as_it_stands(store, attempt, state, version=version)
+        front.say(view.restarted_line(state))
+        return Outcome(state, False, 0, restarted=True)
     reviews = review(state)
-    store.finish_daily(
-        attempt.id,
-        score=state.banked,
-        perfect_score=perfect,
-        marks=spaced_marks(state),
-        turns=turn_summaries(state),
-        version=version,
-    )
+    _finish(store, attempt.id, state, perfect=perfect_play(source), version=version)
     streak = official_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
     front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak)))

@@ -1,10 +1,16 @@
-"""Where a game's dice come from: a seed, a class code's stream, or the day.
+"""Where a game's dice come from: a seed, a class code's stream, the day, or the operating system.
 
-A :data:`DiceSource` is a pure function of the roll number within the game (1, 2, 3, ...
+A :data:`DiceSource` gives a die's face from the roll number within the game (1, 2, 3, ...
 counting every roll of every turn) and the die's place in that roll (1 to 6). Rolling ``n``
 dice shows places 1 to ``n`` of the next roll number, so two players who make the same
 choices see the same dice, a player who keeps fewer dice sees the first places of the same
 next roll, and nobody can see a roll before it is thrown.
+
+Seeded, class-code and daily dice are a pure function of those two numbers, so a game on them
+can be played again. A rated game's dice are not: each is drawn from the operating system's
+randomness when it is rolled (:func:`drawn_source`), so nothing kept anywhere predicts the next
+roll, and the game keeps the rolls themselves; it is played again on those
+(:func:`recorded_source`).
 
 Daily dice
 ----------
@@ -27,10 +33,12 @@ and any Python version.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.games.turn import GameError
 
 #: A die's face from the roll number within the game (from 1) and its place in the roll (from 1).
 DiceSource = Callable[[int, int], int]
@@ -43,6 +51,33 @@ def seeded_source(stream: Stream) -> DiceSource:
 
     def die(roll_number: int, place: int) -> int:
         return stream.child(f"{roll_number}:{place}").randint(1, 6)
+
+    return die
+
+
+def drawn_source() -> DiceSource:
+    """Dice drawn from the operating system's randomness as they are rolled: no seed, nothing
+    to know a roll by before it is thrown."""
+
+    def die(roll_number: int, place: int) -> int:
+        return secrets.randbelow(6) + 1
+
+    return die
+
+
+def recorded_source(rolls: Mapping[int, Sequence[int]]) -> DiceSource:
+    """The dice a game recorded, by roll number: the game is played again on exactly those.
+    A die the record does not hold is a :class:`GameError`."""
+
+    def die(roll_number: int, place: int) -> int:
+        dice = rolls.get(roll_number)
+        if dice is None:
+            raise GameError(f"it does not record roll {roll_number}")
+        if not 1 <= place <= len(dice):
+            raise GameError(
+                f"roll {roll_number} is recorded with {len(dice)} dice, fewer than the game rolls"
+            )
+        return dice[place - 1]
 
     return die
 

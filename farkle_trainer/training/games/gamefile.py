@@ -5,17 +5,19 @@ how many hints were asked, and every move in order: whose it was, the dice it sh
 was set aside and whether the player banked or rolled on (or Farkled). Its result (over or
 resigned, scores, winners) is written too, for a reader's convenience.
 
-Reading a file replays it: the dice come again from the setup's seed, each move must be
-legal on those dice, a computer's move must be the one that computer makes, and the result
-written in the file must be the one the moves give. Anything else is a :class:`GameFileError`
-that says which move or figure is wrong: a file can be edited, so nothing in it is taken on trust.
+Reading a file replays it: the dice come again from the setup's seed or class code (a rated
+game keeps no seed: its dice are the rolls its moves show), each move must be legal on those
+dice, a computer's move must be the one that computer makes, and the result written in the file
+must be the one the moves give. The setup is checked before anything is built from it: its rules
+as a rule file's are, every number within the bounds the same number has on the command line.
+Anything else is a :class:`GameFileError` that says which move or figure is wrong: a file can be
+edited, so nothing in it is taken on trust.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +25,7 @@ from typing import Any
 
 from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_limited
+from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_text, write_whole
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import MatchError, Setup
@@ -73,15 +75,7 @@ def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = N
     """Write the game whole or not at all (a new file is renamed over the old one), so a game
     stopped at any moment leaves the file of its last action."""
     text = json.dumps(game_document(state, resigned=resigned), indent=2) + "\n"
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(path, text.encode("utf-8"))
 
 
 def check_game_path(path: Path, *, force: bool = False) -> None:
@@ -150,14 +144,13 @@ MAX_GAME_FILE = 4 * 1024 * 1024
 def _read_text(path: Path) -> str:
     """The text of a game file: a regular file of at most MAX_GAME_FILE bytes."""
     try:
-        raw = read_limited(path, MAX_GAME_FILE)
+        return read_text(path, MAX_GAME_FILE)
     except NotARegularFile:
         raise GameFileError(f"{path} is not a game file: it is not a regular file") from None
     except FileTooLarge:
         raise GameFileError(
             f"{path} is too large to be a game file (over {MAX_GAME_FILE // 2**20} MB)"
         ) from None
-    return raw.decode("utf-8")
 
 
 def numbered(path: Path, number: int) -> Path:
@@ -212,12 +205,15 @@ def replay(data: Mapping[str, Any]) -> SavedGame:
         setup = Setup.from_dict(_need(data, "setup", dict))
     except (MatchError, KeyError, TypeError, ValueError) as exc:
         raise GameFileError(f"its setup cannot be read: {exc}") from None
-    hints = _need(data, "hints", int)
+    try:
+        hints = m.hint_count(data.get("hints"))
+    except MatchError as exc:
+        raise GameFileError(str(exc)) from None
     moves = _need(data, "moves", list)
     claims = (_claim(i, claim) for i, claim in enumerate(moves))
     try:
-        state = m.replay(setup, claims, hints=max(hints, 0), vet=_as_computers_play)
-    except m.ReplayError as exc:
+        state = m.replay(setup, claims, hints=hints, vet=_as_computers_play)
+    except MatchError as exc:
         raise GameFileError(str(exc)) from None
     return SavedGame(state, _check_result(data, state))
 

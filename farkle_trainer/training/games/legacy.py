@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from farkle_trainer.training.games import turn
-from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.dice import recorded_source
 from farkle_trainer.training.games.match import Claim, MatchState, action_of, replay
 from farkle_trainer.training.games.setup import TEN_TURNS, MatchError
 
@@ -38,7 +38,10 @@ def _from_ten_turn_form(data: dict[str, Any]) -> MatchState:
         if showing:
             recorded[int(data["rolls"])] = showing
         return replay(
-            TEN_TURNS, (claim for _, claim in moves), showing=(showing, kept), source=_recorded(recorded)
+            TEN_TURNS,
+            (claim for _, claim in moves),
+            showing=(showing, kept),
+            source=recorded_source(recorded),
         )
     except MatchError as exc:
         raise MatchError(f"the saved game cannot be read: {exc}") from None
@@ -50,15 +53,3 @@ def _move(data: dict[str, Any]) -> tuple[int, Claim]:
     """A move of the ten-turn form, with the number of its roll."""
     claim = Claim(0, turn.faces(data["roll"]), turn.faces(data["keep"]), action_of(data["action"]))
     return int(data["roll_number"]), claim
-
-
-def _recorded(rolls: dict[int, tuple[int, ...]]) -> DiceSource:
-    """The dice a saved game recorded, roll by roll: the game is played again on exactly those."""
-
-    def die(roll_number: int, place: int) -> int:
-        try:
-            return rolls[roll_number][place - 1]
-        except (KeyError, IndexError):
-            raise MatchError(f"it does not record roll {roll_number}") from None
-
-    return die

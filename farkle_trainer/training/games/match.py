@@ -16,17 +16,18 @@ Solo has two forms: ten turns for the highest score, and the target in as few tu
 possible (a Farkle costs a turn).
 
 Dice come from a :data:`~farkle_trainer.training.games.dice.DiceSource` (the setup's own:
-:meth:`Setup.source`), so a saved game resumes on the same dice, and nobody (person or
-computer) can see a roll before it is thrown: the state holds no dice that have not been
-rolled. State in, state out::
+:meth:`Setup.source`), and nobody (person or computer) can see a roll before it is thrown: the
+state holds no dice that have not been rolled. A game on a seed, a class code or a day resumes
+on the same dice; a rated game's are drawn as they are rolled, and its log keeps them. State in,
+state out::
 
     state = new_match(setup)
     state = roll(state, source)          # after a Farkle, already the next player's turn
     state = set_aside(state, (1, 5))
     state = bank(state)                  # or roll_on(state, source)
 
-A saved game is trusted for its moves only: :func:`replay` plays them again on the dice and
-refuses a move those dice do not allow.
+A saved game is trusted for its moves only: :func:`replay` plays them again on the dice (a
+rated game's, as its moves record them) and refuses a move those dice do not allow.
 """
 
 from __future__ import annotations
@@ -41,11 +42,14 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import turn
-from farkle_trainer.training.games.dice import DiceSource
+from farkle_trainer.training.games.dice import DiceSource, recorded_source
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Player, Setup, is_rated
 from farkle_trainer.training.games.turn import Action, Phase
 
 MATCH_VERSION = 1
+#: Hints are counted up to this many: only whether one was asked matters, and a saved count is
+#: read only up to it.
+MAX_HINTS = 10_000
 
 #: A turn's mark in the share line: a Farkle, hot dice (and no Farkle), or neither.
 FARKLE_MARK = "F"
@@ -321,7 +325,7 @@ class MatchState:
                 rolls=int(data["rolls"]),
                 closer=None if closer is None else int(closer),
                 finished=_flag(data["finished"]),
-                hints=int(data["hints"]),
+                hints=hint_count(data["hints"]),
                 log=tuple(Move.from_dict(m) for m in data["log"]),
             )
         except MatchError as exc:
@@ -330,6 +334,13 @@ class MatchState:
             raise MatchError(f"the saved game cannot be read: {exc!r}") from None
         _check_consistent(state)
         return state
+
+
+def hint_count(value: Any) -> int:
+    """A saved count of hints; :class:`MatchError` for anything but a whole number 0 to MAX_HINTS."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_HINTS:
+        raise MatchError(f"hints must be a count from 0 to {MAX_HINTS:,}")
+    return value
 
 
 def final_winners(state: MatchState, resigned: int | None = None) -> tuple[int, ...] | None:
@@ -588,7 +599,7 @@ def ask_hint(state: MatchState) -> MatchState:
     """Note that a person asked for a hint: the game is training from now on."""
     if state.over or not state.player.human:
         raise MatchError("hints are for a person's own turn")
-    return replace(state, hints=state.hints + 1)
+    return replace(state, hints=min(state.hints + 1, MAX_HINTS))
 
 
 # -- saved games played again
@@ -608,7 +619,10 @@ def replay_move(
     if state.over and len(state.log) == i:
         raise ReplayError(f"{where}the game was already over")
     if len(state.log) == i and state.phase == "roll":
-        state = roll(state, source)
+        try:
+            state = roll(state, source)
+        except MatchError as exc:
+            raise ReplayError(f"{where}{exc}") from None
     showing = state.log[i] if len(state.log) > i else None
     actual_seat = showing.seat if showing is not None else state.seat
     actual_roll = showing.roll if showing is not None else state.roll
@@ -648,10 +662,15 @@ def replay(
     set-aside, when the game was saved between two moves.
 
     A saved game can be edited, so only its moves and its dice are trusted: the points, the
-    scores and the turns come from playing them again.
+    scores and the turns come from playing them again. A game whose dice were drawn as they
+    were rolled is played again on the rolls its moves show, in order (each move is one roll).
     """
+    if source is None and setup.drawn:
+        claims = list(claims)
+        rolls = [c.roll for c in claims] + ([showing[0]] if showing[0] else [])
+        source = recorded_source(dict(enumerate(rolls, 1)))
     source = setup.source() if source is None else source
-    state = replace(new_match(setup), hints=hints)
+    state = replace(new_match(setup), hints=hint_count(hints))
     count = 0
     for i, claim in enumerate(claims):
         state = replay_move(state, source, i, claim, vet)
@@ -664,7 +683,10 @@ def replay(
     rolled, kept = showing
     if rolled:
         if state.phase == "roll":
-            state = roll(state, source)
+            try:
+                state = roll(state, source)
+            except MatchError as exc:
+                raise ReplayError(f"the roll showing: {exc}") from None
         if state.roll != rolled:
             raise ReplayError("the roll showing is not the next roll of the game's dice")
         if kept:

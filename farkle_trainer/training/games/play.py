@@ -6,41 +6,56 @@ and class challenges. Every word is the front end's (a :class:`GameView`: see
 :mod:`farkle_trainer.ui.views.play` and :mod:`farkle_trainer.ui.views.daily`). A person
 answers in the same words in every game: dice by face or place, ``b``/``r``, ``u`` or other
 dice to change a set-aside until the next roll, ``h`` for a hint (where hints are on),
-``resign`` (confirmed, where a game may be given up) and ``q``.
+``resign`` (confirmed, where a game may be given up), ``restart`` (confirmed, where a
+practice game may start again) and ``q``. In a last turn, banking short of the leader is
+confirmed first, since it loses the game.
 
 Every state is handed to ``save`` as soon as it exists, so a game stopped in any way
 (``q``, Ctrl-C, a killed process) resumes on the same roll.
+
+A game kept in the store is read back by playing its moves again on its dice
+(:func:`saved_state`): what the store says of its scores or its result is never taken as it
+is, and the stats count a rated game as its moves replay (:func:`official_result`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.engine.notation import AnswerError, parse_action, parse_selection, parse_yes_no
+from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.setup import MatchError, Setup
+from farkle_trainer.training.games.setup import (
+    GameKind,
+    MatchError,
+    Setup,
+    rated_by_an_earlier_rule,
+)
+from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiable, Verdict, load_game_stats
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
 
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
 HINT_WORDS = ("h", "hint", "?")
-UNDO_WORDS = ("u", "undo", "back")
 RESIGN_WORDS = ("resign",)
+RESTART_WORDS = ("restart",)
 
 
 class Command(Enum):
@@ -50,6 +65,7 @@ class Command(Enum):
     HINT = "hint"
     UNDO = "undo"
     RESIGN = "resign"
+    RESTART = "restart"
 
 
 @dataclass(frozen=True)
@@ -78,18 +94,21 @@ class GameView(Protocol):
     def action_prompt(self, state: m.MatchState) -> str: ...
     def bank_line(self, move: m.Move, after: m.MatchState) -> str: ...
     def hint_line(self, position: Position, *, first: bool) -> str: ...
+    def hint_rich(self, position: Position, *, first: bool) -> RenderableType: ...
     def computer_line(self, before: m.MatchState, choice: computers.Choice) -> str: ...
     def final_round_line(self, state: m.MatchState) -> str: ...
     def coach_line(self, review: Review) -> str: ...
     def resign_prompt(self, state: m.MatchState) -> str: ...
+    def short_bank_prompt(self, state: m.MatchState) -> str | None: ...
 
 
-Ending = Literal["over", "resigned"]
+Ending = Literal["over", "resigned", "restarted"]
 
 
 @dataclass(frozen=True)
 class Played:
-    """How the loop ended: the game over, or a person resigned (the seat that did)."""
+    """How the loop ended: the game over, a person resigned (the seat that did), or a person
+    asked to play the game again from its start."""
 
     state: m.MatchState
     ending: Ending
@@ -107,7 +126,14 @@ Answer = Literal["bank", "roll"] | Command | tuple[int, ...]
 
 
 def _ask(
-    front: Frontend, view: GameView, state: m.MatchState, *, no_hints: str | None, resign: bool
+    front: Frontend,
+    view: GameView,
+    state: m.MatchState,
+    *,
+    no_hints: str | None,
+    resign: bool,
+    restart: str | None,
+    no_restart: str | None,
 ) -> Answer:
     """The person's answer to the dice showing: a set-aside (at the set-aside prompt, or one
     that replaces the set-aside made), bank or roll on, or a command."""
@@ -120,6 +146,10 @@ def _ask(
             return Command.HINT
         if resign and word in RESIGN_WORDS:
             return Command.RESIGN
+        if word in RESTART_WORDS and (restart or no_restart):
+            if not restart:
+                raise AnswerError(no_restart or "")
+            return Command.RESTART
         if word in UNDO_WORDS:
             if state.phase == "choose":
                 return Command.UNDO
@@ -140,16 +170,11 @@ def _ask(
 
 def _decision(state: m.MatchState, text: str) -> Answer:
     """``b``/``r``, or a new set-aside from the same roll."""
-    try:
-        action = parse_action(text)
-    except AnswerError as not_action:
-        try:
-            picked = parse_selection(text, state.roll)
-        except AnswerError:
-            raise AnswerError(
-                f"{not_action}, u to take back the set-aside, or set aside other dice"
-            ) from None
-        return m.check_set_aside(state.rules, state.roll, picked)
+    action = parse_bank_or_roll(text, state.roll)
+    if isinstance(action, tuple):
+        return m.check_set_aside(state.rules, state.roll, action)
+    if action == "undo":
+        return Command.UNDO
     if action == "bank" and not state.can_bank:
         raise AnswerError(
             f"on 0 you may bank only {state.setup.opening:,} or more (the opening minimum): roll on"
@@ -194,16 +219,21 @@ def play_game(
     hints: bool = True,
     no_hints: str = "hints are off in this game",
     resign: bool = False,
+    restart: str | None = None,
+    no_restart: str | None = None,
     decided: Callable[[m.Move], None] | None = None,
     together: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> Played:
-    """Play ``state`` until the game is over or a person resigns, saving every state.
+    """Play ``state`` until the game is over, a person resigns or asks to start again, saving
+    every state.
 
     ``pause`` runs after each of a computer's actions, so a person can follow them. With
     ``hints`` off a person who asks for one is told ``no_hints``; with ``resign`` a person may
-    give the game up. ``decided`` is told each decision (bank or roll on) as it is saved, both
-    inside one ``together()`` block (the store's transaction), so neither is kept without the
-    other. Input running out or ``q`` raises
+    give the game up; with ``restart`` (the question that confirms it), end it to play it
+    again from its start (without it, a person who asks is told ``no_restart``, if given).
+    ``decided`` is told each
+    decision (bank or roll on) as it is saved, both inside one ``together()`` block (the
+    store's transaction), so neither is kept without the other. Input running out or ``q`` raises
     :class:`~farkle_trainer.training.frontend.EndOfInput`, Ctrl-C ``KeyboardInterrupt``: the
     game is saved up to the last action either way.
     """
@@ -234,7 +264,9 @@ def play_game(
                 _after_turn(front, view, before, state)
             pause()
             continue
-        answer = _ask(front, view, state, no_hints=refusal, resign=resign)
+        answer = _ask(
+            front, view, state, no_hints=refusal, resign=resign, restart=restart, no_restart=no_restart
+        )
         if isinstance(answer, tuple):
             # A set-aside may change until the next roll is shown: no new dice are seen.
             if state.phase == "choose":
@@ -249,14 +281,28 @@ def play_game(
         elif answer is Command.HINT:
             state = m.ask_hint(state)
             save(state)
-            front.say(view.hint_line(position(state), first=not asked_before))
+            at = position(state)
+            first = not asked_before
+            front.show(view.hint_line(at, first=first), partial(view.hint_rich, at, first=first))
             asked_before = True
         elif answer is Command.RESIGN:
-            if front.ask(view.resign_prompt(state), parse_yes_no):
+            if front.yes_no(view.resign_prompt(state), default=False):
                 return Played(state, "resigned", state.seat)
+        elif answer is Command.RESTART:
+            if restart is not None and front.yes_no(restart, default=False):
+                return Played(state, "restarted")
+        elif answer == "bank" and not _bank_anyway(front, view, state):
+            continue
         else:
             state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)
     return Played(state, "over")
+
+
+def _bank_anyway(front: Frontend, view: GameView, state: m.MatchState) -> bool:
+    """Banking behind the leader in a last turn loses the game: the view says so and asks
+    first, and only a yes banks."""
+    question = view.short_bank_prompt(state)
+    return question is None or front.yes_no(question, default=False)
 
 
 def _decide(
@@ -296,6 +342,14 @@ def _decide(
 
 #: What ``farkle-train play`` says to carry on with a stopped game.
 RESUME_COMMAND = "farkle-train play --resume"
+#: What a person who asks for a hint in a rated game is told: the game stays rated.
+RATED_NO_HINTS = (
+    "the coach is off in a rated game; for a coached game, start one with farkle-train play --coach"
+)
+#: The answer to ``restart`` in a whole game.
+NO_RESTART = "a whole game does not start again: resign gives it up, q stops and saves it"
+#: The outcome of a training game closed because another was started: kept, never finished.
+SET_ASIDE = "set-aside"
 
 
 def outcome(state: m.MatchState, played: Played | None) -> str:
@@ -359,32 +413,78 @@ def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -
 
 
 def saved_state(row: GameRow) -> m.MatchState:
+    """A stored game as its moves play again on its dice (a rated game's, as its moves record
+    them): a score, a turn or a result edited in the store changes nothing."""
     if row.state is None:
         raise MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
-    return m.MatchState.from_dict(row.state)
+    saved = m.MatchState.from_dict(row.state)
+    try:
+        return m.rebuilt(saved)
+    except MatchError as exc:
+        raise MatchError(f"the saved game does not replay: {exc}") from None
 
 
-def abandon(store: Store, row: GameRow) -> None:
-    """Close an unfinished game that is replaced by a new one: it counts as resigned."""
+def abandon(store: Store, row: GameRow) -> str | None:
+    """Close an unfinished game that is replaced by a new one: a rated game counts as
+    resigned, a training game is set aside (:data:`SET_ASIDE`), its decisions so far kept.
+
+    A game whose saved state cannot be played on is closed as damaged instead, its stored text
+    kept as it is (never written over); returns why it could not be, None for any other game.
+    """
     try:
         state = saved_state(row)
-        data, score = state.to_dict(), person_score(state)
-    except MatchError:
-        data, score = row.state or {}, 0
-    store.finish_game(row.id, data, outcome="resigned", score=score, version=row.version)
+    except MatchError as exc:
+        store.close_damaged_game(row.id, version=row.version)
+        return str(exc)
+    ending = "resigned" if row.rated else SET_ASIDE
+    store.finish_game(row.id, state.to_dict(), outcome=ending, score=person_score(state), version=row.version)
+    return None
 
 
-def record_decisions(store: Store, row: GameRow, state: m.MatchState) -> int:
-    """A training game's decisions as progress answers (never a rated game's); returns how many."""
-    if state.rated or row.session_id is None:
+def records_decisions(setup: Setup) -> bool:
+    """Whether a training game's decisions become progress answers: never in pass and play,
+    where several people share the keyboard and nobody's decisions are the owner's (each
+    person's are in the game, for ``review``), nor in a game of computers only."""
+    return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
+
+
+def record_decisions(store: Store, row: GameRow, reviews: Sequence[Review]) -> int:
+    """A training game's reviewed decisions as progress answers, all or none (a rated game has
+    none to give, nor pass and play: see :func:`records_decisions`); returns how many."""
+    if row.session_id is None:
         return 0
     from farkle_trainer.training.record import AnswerRecord
 
-    reviews = review(state)
     with store.atomic():
         for r in reviews:
             AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
     return len(reviews)
+
+
+def official_result(row: GameRow) -> Verdict:
+    """What a finished game gives the stats, from its moves played again on its dice and never
+    from what the store says of it: a rated game's result (one that did not end counts as
+    resigned), None for a training game, or why a game stored as rated, or replaying as one,
+    cannot be counted."""
+    try:
+        state = saved_state(row)
+    except MatchError as exc:
+        return Unverifiable(row.id, str(exc)) if row.rated else None
+    if state.rated != row.rated:
+        if row.rated and rated_by_an_earlier_rule(state.setup):
+            return None  # rated once against two or three computers: training by today's rule
+        if row.rated:
+            return Unverifiable(row.id, "it is stored as rated, but its moves give a training game")
+        return Unverifiable(row.id, "it is stored as training, but its moves give a rated game")
+    if not state.rated:
+        return None
+    ended = outcome(state, None) if state.over else "resigned"
+    return RatedResult(row.id, describe_level(state.setup) or "", ended, person_score(state))
+
+
+def official_game_stats(store: Store) -> GameStats:
+    """The stats of rated games in ``store``, each as its moves replay."""
+    return load_game_stats(store, official_result)
 
 
 def run_game(
@@ -412,21 +512,36 @@ def run_game(
         also(s)
 
     try:
-        played = play_game(front, view, state, state.setup.source(), save=save, pause=pause, resign=True)
-        final = played.state
-        store.finish_game(
-            row.id,
-            stored(final, file),
-            outcome=outcome(final, played),
-            score=person_score(final),
-            version=version,
+        played = play_game(
+            front,
+            view,
+            state,
+            state.setup.source(),
+            save=save,
+            pause=pause,
+            hints=not state.rated,
+            no_hints=RATED_NO_HINTS,
+            resign=True,
+            no_restart=NO_RESTART,
         )
+        final = played.state
+        reviews = () if final.rated or not records_decisions(final.setup) else review(final)
+        # The game's end and its answers are kept together: a process killed in between
+        # leaves the game to resume, and its answers to record then.
+        with store.atomic():
+            store.finish_game(
+                row.id,
+                stored(final, file),
+                outcome=outcome(final, played),
+                score=person_score(final),
+                version=version,
+            )
+            record_decisions(store, store.get_game(row.id), reviews)
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(
             f"game {row.id} was continued in another terminal; run farkle-train play --resume to see it"
         ) from None
-    record_decisions(store, store.get_game(row.id), final)
     return played
 
 

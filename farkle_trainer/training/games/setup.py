@@ -3,8 +3,8 @@
 A :class:`Setup` fixes who plays (each player a person or a computer :class:`Level`), the
 rule table with its house rules (target, opening minimum, three-Farkle penalty), the
 :class:`Form` of the game, whether a coach is on, and where the dice come from: a seed (drawn
-by the program, or chosen), a class code's stream, or the day (see
-:mod:`~farkle_trainer.training.games.dice`).
+by the program, or chosen), a class code's stream, the day, or, for a rated game, the operating
+system as each roll is thrown (see :mod:`~farkle_trainer.training.games.dice` and :func:`dealt`).
 
 Every game is one of these, down to the ten-turn game everyone plays on shared dice
 (:data:`TEN_TURNS`): the daily game is that game on the day's dice, a class challenge the
@@ -21,11 +21,11 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.rules import PRESETS, Rules, RulesError, as_rule_file, rules_from_mapping
+from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import code_stream, normalize_code
-from farkle_trainer.training.games.dice import DiceSource, daily_source, seeded_source
+from farkle_trainer.training.games.dice import DiceSource, daily_source, drawn_source, seeded_source
 from farkle_trainer.training.games.turn import GameError
 
 MIN_TARGET = 1_000
@@ -35,6 +35,9 @@ MAX_PLAYERS = 4
 #: A name is shown in every turn's line and the scores: longer ones would flood them.
 MAX_NAME = 20
 SOLO_TURNS = 10
+#: A seed the program draws is eight hexadecimal digits, a chosen one a number up to MAX_SEED:
+#: a saved seed longer than this is none of them.
+MAX_SEED_TEXT = 64
 
 #: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
 MatchError = GameError
@@ -67,7 +70,7 @@ class GameKind(StrEnum):
     """Who plays, which decides whether a game can be rated (see :func:`is_rated`)."""
 
     SOLO = "solo"
-    #: One person against one to three computers.
+    #: One person against one to three computers (rated only against one: see :func:`is_rated`).
     COMPUTER = "computer"
     #: Two or more people at one keyboard (computers may join).
     PASS_AND_PLAY = "pass-and-play"
@@ -104,6 +107,9 @@ class Setup:
     activity: CodeActivity = "play"
     #: A day (UTC): the dice are the day's daily dice, the same for everyone.
     day: date | None = None
+    #: Each roll is drawn from the operating system's randomness as it is thrown, and the game
+    #: keeps the rolls (a rated game: see :func:`dealt`). No seed: nothing predicts a roll.
+    drawn: bool = False
 
     def __post_init__(self) -> None:
         players = self.players
@@ -117,6 +123,8 @@ class Setup:
             raise MatchError(f"a class code's dice are for play or a challenge, not {self.activity!r}")
         if self.day is not None and (self.code or self.seed):
             raise MatchError("a game's dice come from one place: a seed, a class code or a day")
+        if self.drawn and (self.seed or self.code or self.day is not None or self.chosen_seed):
+            raise MatchError("a game whose dice are drawn as they are rolled has no seed, class code or day")
         names = [p.name.strip() for p in players]
         if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
             raise MatchError("every player needs a name without spaces around it")
@@ -163,9 +171,12 @@ class Setup:
         return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
 
     def source(self) -> DiceSource:
-        """The game's dice: the same seed, class code or day gives the same dice to the same choices."""
+        """The game's dice: the same seed, class code or day gives the same dice to the same
+        choices; a rated game's are drawn as they are rolled."""
         if self.day is not None:
             return daily_source(self.day)
+        if self.drawn:
+            return drawn_source()
         if self.code:
             return seeded_source(code_stream(self.code, self.activity))
         return seeded_source(Stream(f"match:{self.seed}"))
@@ -189,6 +200,8 @@ class Setup:
             data["activity"] = self.activity
         if self.day is not None:
             data["day"] = self.day.isoformat()
+        if self.drawn:
+            data["drawn"] = True
         return data
 
     @classmethod
@@ -211,37 +224,77 @@ class Setup:
         day = data.get("day")
         if day is not None and not isinstance(day, str):
             raise MatchError("the day must be a date, as YYYY-MM-DD")
+        # Games saved before rated games drew their dice have a seed.
+        drawn = data.get("drawn", False)
+        if not isinstance(drawn, bool):
+            raise MatchError("drawn must be true or false")
         return cls(
             players=players,
             rules=_rules_from_data(data["rules"]),
             form=Form(data["form"]),
             coached=coached,
-            seed=str(data["seed"]),
+            seed=_seed_from_data(data["seed"], chosen=chosen_seed),
             code=code,
             chosen_seed=chosen_seed,
             activity=activity,
             day=None if day is None else date.fromisoformat(day),
+            drawn=drawn,
         )
 
 
 def _check_name(name: str) -> None:
-    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
-    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
     if len(name) > MAX_NAME:
         raise MatchError(f"a player's name has at most {MAX_NAME} characters, not {len(name):,}")
-    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in name):
+    _check_text("a player's name", name)
+
+
+def _check_text(what: str, text: str) -> None:
+    """A name is printed as it is, on a terminal too: a control character in it (an escape, a
+    tab, a line break, a right-to-left mark) would act on the screen instead of showing."""
+    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in text):
         # repr shows each such character escaped, so the message itself is safe to print.
-        raise MatchError(
-            f"a player's name cannot contain control characters (escapes, tabs, line breaks): {name!r}"
-        )
+        raise MatchError(f"{what} cannot contain control characters (escapes, tabs, line breaks): {text!r}")
+
+
+def _seed_from_data(value: Any, *, chosen: bool) -> str:
+    """A saved seed, bounded as ``--seed`` is: a chosen one is a whole number up to MAX_SEED."""
+    if not isinstance(value, str) or len(value) > MAX_SEED_TEXT:
+        raise MatchError(f"the seed must be text of at most {MAX_SEED_TEXT} characters")
+    if chosen and not (value.isascii() and value.isdigit() and int(value) <= MAX_SEED):
+        raise MatchError(f"a chosen seed is a whole number from 0 to {MAX_SEED:,}")
+    return value
 
 
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
-    """A game counts in stats and records only as one person against the computer, with no
-    coach and no hint asked, on dice nobody could know in advance; coached games, pass and
-    play, solo and games on a chosen seed, a class code's or a day's dice are training."""
+    """A game counts in stats and records only as one person against one computer, with no
+    coach and no hint asked, on dice nobody could know in advance; every other game is training.
+
+    One computer, because only there is a result worth recording: the game is graded by the
+    exact chance of winning, and a record against a level reads against an even game's half.
+    Against two or three computers neither holds (decisions are graded in points, the
+    computers play against whoever leads, and a fair share of wins is a third or a quarter
+    only when everyone plays alike), so those games are training, as pass and play, solo,
+    coached games and games on a chosen seed, a class code's or a day's dice are.
+    """
     known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
-    return setup.kind == GameKind.COMPUTER and not setup.coached and not hinted and not known_dice
+    against_one = setup.kind == GameKind.COMPUTER and setup.size == 2
+    return against_one and not setup.coached and not hinted and not known_dice
+
+
+def rated_by_an_earlier_rule(setup: Setup) -> bool:
+    """A game of one person against two or three computers: versions before :func:`is_rated`
+    kept rated games to one computer rated it, so a store may hold it as rated. It is training."""
+    return setup.kind == GameKind.COMPUTER and setup.size > 2
+
+
+def dealt(setup: Setup) -> Setup:
+    """``setup`` on the dice a new game of it is played on. A game that will be rated draws each
+    roll from the operating system as it is thrown: a seed kept in the store would tell every
+    roll before it comes. Any other game keeps its seed, class code or day, so it can be played
+    again on the same dice."""
+    if setup.drawn or not is_rated(setup, hinted=False):
+        return setup
+    return replace(setup, seed="", drawn=True)
 
 
 def new_setup(
@@ -275,30 +328,21 @@ def _rules_data(rules: Rules) -> dict[str, Any]:
     return data
 
 
-def _rules_from_data(data: dict[str, Any]) -> Rules:
-    if set(data) != set(_RULE_FIELDS):
+def _rules_from_data(data: Any) -> Rules:
+    """Saved rules, checked as a rule file is (the same bounds, in the same words) before
+    anything is built from them: a table of impossible points would fail deep in the solver."""
+    if not isinstance(data, dict) or set(data) != set(_RULE_FIELDS):
         raise MatchError("the saved rules do not have the fields of a rule table")
-    values = dict(data)
-    triples = values["triples"]
+    triples = data["triples"]
     if not isinstance(triples, list) or len(triples) != 6:
         raise MatchError("the saved rules need six three-of-a-kind values")
-    values["triples"] = tuple(triples)
-    for name, value in values.items():
-        if name in ("name", "description", "of_a_kind"):
-            if not isinstance(value, str):
-                raise MatchError(f"the saved rule {name} must be text")
-        elif name == "triples":
-            if not all(_points(v) for v in value):
-                raise MatchError("the saved three-of-a-kind values must be points")
-        elif value is not None and not _points(value):
-            raise MatchError(f"the saved rule {name} must be points")
-    if values["of_a_kind"] not in ("fixed", "multiply"):
-        raise MatchError("the saved four-of-a-kind mode must be fixed or multiply")
-    return Rules(**values)
-
-
-def _points(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if isinstance(data["name"], str):
+        # The table's name is shown on every game's first line, as it is.
+        _check_text("the rule table's name", data["name"])
+    try:
+        return rules_from_mapping(as_rule_file(data), source="the saved rules")
+    except RulesError as exc:
+        raise MatchError(str(exc)) from None
 
 
 #: The ten-turn solo game on the classic table with no house rules: the daily game on the

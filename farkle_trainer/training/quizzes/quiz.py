@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.notation import AnswerError, parse_number, parse_yes_no
+from farkle_trainer.engine.notation import AnswerError, parse_number
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score_table
 from farkle_trainer.engine.seeded import Stream
@@ -72,7 +72,7 @@ def answer_with(front: Frontend, q: Question, prompt: str) -> Answer:
     if q.form == "points":
         return front.ask(prompt, parse_number)
     if q.form == "yes-no":
-        return front.choose(prompt, [("yes", True), ("no", False)], parse_yes_no)
+        return front.yes_no(prompt)
     return front.pick_dice(prompt, q.dice, lambda picked: check_pick(q, picked))
 
 

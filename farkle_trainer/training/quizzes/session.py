@@ -39,9 +39,7 @@ DUE_LOOKAHEAD = 200
 class QuizView(Protocol):
     """How a front end words a question and its grading."""
 
-    def prompt(
-        self, q: Question, number: int, count: int, *, plain: bool, returning: str | None = None
-    ) -> str: ...
+    def prompt(self, q: Question, number: int, count: int, *, returning: str | None = None) -> str: ...
     def feedback_text(self, g: Grade) -> str: ...
     def feedback_rich(self, g: Grade) -> RenderableType: ...
 
@@ -94,9 +92,7 @@ def play_quiz(front: Frontend, view: QuizView, quiz: Quiz, session: Session) -> 
             yield q
 
     def play(q: Question) -> Answered:
-        text = view.prompt(
-            q, len(history) + 1, quiz.count, plain=front.plain, returning=returning(quiz, history, q)
-        )
+        text = view.prompt(q, len(history) + 1, quiz.count, returning=returning(quiz, history, q))
         done = Answered(q, grade(q, answer_with(front, q, text)))
         session.record(AnswerRecord.of_quiz(done))
         history.append(done)

@@ -20,10 +20,13 @@ from farkle_trainer.engine.notation import move_words as play_words
 from farkle_trainer.engine.plays import Hint, hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games.analysis import Review
+from farkle_trainer.training.games.daily import share_line
 from farkle_trainer.training.games.match import MatchState, Move
 from farkle_trainer.training.games.setup import SOLO_TURNS
 from farkle_trainer.training.games.tenturns import Account, account
 from farkle_trainer.ui.views.engine import ev, hint_text, points
+from farkle_trainer.ui.views.engine import hint_rich as engine_hint_rich
+from farkle_trainer.ui.views.fit import fit
 
 # A ten-turn game has no computers, no final round, no coach and cannot be given up: what a
 # whole game says of those is said here too, so the one game loop can take this view.
@@ -31,10 +34,12 @@ from farkle_trainer.ui.views.play import coach_line as coach_line
 from farkle_trainer.ui.views.play import computer_line as computer_line
 from farkle_trainer.ui.views.play import final_round_line as final_round_line
 from farkle_trainer.ui.views.play import resign_prompt as resign_prompt
+from farkle_trainer.ui.views.play import short_bank_prompt as short_bank_prompt
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from farkle_trainer.store.rows import DailyAttempt
     from farkle_trainer.training.games.daily import DailyStatus, Recorded
     from farkle_trainer.training.games.play import Position
 
@@ -46,6 +51,8 @@ HOW_TO_PLAY = (
     "(u or other dice change the set-aside until then);"
 )
 HOT_DICE = "Hot dice: all six have scored, so you may roll all 6 again."
+#: The question before a practice play starts again (default no).
+RESTART_PROMPT = "Play the day's game again from turn 1? This play is closed where it stands."
 
 
 # -- during the game
@@ -61,7 +68,8 @@ def intro(day: date, *, official: bool) -> str:
     else:
         lines = [
             f"Farkle daily {day.isoformat()}, practice: ten turns on the day's dice.",
-            "Recorded as training progress, never in stats. Hints are on: type h at a prompt.",
+            "Recorded as training progress, never in stats. Hints are on: type h at a prompt; "
+            "restart plays the day again from turn 1.",
         ]
     lines.append(HOW_TO_PLAY + " q stops, and the game is saved.")
     return "\n".join(lines)
@@ -127,6 +135,11 @@ def bank_line(move: Move, after: MatchState) -> str:
     )
 
 
+def restarted_line(state: MatchState) -> str:
+    where = f"turn {state.turn} of {SOLO_TURNS}, {points(state.banked)} banked"
+    return f"This play is closed at {where}. The day's game starts again:"
+
+
 def stopped_line(state: MatchState, command: str) -> str:
     where = f"turn {state.turn} of {SOLO_TURNS}, {points(state.banked)} banked"
     return f"Game saved at {where}. Carry on with: {command}"
@@ -138,6 +151,20 @@ def hint_line(position: Position, *, first: bool) -> str:
     state = position.state
     h = hint(state.roll, state.stake, state.rules)
     return hint_for_action(h, position.kept) if position.kept else hint_for_roll(h)
+
+
+def hint_rich(position: Position, *, first: bool) -> RenderableType:
+    """The hint laid out for the terminal's width, as ``farkle-train hint`` lays it out: a table
+    where it fits, else its plain lines in the narrow form, never a word or number cut."""
+    from rich.console import Group
+    from rich.text import Text
+
+    state = position.state
+    h = hint(state.roll, state.stake, state.rules)
+    if position.kept:
+        line = hint_for_action(h, position.kept)
+        return fit(Text(line), line)
+    return Group(Text("Hint:", style="bold"), engine_hint_rich(h))
 
 
 def hint_for_roll(h: Hint) -> str:
@@ -175,33 +202,29 @@ def review_lines(r: Review) -> list[str]:
 
 
 def account_lines(a: Account) -> list[str]:
-    """What perfect play is expected to score, what the decisions gave up, and the dice's luck."""
+    """What perfect play is expected to score, how far above or below it the score is, and
+    the two parts of that difference: what the decisions gave up and what the dice gave."""
+    gap = a.score - a.perfect_expected
+    side = "above" if gap >= 0 else "below"
     return [
         f"Perfect play is expected to score {ev(a.perfect_expected)} over {SOLO_TURNS} turns "
         f"({SOLO_TURNS} x {ev(a.perfect_expected / SOLO_TURNS)}, the exact expected score of a turn).",
-        f"Your decisions gave up {ev(a.given_up)} expected points, "
-        f"so they were expected to score {ev(a.expected)}.",
-        f"Luck of the dice: {a.luck:+,.2f} (your score minus the {ev(a.expected)} your decisions "
-        "were expected to score; 0 on average).",
+        f"You scored {points(a.score)}, {ev(abs(gap))} {side} that: your decisions gave up "
+        f"{ev(a.given_up)} expected points, and the luck of the dice was {a.luck:+,.2f} (0 on average).",
     ]
 
 
-def game_over_lines(state: MatchState, reviews: Sequence[Review]) -> list[str]:
-    """The end of a ten-turn game: the score split into play and dice, the costliest decisions."""
-    out = [
-        f"Game over: {points(state.banked)} in {SOLO_TURNS} turns.",
-        *account_lines(account(state, reviews)),
-    ]
+def decision_lines(reviews: Sequence[Review]) -> list[str]:
+    """The decisions that gave up expected points, counted, the costliest in full."""
     lost = sorted((r for r in reviews if r.gave_up > 0), key=lambda r: -r.lost)
     if not lost:
-        out.append(f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play.")
-        return out
+        return [f"Every one of your {plural(len(reviews), 'decision')} was the solver's best play."]
     shown = lost[:REVIEW_IN_FULL]
     worst = "the worst" if len(lost) > 1 else "it"
-    out.append(
+    out = [
         f"Decisions that gave up expected points: {len(lost)} of {len(reviews)}; "
         f"{worst + ' first' if len(shown) > 1 else worst}:"
-    )
+    ]
     for r in shown:
         out += review_lines(r)
     rest = lost[REVIEW_IN_FULL:]
@@ -211,6 +234,15 @@ def game_over_lines(state: MatchState, reviews: Sequence[Review]) -> list[str]:
             f"{ev(sum(r.lost for r in rest))} points in all."
         )
     return out
+
+
+def game_over_lines(state: MatchState, reviews: Sequence[Review]) -> list[str]:
+    """The end of a ten-turn game: the score split into play and dice, the costliest decisions."""
+    return [
+        f"Game over: {points(state.banked)} in {SOLO_TURNS} turns.",
+        *account_lines(account(state, reviews)),
+        *decision_lines(reviews),
+    ]
 
 
 def summary(state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str:
@@ -223,6 +255,40 @@ def summary(state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) 
         out.append("Practice: recorded as training progress, not in stats.")
     out.append(recorded.share)
     return "\n".join(out)
+
+
+# -- a day's game again: farkle-train review
+
+
+def attempt_name(attempt: DailyAttempt) -> str:
+    kind = "official game" if attempt.official else "practice game"
+    return f"the {kind} of {attempt.date}"
+
+
+def closed_line(attempt: DailyAttempt, state: MatchState) -> str:
+    """A play closed before turn 10: an official game left past its time, or a practice play
+    started again."""
+    why = "left unfinished past its time" if attempt.official else "closed to play the day again"
+    return (
+        f"Closed at turn {state.turn} of {SOLO_TURNS} ({why}): {points(state.banked)}, "
+        "the turns not played scoring 0."
+    )
+
+
+def review_heading(attempt: DailyAttempt) -> str:
+    return (
+        f"Daily d{attempt.id}, {attempt_name(attempt)}, started {attempt.started_at:%Y-%m-%d %H:%M} UTC "
+        "(every move checked on the day's dice)."
+    )
+
+
+def attempt_review_lines(attempt: DailyAttempt, state: MatchState, reviews: Sequence[Review]) -> list[str]:
+    """A finished play shown again as it ended: the score split into play and dice, the
+    costliest decisions and its share line; a play closed early, its decisions up to there."""
+    if not state.over:
+        return [closed_line(attempt, state), *decision_lines(reviews)]
+    share = share_line(attempt.date, state.banked, state.marks, official=attempt.official)
+    return [*game_over_lines(state, reviews), share]
 
 
 # -- status

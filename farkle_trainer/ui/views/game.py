@@ -16,6 +16,7 @@ from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+    from rich.table import Table
 
     from farkle_trainer.engine.game import GamePlay
     from farkle_trainer.engine.gamehint import GameHint, GameStrategy, Thresholds
@@ -388,29 +389,61 @@ def heat(value: float) -> str:
     return f"black on rgb({red},{green},96)"
 
 
+class _Grid:
+    """The chances as a heat map: one table where it fits the width, else the same table cut
+    into blocks of columns that fit, one under the other, each with the scores down its side."""
+
+    def __init__(self, s: GameStrategy) -> None:
+        self.s = s
+
+    def table(self, first: int, last: int) -> Table:
+        from rich.table import Table
+        from rich.text import Text
+
+        s = self.s
+        grid = Table(show_edge=False, padding=(0, 1))
+        grid.add_column("", justify="right", style="bold", no_wrap=True)
+        for x in s.grid.scores[first:last]:
+            grid.add_column(points(x), justify="right", no_wrap=True)
+        for x, row in zip(s.grid.scores, s.grid.chances, strict=True):
+            grid.add_row(points(x), *(Text(_cell(v), style=heat(v)) for v in row[first:last]))
+        return grid
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.measure import Measurement
+        from rich.text import Text
+
+        from farkle_trainer.ui.views.fit import wrap
+
+        count = len(self.s.grid.scores)
+        wide = options.update_width(10_000)
+        per = count
+        while per > 1 and Measurement.get(console, wide, self.table(0, per)).maximum > options.max_width:
+            per -= 1
+        yield from wrap(Text(_grid_intro()), options.max_width)
+        for first in range(0, count, per):
+            if first:
+                yield Text()
+            yield self.table(first, first + per)
+
+
 def game_strategy_rich(s: GameStrategy) -> RenderableType:
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(title=_grid_intro(), title_justify="left", show_edge=False, padding=(0, 1))
-    grid.add_column("", justify="right", style="bold", no_wrap=True)
-    for x in s.grid.scores:
-        grid.add_column(points(x), justify="right", no_wrap=True)
-    for x, row in zip(s.grid.scores, s.grid.chances, strict=True):
-        grid.add_row(points(x), *(Text(_cell(v), style=heat(v)) for v in row))
-
     thresholds = Table(title=_threshold_intro(), title_justify="left")
     thresholds.add_column("dice", justify="right", no_wrap=True)
     for h in _threshold_headers(s):
-        thresholds.add_column(h, justify="right", no_wrap=True)
+        # Two lines a heading ("3,000 behind" over its scores), so the table fits 60 columns.
+        thresholds.add_column(h.replace(" (", "\n("), justify="right", no_wrap=True)
     for n in range(6, 0, -1):
         thresholds.add_row(
             str(n), *(_threshold(t.roll_while_at_most[n]) for t in (s.level, s.behind, s.ahead))
         )
 
     parts: list[RenderableType] = [Text(line, style="bold") for line in _strategy_heading(s)]
-    parts.append(Fitted(grid, lambda width: "\n".join([_grid_intro(), *_grid_lines(s, width)])))
+    parts.append(_Grid(s))
     parts += [Text(line) for line in _strategy_notes(s)]
     parts.append(Fitted(thresholds, "\n".join(_threshold_lines(s))))
     if s.farkled:
@@ -421,7 +454,8 @@ def game_strategy_rich(s: GameStrategy) -> RenderableType:
         for n in range(6, 0, -1):
             farkled.add_row(str(n), *(_threshold(t.roll_while_at_most[n]) for t in s.farkled))
         parts.append(Fitted(farkled, "\n".join(_farkled_lines(s)[1:])))
-    return Group(*parts)
+    # Its tables fit their own widths; the lines around them wrap without cutting a figure.
+    return fit(Group(*parts), game_strategy_text(s))
 
 
 def game_strategy_data(s: GameStrategy) -> dict[str, Any]:

@@ -35,13 +35,12 @@ def intro_text(quiz: Quiz, seed: int | None, level: str | None = None) -> str:
     return f"{head}, matched to your progress{review}."
 
 
-def prompt(q: Question, number: int, count: int, *, plain: bool, returning: str | None = None) -> str:
-    """The question as asked: numbered, on one line; plain mode says how to answer."""
+def prompt(q: Question, number: int, count: int, *, returning: str | None = None) -> str:
+    """The question as asked: numbered, on one line (a yes/no question is told how to answer
+    where it is asked)."""
     head = f"{number}/{count} {RETURNING.get(returning or '', '')}"
     if q.form == "dice":
         return f"{head}You rolled {labelled_roll(q.dice)}. Set aside the most points:"
-    if q.form == "yes-no" and plain:
-        return f"{head}{q.text} (y/n)"
     return f"{head}{q.text}"
 
 

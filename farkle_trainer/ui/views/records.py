@@ -375,6 +375,7 @@ def stats_data(s: StatsSummary) -> dict[str, Any]:
             {"date": r.date, "score": r.score, "perfect_score": r.perfect_score, "marks": r.marks}
             for r in s.recent
         ],
+        "unverifiable": list(s.unverifiable),
     }
 
 
@@ -416,6 +417,22 @@ def _stats_lines(s: StatsSummary) -> list[str]:
     ]
 
 
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def unverifiable_line(s: StatsSummary) -> str | None:
+    """The official results left out because their saved moves do not give them."""
+    if not s.unverifiable:
+        return None
+    games = "game of" if len(s.unverifiable) == 1 else "games of"
+    return (
+        f"Not counted: the official {games} {_listed(s.unverifiable)}, whose saved moves do not give "
+        "the score stored."
+    )
+
+
 def _bar(count: int, most: int, mark: str = "#") -> str:
     """A bar in proportion to the fullest bucket; any game at all shows at least one mark."""
     return mark * max(1, round(BAR_WIDTH * count / most)) if count else ""
@@ -427,9 +444,10 @@ def _recent_text(r: DailyResult) -> str:
 
 
 def stats_text(s: StatsSummary) -> str:
+    left_out = unverifiable_line(s)
     if not s.games_played:
-        return NO_STATS
-    out = [*_stats_lines(s), "", "Scores:"]
+        return NO_STATS if left_out is None else f"{NO_STATS}\n{left_out}"
+    out = [*_stats_lines(s), *([] if left_out is None else [left_out]), "", "Scores:"]
     most = max(b.count for b in s.histogram)
     width = max(len(bucket_label(b)) for b in s.histogram)
     for b in s.histogram:
@@ -444,10 +462,16 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     from rich.table import Table
     from rich.text import Text
 
+    left_out = unverifiable_line(s)
+    warning = [] if left_out is None else [Text(left_out, style="yellow")]
     if not s.games_played:
-        return Text(NO_STATS)
+        return Group(Text(NO_STATS), *warning)
     lines = _stats_lines(s)
-    parts: list[RenderableType] = [Text(lines[0], style="bold"), *(Text(line) for line in lines[1:])]
+    parts: list[RenderableType] = [
+        Text(lines[0], style="bold"),
+        *(Text(line) for line in lines[1:]),
+        *warning,
+    ]
     most = max(b.count for b in s.histogram)
     scores = Table(title="Scores", title_justify="left", show_header=False, box=None, padding=(0, 1))
     scores.add_column(justify="right")
@@ -469,9 +493,21 @@ def stats_rich(s: StatsSummary) -> RenderableType:
 # -- rated games
 
 
+def unverifiable_games_lines(g: GameStats) -> list[str]:
+    """The games left out of the rated games' figures, each with why."""
+    if not g.unverifiable:
+        return []
+    counted = plural(len(g.unverifiable), "game")
+    heading = f"Not counted: {counted} whose saved moves do not bear out what the store says of them:"
+    return [heading, *(f"  game {u.game}: {u.reason}" for u in g.unverifiable)]
+
+
 def game_stats_lines(g: GameStats) -> list[str]:
     if not g.played:
-        return ["Rated games against the computer: none yet (play one with: farkle-train play)."]
+        return [
+            "Rated games against the computer: none yet (play one with: farkle-train play).",
+            *unverifiable_games_lines(g),
+        ]
     out = [
         f"Rated games against the computer (apart from the daily game): {g.played}; "
         f"wins in a row {g.current_streak} (longest {g.longest_streak})."
@@ -485,7 +521,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
             f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
             f"{r.losses} lost{resigned}{average}{best}"
         )
-    return out
+    return out + unverifiable_games_lines(g)
 
 
 def game_stats_text(g: GameStats) -> str:
@@ -518,6 +554,7 @@ def game_stats_rich(g: GameStats) -> RenderableType:
 
     if not g.played:
         return Text(game_stats_text(g))
+    left_out = [Text(line, style="yellow") for line in unverifiable_games_lines(g)]
     heading = Text("Rated games against the computer (apart from the daily game)", style="bold")
     streak = Text(
         f"{plural(g.played, 'game')}; wins in a row {g.current_streak} (longest {g.longest_streak})."
@@ -532,7 +569,7 @@ def game_stats_rich(g: GameStats) -> RenderableType:
     for r in g.levels:
         best = "-" if r.best is None else f"{r.best:,}"
         table.add_row(r.level, *(f"{count(r):,}" for _, count in counts), _average(r.average_score), best)
-    return fit(Group(heading, streak, table), game_stats_text(g))
+    return fit(Group(heading, streak, table, *left_out), game_stats_text(g))
 
 
 def game_stats_data(g: GameStats) -> dict[str, Any]:
@@ -553,4 +590,5 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
             }
             for r in g.levels
         ],
+        "unverifiable": [{"game": u.game, "reason": u.reason} for u in g.unverifiable],
     }

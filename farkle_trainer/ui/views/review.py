@@ -1,0 +1,373 @@
+"""What follows a game: its analysis, the chance of winning through it, every move, its figures.
+
+The same words end a game (``play``) and show it again (``review``). In plain text the chance
+of winning is a table, a row each turn; on a terminal a chart with axes, the turns along the
+bottom and an even chance marked across (:mod:`farkle_trainer.ui.chart`), or the table again
+where the screen is too narrow for one. A walk through the moves shows each one as it was
+played against the best play, in the unit the game is graded in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_unit_name, rating_figure
+from farkle_trainer.engine.notation import dice_text, percent, plural
+from farkle_trainer.engine.notation import points as pts
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
+from farkle_trainer.training.games.setup import Form, Setup
+from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
+from farkle_trainer.ui.views.fit import fit
+from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+#: The review shows this many costly decisions in full, the worst first.
+REVIEW_IN_FULL = 3
+#: Rows of the chart of the chance of winning, its axis included.
+CHART_HEIGHT = 14
+#: What the chart's last step is called: the game's result, once it has one.
+END_STEP = "end"
+
+
+def _review_lines(r: Review, setup: Setup) -> list[str]:
+    move = r.move
+    name = setup.players[move.seat].name
+    played = play_words(move.keep, move.action, move.roll)
+    best = play_words(r.best_keep, r.best_action, move.roll)
+    return [
+        f"  Turn {move.turn}, {name} rolled {dice_text(move.roll)} with {pts(move.points)} at stake:",
+        f"    played: {played}, {value_text(r.chosen, r.unit)}: gives up {gives_up_text(r.lost, r.unit)}",
+        f"    best: {best}, {value_text(r.best_value, r.unit)}",
+    ]
+
+
+def _given_up_what(unit: Unit) -> str:
+    return {Unit.WIN: "win chance", Unit.TURNS: "turns", Unit.CHANCE: "chance"}.get(unit, "points")
+
+
+def _luck(a: Account) -> str:
+    if a.unit == Unit.WIN:
+        return f"{a.luck:+.2f} pp"
+    if a.unit == Unit.TURNS:
+        return f"{a.luck:+.2f} turns"
+    return f"{a.luck:+,.2f} points"
+
+
+def _average_loss(s: Summary) -> str:
+    """The average loss in the unit the decisions were shown in; decisions shown in points and
+    in pp (last turns) are averaged in points, at the rate ratings count a pp."""
+    assert s.average_in_unit is not None
+    shown = f"{rating_figure(s.average_in_unit, s.loss_unit)} {loss_unit_name(s.loss_unit)}"
+    counted = f", a pp counted as {in_points(1.0, Unit.CHANCE):g} points" if s.mixed else ""
+    return f"{shown} given up a decision on average{counted}"
+
+
+def _errors_among(errors: int, lost: int) -> str:
+    """How many of the decisions that gave something up were an inaccuracy or worse."""
+    if errors == 0:
+        return "none of them an inaccuracy or worse"
+    if errors == 1:
+        return "1 of them an inaccuracy or worse"
+    return f"{'all' if errors == lost else errors} of them inaccuracies or worse"
+
+
+def decision_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """Every decision that gave up anything, counted, the worst in full: a play graded fine
+    gives up a little too, and is counted with the rest."""
+    total = len(a.reviews)
+    lost = [r for r in a.reviews if r.gave_up > 0]
+    if not total:
+        return ["No decisions by a person to review."]
+    if not lost:
+        every = "The only decision was" if total == 1 else f"Every one of the {plural(total, 'decision')} was"
+        return [f"{every} the best play."]
+    errors = sum(1 for r in lost if not r.right)
+    out = [
+        f"Decisions that gave up {_given_up_what(a.unit)}: {len(lost)} of {total} "
+        f"({_errors_among(errors, len(lost))}), worst first:"
+    ]
+    for r in lost[:REVIEW_IN_FULL]:
+        out += _review_lines(r, state.setup)
+    rest = lost[REVIEW_IN_FULL:]
+    if rest:
+        out.append(
+            f"  and {len(rest):,} more: "
+            + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
+        )
+    return out
+
+
+def summary_line(name: str, s: Summary) -> str:
+    """``You: error rate 4.76% (1 of 21); accuracy 93.1%; rating advanced (...)``: the accuracy
+    only where every decision was graded by the chance of winning."""
+    assert s.error_rate is not None and s.average_in_unit is not None
+    accuracy = "" if s.accuracy is None else f"; accuracy {s.accuracy:.1f}%"
+    return (
+        f"{name}: error rate {percent(s.error_rate)} ({s.errors} of {s.decisions}){accuracy}; "
+        f"rating {s.rating} ({_average_loss(s)})."
+    )
+
+
+def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """The decisions, each person's summary and every player's luck (the chance of winning
+    through the game follows them: see :func:`chance_lines`)."""
+    setup = state.setup
+    out = decision_lines(state, a)
+    for s in a.summaries:
+        if s.error_rate is not None and s.average_in_unit is not None:
+            out.append(summary_line(setup.players[s.seat].name, s))
+    luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
+    out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
+    return out
+
+
+# -- the chance of winning through the game
+
+
+def _whose(state: m.MatchState, a: Analysis) -> str:
+    name = state.setup.players[a.chart_seat].name
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def chance_heading(state: m.MatchState, a: Analysis) -> str:
+    return f"{_whose(state, a)} chance of winning through the game:"
+
+
+def _has_result(state: m.MatchState, a: Analysis) -> bool:
+    """Whether the last chance is the game's result (over, or given up), not a turn's start."""
+    return state.over or a.resigned is not None
+
+
+def chance_rows(state: m.MatchState, a: Analysis) -> list[str]:
+    """A row a turn, whoever rolls it: the chance as it starts, then the result."""
+    movers: dict[int, int] = {}
+    for move in state.log:
+        movers.setdefault(move.turn, move.seat)
+    labels = []
+    for i, (turn, _) in enumerate(a.chances):
+        if i == len(a.chances) - 1 and _has_result(state, a):
+            labels.append("resigned" if a.resigned is not None else "end of the game")
+        else:
+            labels.append(f"turn {turn}, {state.setup.players[movers[turn]].name} to roll")
+    width = max(len(label) for label in labels) + 1
+    return [
+        f"  {label + ':':<{width}} {percent(c):>7}" for label, (_, c) in zip(labels, a.chances, strict=True)
+    ]
+
+
+def chance_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    return [chance_heading(state, a), *chance_rows(state, a)] if a.chances else []
+
+
+def chance_chart(state: m.MatchState, a: Analysis) -> LineChart:
+    """The chance of winning at each turn's start (and the result), over 0% to 100%, with an
+    even chance marked across."""
+    ended = _has_result(state, a)
+    steps = tuple(
+        END_STEP if ended and i == len(a.chances) - 1 else str(turn) for i, (turn, _) in enumerate(a.chances)
+    )
+    name = state.setup.players[a.chart_seat].name
+    label = "your chance of winning" if name == "You" else f"{name}'s chance of winning"
+    series = Series(label, tuple((i, c) for i, (_, c) in enumerate(a.chances)))
+    even = Reference(0.5, "an even chance, 50%")
+    return LineChart((series,), steps, 0.0, 1.0, percent_ticks(), even)
+
+
+# -- the end of a game
+
+
+def game_over_text(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> str:
+    lines = [result_line(state, resigned, stopped=a is not None and a.stopped)]
+    if a is not None:
+        lines += analysis_lines(state, a) + chance_lines(state, a)
+    return "\n".join(lines)
+
+
+def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> RenderableType:
+    from rich.console import Group
+    from rich.text import Text
+
+    stopped = a is not None and a.stopped
+    parts: list[RenderableType] = [Text(result_line(state, resigned, stopped=stopped), style="bold")]
+    if a is not None:
+        parts += [Text(line) for line in analysis_lines(state, a)]
+        if a.chances:
+            rows = "\n".join(chance_rows(state, a))
+            parts.append(Text(chance_heading(state, a)))
+            parts.append(chart_rich(chance_chart(state, a), CHART_HEIGHT, narrow=lambda width: rows))
+    return fit(Group(*parts), game_over_text(state, a, resigned))
+
+
+def review_heading(source: str, state: m.MatchState) -> str:
+    played = plural(state.turn - 1, "turn")
+    return f"{source}: {line_up(state.setup)} ({house(state.setup)}); {played} played."
+
+
+# -- move by move
+
+
+def _valued(value: float, unit: Unit) -> str:
+    words = {
+        Unit.WIN: "chance of winning",
+        Unit.CHANCE: "chance of passing the leader",
+        Unit.TURNS: "expected turns still needed",
+        Unit.POINTS: "expected points this turn banks",
+    }[unit]
+    return f"{value_text(value, unit)} {words}"
+
+
+def _scores_then(state: m.MatchState, move: m.Move) -> str:
+    setup = state.setup
+    if setup.form != Form.MATCH:
+        return f"{pts(move.score)} banked"
+    return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, move.scores, strict=True))
+
+
+def step_lines(state: m.MatchState, step: Step, number: int, count: int) -> list[str]:
+    """One move: the position it was played from, the play made and, where it gave up
+    anything, the best play and what the difference cost."""
+    move = step.move
+    name = state.setup.players[move.seat].name
+    stake = f", {pts(move.points)} at stake" if move.points else ""
+    last = ", a last turn" if move.last_turn else ""
+    head = (
+        f"Move {number} of {count}, turn {move.turn}{last} ({_scores_then(state, move)}): "
+        f"{does(name, 'rolls')} {dice_text(move.roll)}{stake}."
+    )
+    r = step.review
+    if r is None:
+        lost = f"the {pts(move.points)} at stake are lost" if move.points else "the turn scores nothing"
+        return [head, f"  A Farkle: {lost}."]
+    played = f"  played: {play_words(move.keep, move.action, move.roll)}, {_valued(r.chosen, r.unit)}"
+    if r.gave_up == 0:
+        return [head, f"{played}: the best play."]
+    return [
+        head,
+        played,
+        f"  best: {play_words(r.best_keep, r.best_action, move.roll)}, {value_text(r.best_value, r.unit)}",
+        f"  gives up {gives_up_text(r.lost, r.unit)} ({r.grade}).",
+    ]
+
+
+def moves_lines(state: m.MatchState, steps: Sequence[Step]) -> list[str]:
+    """Every move of the game, in order."""
+    out = [
+        f"Every move, with the best play where the play made gave anything up ({plural(len(steps), 'move')}):"
+    ]
+    for number, step in enumerate(steps, 1):
+        out += step_lines(state, step, number, len(steps))
+    return out
+
+
+def lines_rich(lines: Sequence[str], style: str = "") -> RenderableType:
+    """Lines on a terminal, the first in bold, each wrapped for the width under its own start,
+    never inside a number or a list of dice."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts = [Text(lines[0], style="bold"), *(Text(line, style=style) for line in lines[1:])]
+    return fit(Group(*parts), "\n".join(lines))
+
+
+def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> RenderableType:
+    """One move on a terminal, a costly one in colour."""
+    style = "" if step.review is None or step.review.right else "yellow"
+    return lines_rich(step_lines(state, step, number, count), style)
+
+
+WALK_INTRO = "Move by move: n (or an arrow) walks through the game, q or Enter leaves."
+
+
+def walk_prompt(number: int, count: int) -> str:
+    return f"Move {number} of {count}: n next, p back (the arrows too), q leaves"
+
+
+# -- as figures
+
+
+def _review_json(r: Review, setup: Setup) -> dict[str, object]:
+    move = r.move
+    return {
+        "turn": move.turn,
+        "player": setup.players[move.seat].name,
+        "roll": list(move.roll),
+        "points": move.points,
+        "keep": list(move.keep),
+        "action": move.action,
+        "value": r.chosen,
+        "best_keep": list(r.best_keep),
+        "best_action": r.best_action,
+        "best_value": r.best_value,
+        "lost": r.lost,
+        "grade": str(r.grade),
+    }
+
+
+#: The unit of a summary's average loss, in words (``average_points`` is what the rating reads).
+_JSON_UNITS = {
+    Unit.POINTS: "points",
+    Unit.CHANCE: "percentage points",
+    Unit.WIN: "percentage points",
+    Unit.TURNS: "turns",
+}
+
+
+def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -> dict[str, object]:
+    """A game and its analysis as figures (values in the unit's own terms: a chance 0 to 1,
+    points or turns; ``lost`` and ``luck`` as shown, percentage points for a chance)."""
+    setup = state.setup
+    names = [p.name for p in setup.players]
+    winners = m.final_winners(state, resigned)
+    data: dict[str, object] = {
+        "setup": setup.to_dict(),
+        "scores": dict(zip(names, state.scores, strict=True)),
+        "turns": dict(zip(names, state.turns, strict=True)),
+        "over": state.over,
+        "resigned": None if resigned is None else names[resigned],
+        "winners": None if winners is None else [names[i] for i in winners],
+        "moves": [mv.to_dict() for mv in state.log],
+    }
+    if a is None:
+        data["analysis"] = None
+        return data
+    data["analysis"] = {
+        "unit": a.unit.value,
+        "set_aside": a.stopped,
+        "decisions": [_review_json(r, setup) for r in a.reviews],
+        "summaries": [
+            {
+                "player": names[s.seat],
+                "decisions": s.decisions,
+                "gave_up": s.gave_up,
+                "errors": s.errors,
+                "error_rate": s.error_rate,
+                "accuracy": s.accuracy,
+                "average_loss": s.average_in_unit,
+                "average_loss_unit": _JSON_UNITS[s.loss_unit],
+                "average_points": s.average_loss,
+                "rating": s.rating,
+                "grades": {str(g): n for g, n in s.grades.items()},
+            }
+            for s in a.summaries
+        ],
+        "accounts": [
+            {
+                "player": names[x.seat],
+                "expected": x.expected,
+                "luck": x.luck,
+                "given_up": x.given_up,
+                "result": x.result,
+            }
+            for x in a.accounts
+        ],
+        "win_chances": (
+            None
+            if not a.chances
+            else {"player": names[a.chart_seat], "by_turn": [{"turn": t, "chance": c} for t, c in a.chances]}
+        ),
+    }
+    return data

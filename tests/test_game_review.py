@@ -1,0 +1,267 @@
+"""The end of a whole game and ``review``: what the analysis counts, the accuracy figure, the
+chance of winning turn by turn and as a chart, and the game move by move."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from matches import person, play_out
+from prompt_toolkit.input import PipeInput
+from rich.console import Console
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.review as review_cli
+from farkle_trainer.cli import app
+from farkle_trainer.engine.grading import Grade, Unit
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.training.games import analysis as a
+from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
+from farkle_trainer.ui.views import review as view
+from tests.factories import interactive_frontend
+from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
+
+runner = CliRunner()
+ANN = Player("Ann")
+
+
+def run(args: list[str], lines: list[str] = ()) -> tuple[int, str]:  # type: ignore[assignment]
+    result = runner.invoke(app, args, input="".join(line + "\n" for line in lines))
+    return result.exit_code, result.output
+
+
+def hard_game() -> m.MatchState:
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3")
+    return greedy_script(setup)[1]
+
+
+def played(players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
+    kw.setdefault("target", 2_000)
+    s = new_setup(players, seed=seed, **kw)  # type: ignore[arg-type]
+    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+
+
+# -- what the analysis counts
+
+
+def test_every_decision_that_gave_up_anything_is_counted_a_fine_one_too() -> None:
+    final = hard_game()
+    an = a.analyse(final)
+    fine = [r for r in an.reviews if r.grade == Grade.FINE]
+    assert fine and all(r.lost > 0 for r in fine)  # 1 3 3 3 and bank gives up 0.14 pp: fine
+    lines = view.analysis_lines(final, an)
+    assert lines[0] == (
+        "Decisions that gave up win chance: 1 of 2 (none of them an inaccuracy or worse), worst first:"
+    )
+    assert lines[2] == "    played: keep 1 3 3 3 and bank, 53.20%: gives up 0.14 pp"
+    (summary,) = an.summaries
+    assert (summary.gave_up, summary.errors) == (1, 0)
+
+
+def test_the_count_says_how_many_were_an_inaccuracy_or_worse() -> None:
+    for seed in ("g1", "g2", "g3", "g4", "g5"):
+        state = played((ANN, Player("Hal", Level.HARD)), seed)
+        an = a.analyse(state)
+        lost = [r for r in an.reviews if r.gave_up > 0]
+        errors = sum(1 for r in lost if not r.right)
+        if 1 < errors < len(lost):
+            heading = view.analysis_lines(state, an)[0]
+            assert heading == (
+                f"Decisions that gave up win chance: {len(lost)} of {len(an.reviews)} "
+                f"({errors} of them inaccuracies or worse), worst first:"
+            )
+            return
+    pytest.fail("no game had both small losses and errors")
+
+
+# -- accuracy
+
+
+@pytest.mark.parametrize(("lost", "expected"), [(0.0, 99.9999), (1.0, 95.60), (10.0, 63.58), (100.0, 0.0)])
+def test_a_moves_accuracy_is_lichesss_curve(lost: float, expected: float) -> None:
+    exact = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669))
+    assert a.move_accuracy(lost) == pytest.approx(exact)
+    assert a.move_accuracy(lost) == pytest.approx(expected, abs=0.01)
+
+
+def test_a_games_accuracy_is_the_mean_and_only_for_win_chances() -> None:
+    state = played((ANN, Player("Hal", Level.HARD)), "g2")
+    an = a.analyse(state)
+    (summary,) = an.summaries
+    mean = sum(a.move_accuracy(r.lost) for r in an.reviews) / len(an.reviews)
+    assert summary.accuracy == pytest.approx(mean)
+    assert f"accuracy {mean:.1f}%; rating" in view.summary_line("Ann", summary)
+    # In points (three players) or turns (solo to a target) there is no accuracy.
+    for other in (
+        played((ANN, Player("Bob"), Player("Hal", Level.MEDIUM)), "p1"),
+        played((ANN,), "t1", form=Form.FEWEST_TURNS),
+    ):
+        for s in a.analyse(other).summaries:
+            assert s.accuracy is None
+            assert "accuracy" not in view.summary_line("x", s)
+
+
+def test_the_accuracy_is_shown_at_the_end_and_in_json(farkle_home: Path) -> None:
+    lines, _ = greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3"))
+    code, out = run(HARD_1000, lines)
+    assert code == 0, out
+    assert "You: error rate 0.00% (0 of 2); accuracy 99.7%; rating expert" in out
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    (summary,) = data["analysis"]["summaries"]
+    assert summary["accuracy"] == pytest.approx(99.7, abs=0.05)
+    assert (summary["gave_up"], summary["errors"]) == (1, 0)
+
+
+# -- the chance of winning through the game
+
+
+def test_in_plain_text_the_chance_is_a_row_every_turn() -> None:
+    state = played((ANN, Player("Hal", Level.HARD)), "g3")
+    an = a.analyse(state)
+    assert len(an.chances) == state.turn  # every turn's start, and the result
+    rows = view.chance_rows(state, an)
+    assert len(rows) == len(an.chances) > 5
+    whose = {mv.turn: mv.seat for mv in reversed(state.log)}
+    for row, (turn, chance) in zip(rows[:-1], an.chances, strict=False):
+        name = state.setup.players[whose[turn]].name
+        assert row.startswith(f"  turn {turn}, {name} to roll:") and row.endswith(f"{100 * chance:.2f}%")
+    assert rows[-1].startswith("  end of the game:")
+
+
+@pytest.mark.parametrize("width", [100, 60])
+def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(width: int) -> None:
+    state = played((ANN, Player("Hal", Level.HARD)), "g3")
+    an = a.analyse(state)
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(view.game_over_rich(state, an))
+    shown = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert max(len(line) for line in shown) <= width
+    chart = shown[shown.index("Ann's chance of winning through the game:") + 1 :]
+    for tick in ("100%┤", " 75%┤", " 50%┤", " 25%┤", "  0%┤"):
+        assert any(line.startswith(tick) for line in chart), tick
+    even = next(line for line in chart if line.startswith(" 50%┤"))
+    assert "┈┈┈" in even  # an even chance, drawn across
+    labels = next(line for line in chart if line.strip().startswith("1 "))
+    assert labels.split()[-1] == "end" and labels.split()[:2] == [
+        "1",
+        "2" if width == 100 else labels.split()[1],
+    ]
+    assert chart[-2:] == ["  ● Ann's chance of winning", "  ┈┈ an even chance, 50%"]
+    assert "turn 1, Ann to roll" not in "\n".join(shown)
+
+
+def test_too_narrow_for_a_chart_the_rows_are_shown() -> None:
+    state = hard_game()
+    an = a.analyse(state)
+    console = Console(file=io.StringIO(), width=30, color_system=None)
+    console.print(view.game_over_rich(state, an))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "┤" not in shown and "turn 1, You to roll:" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 30
+
+
+def test_review_json_keeps_every_turns_chance(farkle_home: Path) -> None:
+    run(
+        HARD_1000,
+        greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3"))[0],
+    )
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    by_turn = data["analysis"]["win_chances"]["by_turn"]
+    assert [t["turn"] for t in by_turn] == [1, 2, 3, 4, 5]
+    assert [t["chance"] for t in by_turn] == [c for _, c in a.analyse(hard_game()).chances]
+
+
+# -- move by move
+
+
+def test_review_moves_prints_every_move(farkle_home: Path) -> None:
+    final = hard_game()
+    run(HARD_1000, greedy_script(final.setup)[0])
+    code, out = run(["review", "1", "--moves", "--plain"])
+    assert code == 0, out
+    moves = out[out.index("Every move, with the best play") :].splitlines()
+    heads = [line for line in moves if line.startswith("Move ")]
+    assert len(heads) == len(final.log) == 6
+    assert heads[0] == "Move 1 of 6, turn 1 (You 0, Hard 0): You roll 6 3 3 1 6 3."
+    assert moves[moves.index(heads[0]) + 1 :][:3] == [
+        "  played: keep 1 3 3 3 and bank, 53.20% chance of winning",
+        "  best: keep 1 and roll 5 dice, 53.34%",
+        "  gives up 0.14 pp (fine).",
+    ]
+    # A computer's moves are there too, and a Farkle is said as one.
+    assert "Move 2 of 6, turn 2 (You 400, Hard 0): Hard rolls 3 6 6 3 5 6." in moves
+    assert "  played: keep 5 6 6 6 and bank, 49.57% chance of winning: the best play." in moves
+    assert moves[-2:] == [
+        "Move 6 of 6, turn 4, a last turn (You 1,450, Hard 650): Hard rolls 3 2 4 3, 150 at stake.",
+        "  A Farkle: the 150 at stake are lost.",
+    ]
+    # Without --moves, plain text has the analysis alone.
+    assert "Move 1 of" not in run(["review", "1", "--plain"])[1]
+
+
+def test_every_move_of_a_game_is_graded_the_way_a_persons_is() -> None:
+    state = played((ANN, Player("Eve", Level.EASY)), "w1")
+    walked = a.steps(state)
+    assert [s.move for s in walked] == list(state.log)
+    people = [s.review for s in walked if s.review is not None and s.move.seat == 0]
+    assert sorted(people, key=lambda r: -r.points_lost) == list(a.analyse(state).reviews)
+    assert all(s.review is None for s in walked if s.move.action == "farkle")
+    # Easy keeps every scoring die and banks at thresholds: the walk shows what that gave up.
+    assert any(s.review is not None and s.review.gave_up > 0 for s in walked if s.move.seat == 1)
+
+
+@pytest.fixture
+def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
+    yield pipe, out
+
+
+def review_on(screen: tuple[PipeInput, io.StringIO], keys: str) -> str:
+    """What ``review 1`` shows on a terminal where ``keys`` are pressed."""
+    inp, out = screen
+    inp.send_text(keys)
+    result = runner.invoke(app, ["review", "1"])
+    assert result.exit_code == 0, result.output
+    return out.getvalue()
+
+
+def test_on_a_terminal_review_walks_the_game_move_by_move(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    run(HARD_1000, greedy_script(hard_game().setup)[0])
+    # n takes the walk, then next, next, back (the left arrow), and q leaves.
+    shown = review_on(screen, "nnn\x1b[Dq")
+    assert "Your chance of winning through the game:" in shown
+    heads = [line for line in shown.splitlines() if line.startswith("Move ")]
+    assert [h.split(",")[0] for h in heads] == ["Move 1 of 6", "Move 2 of 6", "Move 3 of 6", "Move 2 of 6"]
+
+
+def test_on_a_terminal_the_walk_can_be_left_at_once(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    run(HARD_1000, greedy_script(hard_game().setup)[0])
+    shown = review_on(screen, "\r")
+    assert "Game over: You win." in shown and "Move 1 of" not in shown
+
+
+def test_a_resigned_game_on_a_terminal_has_its_analysis_and_chart(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    run(HARD_1000, ["1", "b", "resign", "y"])
+    shown = review_on(screen, "q")
+    assert "You resigned: Hard wins." in shown
+    assert "Decisions that gave up win chance: 1 of 1" in shown and " 50%┤" in shown
+
+
+def test_a_grade_is_never_told_for_a_farkle() -> None:
+    state = hard_game()
+    step = next(s for s in a.steps(state) if s.move.action == "farkle")
+    lines = view.step_lines(state, step, 6, 6)
+    assert len(lines) == 2 and not any(str(g) in lines[1] for g in Grade)
+    assert a.game_unit(state.setup) == Unit.WIN

@@ -1,0 +1,116 @@
+"""The in-game hint and ``strategy --game`` on narrow terminals: laid out for the width, every
+word and number whole."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from prompt_toolkit.input import PipeInput
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.daily as daily_cli
+import farkle_trainer.cli.engine as engine_cli
+import farkle_trainer.cli.play as play_cli
+from farkle_trainer.cli import app
+from farkle_trainer.engine.gamehint import game_strategy
+from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.ui.terminal import InteractiveFrontend
+from farkle_trainer.ui.views import engine as engine_view
+
+runner = CliRunner()
+ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def terminal(
+    pipe: PipeInput, width: int, colour: str | None = None
+) -> tuple[InteractiveFrontend, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=colour)  # type: ignore[arg-type]
+    return InteractiveFrontend(console, prompt_input=pipe, prompt_output=DummyOutput()), out
+
+
+def words(text: str) -> set[str]:
+    return set(text.split())
+
+
+@pytest.fixture
+def at_noon(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(daily_cli, "clock", lambda: datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+    yield
+
+
+@pytest.mark.parametrize("width", [20, 60])
+def test_the_daily_hint_is_laid_out_for_the_width(
+    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch, at_noon: None, width: int
+) -> None:
+    front, out = terminal(pipe, width)
+    monkeypatch.setattr(daily_cli, "open_terminal", lambda plain: front)
+    pipe.send_text("h\r\x04")
+    result = runner.invoke(app, ["daily", "--date", "2026-11-01"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    section = shown[shown.index("Hint:") : shown.index("Game saved")]
+    assert max(len(line) for line in section.splitlines()) <= width
+    # A line cut short goes on under its own start, indented: only a new line starts at the edge.
+    starts = ("Hint:", "Roll:", "Best play:", "Plays, best first", "? ")
+    assert all(line.startswith((" ", *starts)) for line in section.splitlines()), section
+    assert any(line.startswith("    bank 1,000.00") for line in section.splitlines())
+    h = hint((5, 3, 3, 5, 5, 5), 0, PRESETS["classic"])
+    # Every word and number is whole: none is a piece of one cut at the edge of the screen.
+    assert words(section) <= words("Hint: " + engine_view.hint_text(h)) | words(
+        engine_view.hint_text(h, width)
+    )
+    assert "1,000.00" in section and "631.81 points" in " ".join(section.split())
+
+
+@pytest.mark.parametrize("width", [20, 60])
+def test_the_coach_in_a_whole_game_is_laid_out_for_the_width(
+    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    front, out = terminal(pipe, width)
+    monkeypatch.setattr(play_cli, "open_terminal", lambda plain: front)
+    monkeypatch.setattr(play_cli, "PAUSE_SECONDS", 0.0)
+    pipe.send_text("1\rh\r\x04")
+    result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    section = shown[shown.index("Coach (") : shown.index("Game saved")]
+    lines = section.splitlines()
+    assert max(len(line) for line in lines) <= width
+    # A line cut short goes on under its own start, indented: only a new line starts at the edge.
+    assert all(line.startswith((" ", "Coach (", "? ")) for line in lines), section
+    # A loss or a chance never loses its unit to the next line, nor a number its digits.
+    assert not any(line.strip().startswith(("pp", "%")) for line in lines)
+    flat = " ".join(section.split())
+    assert "with 1 set aside: bank " in flat and re.search(r"roll 5 dice \d+\.\d\d%", flat)
+    for token in words(section):
+        assert not re.fullmatch(r"\d+\.\d?|\.\d+%?", token), token
+
+
+def test_strategy_for_a_game_stays_one_picture_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.StringIO()
+    front = InteractiveFrontend(Console(file=out, width=60, color_system="truecolor"))
+    monkeypatch.setattr(engine_cli, "open_terminal", lambda plain: front)
+    result = runner.invoke(app, ["strategy", "--game"])
+    assert result.exit_code == 0, result.output
+    coloured = out.getvalue()
+    shown = ESCAPE.sub("", coloured).splitlines()
+    assert max(len(line) for line in shown) <= 60
+    # The heat map in colour, cut into blocks of columns that fit, each with the scores down its side.
+    assert "48;2;" in coloured
+    headings = [line for line in shown if line.startswith("       ┃")]
+    columns = [cell.strip() for line in headings for cell in line.split("┃")[1:]]
+    s = game_strategy(PRESETS["classic"], 10_000)
+    assert len(headings) == 2 and columns == [f"{x:,}" for x in s.grid.scores]
+    assert sum(1 for line in shown if line.startswith(" 9,000 │")) == 2
+    # Not the plain lines a table too wide gives way to: the grid's words are said once.
+    assert sum("Chance (%) that the player about to roll wins" in line for line in shown) == 1
+    # The thresholds fit too, as a table, their headings on two lines.
+    assert any("┃    3,000 behind ┃     3,000 ahead ┃" in line for line in shown)
