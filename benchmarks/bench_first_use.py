@@ -44,7 +44,7 @@ def command() -> list[str]:
 
 def once(args: list[str], stdin: str) -> float:
     with tempfile.TemporaryDirectory(prefix="farkle-first-use-") as home:
-        env = dict(os.environ, FARKLE_TRAIN_HOME=home, NUMBA_CACHE_DIR=os.path.join(home, "numba"))
+        env = dict(os.environ, FARKLE_TRAIN_HOME=home)  # the compiler cache goes inside it too
         env.pop("FARKLE_TRAIN_CACHE", None)
         start = time.perf_counter()
         subprocess.run([*command(), *args, "--plain"], input=stdin, env=env, capture_output=True, text=True)

@@ -1,10 +1,11 @@
-"""Time the game commands end to end, as a user runs them, once the game table is cached.
+"""Time the game commands end to end, as a user runs them, once the game table is at hand.
 
-Run with ``python benchmarks/bench_game_cli.py`` (after installing the project). The table
-for ``classic`` to 10,000 is solved first in a fresh data directory (that cold solve is
-``bench_game.py``'s to judge); each command then runs in a new process, so start-up, the load
-from disk and the rendering are all counted. Target: ``hint ... --score ... --opponent ...``
-under 0.5 s.
+Run with ``python benchmarks/bench_game_cli.py`` (after installing the project). The table for
+``classic`` to 10,000 ships with the package; the one to 9,500 does not, so it is solved first
+in a fresh data directory (that cold solve is ``bench_game.py``'s to judge) and then read back
+from the cache, where every read checks it (see the README, "How the game solver works"). Each
+command runs in a new process, so start-up, the load from disk, the checks and the rendering
+are all counted. Target: ``hint ... --score ... --opponent ...`` under 0.5 s, shipped or kept.
 """
 
 from __future__ import annotations
@@ -18,33 +19,12 @@ import tempfile
 import time
 
 RUNS = 5
+HINT = ["hint", "1", "5", "2", "2", "3", "6", "--points", "300", "--score", "8200", "--opponent", "9100"]
 COMMANDS: list[tuple[str, list[str], float | None]] = [
-    (
-        "hint 1 5 2 2 3 6 --points 300 --score 8200 --opponent 9100",
-        ["hint", "1", "5", "2", "2", "3", "6", "--points", "300", "--score", "8200", "--opponent", "9100"],
-        0.5,
-    ),
-    (
-        "hint ... --json",
-        [
-            "hint",
-            "1",
-            "5",
-            "2",
-            "2",
-            "3",
-            "6",
-            "--points",
-            "300",
-            "--score",
-            "8200",
-            "--opponent",
-            "9100",
-            "--json",
-        ],
-        0.5,
-    ),
+    ("hint 1 5 2 2 3 6 --points 300 --score 8200 --opponent 9100", HINT, 0.5),
+    ("hint ... --json", [*HINT, "--json"], 0.5),
     ("strategy --game", ["strategy", "--game"], None),
+    ("hint ... --target 9500 (a kept table, checked)", [*HINT, "--target", "9500"], 0.5),
     (
         "hint 1 5 2 2 3 6 --points 300 (expected points, for scale)",
         ["hint", "1", "5", "2", "2", "3", "6", "--points", "300"],
@@ -67,7 +47,10 @@ def main() -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     timed(["strategy", "--game", "--json"], env)
-    print(f"first solve of classic to 10,000 (cold, once): {time.perf_counter() - start:.1f} s")
+    print(f"first use of classic to 10,000 (it ships): {time.perf_counter() - start:.1f} s")
+    start = time.perf_counter()
+    timed(["strategy", "--game", "--target", "9500", "--json"], env)
+    print(f"first solve of classic to 9,500 (cold, once): {time.perf_counter() - start:.1f} s")
     width = max(len(c[0]) for c in COMMANDS)
     slow = 0
     try:

@@ -411,18 +411,17 @@ def test_a_missed_game_position_comes_back_at_its_own_target_only(farkle_home: P
 
 
 def test_a_first_solve_is_announced_once() -> None:
+    from farkle_trainer.engine.gameplan import notice, to_solve
     from farkle_trainer.training.drills.session import prepare
+    from farkle_trainer.training.solving import for_kinds
 
-    said: list[str] = []
     rules = CLASSIC.with_house_rules(target=1050)  # a target no other test solves
-    prepare(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO), said.append)
-    assert said == [
-        "Working out every chance of winning a game to 1,050 under classic rules: "
-        "the first time takes seconds (about ten for 10,000), then it is kept for next time."
-    ]
-    prepare(rules, (Kind.GAME,), said.append)
-    prepare(CLASSIC, (Kind.KEEP,), said.append)  # nothing to solve for a turn's drills
-    assert len(said) == 1
+    tables = for_kinds(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
+    assert [t.kind for t in to_solve(tables)] == ["game", "solo"]
+    assert notice(to_solve(tables)).startswith("Solving the game for these rules once (about ")
+    prepare(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
+    assert to_solve(for_kinds(rules, (Kind.GAME,))) == ()
+    assert for_kinds(CLASSIC, (Kind.KEEP,)) == ()  # nothing to solve for a turn's drills
 
 
 @pytest.mark.parametrize(

@@ -238,16 +238,21 @@ def worksheet(
         )
     else:
         from farkle_trainer.training.drills.session import parse_level as parse_drill_level
+        from farkle_trainer.training.solving import for_kinds
+        from farkle_trainer.ui.progress import solving
 
-        made = sheets.decide_sheet(
-            normalized,
-            table,
-            count=count,
-            kinds=_drill_kinds(topic),
-            level=parse_drill_level(level),
-            rules_option=rules,
-            target_option=target is not None,
-        )
+        kinds = _drill_kinds(topic)
+        # Game and solo questions are graded by their game's table: said at once if it must be solved.
+        with solving(None, for_kinds(table, kinds or ())):
+            made = sheets.decide_sheet(
+                normalized,
+                table,
+                count=count,
+                kinds=kinds,
+                level=parse_drill_level(level),
+                rules_option=rules,
+                target_option=target is not None,
+            )
     if key is not None:
         from farkle_trainer.store.files import write_whole
 
@@ -305,6 +310,7 @@ def class_report(
     from farkle_trainer.store.files import write_whole
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.classroom.report import class_report as make_report
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import classroom as view
 
     wanted = None
@@ -317,7 +323,9 @@ def class_report(
     for path, option in ((csv_file, "--csv"), (questions_csv, "--questions-csv")):
         if path is not None:
             may_replace(path, option, out, force=force)
-    report = make_report(results, wanted)
+    # Game and solo decisions are checked against their game's table: said as a solve starts.
+    with solving(out, quiet=json):
+        report = make_report(results, wanted)
     if not report.counted and not report.unchecked:
         why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"
         fail(f"no result to report: {why}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -88,24 +87,11 @@ def decide(
 
     Example: farkle-train decide --kind keep --count 5
     """
-    from farkle_trainer.training.classroom.codes import class_drills
-    from farkle_trainer.training.drills.drills import summarize
-    from farkle_trainer.training.drills.session import (
-        KIND,
-        check_count,
-        learner_kinds,
-        make_plan,
-        new_seed,
-        parse_kinds,
-        parse_level,
-        play_drills,
-        prepare,
-        session_settings,
-    )
+    from farkle_trainer.training.drills.session import check_count, parse_kinds, parse_level, prepare
+    from farkle_trainer.training.solving import for_kinds
     from farkle_trainer.ui.aside import open_terminal_aside, print_data
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.terminal import open_terminal
-    from farkle_trainer.ui.views import drills as view
-    from farkle_trainer.ui.views.classroom import decide_intro
 
     table = with_penalty(with_target(load(options.rules), target), penalty)
     kinds = parse_kinds(kind)
@@ -113,8 +99,23 @@ def decide(
     check_count(count, seed)
     entry = options.class_entry("decide", seed=seed)
     front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
-    # The solving notice goes to stderr: a note about this machine, not part of the drills.
-    prepare(table, kinds, lambda text: print(text, file=sys.stderr))
+    # What the drills are graded by, solved first: said at once on standard error, before the
+    # solver (or anything else a session needs) loads, if it takes a while.
+    with solving(front, for_kinds(table, kinds), quiet=json) as progress:
+        prepare(table, kinds, progress)
+
+    from farkle_trainer.training.classroom.codes import class_drills
+    from farkle_trainer.training.drills.drills import summarize
+    from farkle_trainer.training.drills.session import (
+        KIND,
+        learner_kinds,
+        make_plan,
+        new_seed,
+        play_drills,
+        session_settings,
+    )
+    from farkle_trainer.ui.views import drills as view
+
     with open_store_or_explain(options.data_dir, front) as store:
         # A seed or a class code fixes the session for everyone; otherwise it adapts to the player.
         adaptive = seed is None and entry is None
@@ -131,6 +132,8 @@ def decide(
             plan = make_plan(store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive)
         else:
             session_seed = None
+            from farkle_trainer.ui.views.classroom import decide_intro
+
             plan = class_drills(entry.code, table, count=count, kinds=kinds, level=chosen_level)
             front.say(decide_intro(entry.code, count, table.name))
         session = start_session(

@@ -6,8 +6,6 @@ branches, with the options only they take.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -84,20 +82,6 @@ StepOpt = Annotated[
 ]
 
 
-@contextmanager
-def _progress(term: Terminal, json: bool) -> Iterator[Callable[[float], None] | None]:
-    # A bar belongs on a screen: never in JSON or in a pipe, where it would only be noise.
-    from farkle_trainer.ui.terminal import InteractiveFrontend
-
-    if json or not isinstance(term, InteractiveFrontend):
-        yield None
-        return
-    from farkle_trainer.ui.progress import solve_progress
-
-    with solve_progress(term.console, "Solving the game") as bar:
-        yield bar
-
-
 def _target(target: str | None) -> int | None:
     return None if target is None else parse_target(target)
 
@@ -134,8 +118,8 @@ def game_hint(
     json: bool,
 ) -> None:
     from farkle_trainer.engine.farkles import Runs
-    from farkle_trainer.engine.gamehint import game_hint as make_hint
-    from farkle_trainer.ui.views import game as render
+    from farkle_trainer.engine.gameplan import check_position, tables_for
+    from farkle_trainer.ui.progress import solving
 
     if score is None or opponent is None:
         fail("--score and --opponent go together: give both banked scores")
@@ -144,7 +128,12 @@ def game_hint(
     runs = Runs(_farkles(farkles, "--farkles"), _farkles(opponent_farkles, "--opponent-farkles"))
     if runs != Runs() and not rules.three_farkle_penalty:
         fail("Farkles in a row count only with the three-Farkle penalty: add --penalty 500 or --penalty 1000")
-    with _progress(term, json) as progress:
+    (table,) = tables_for(rules, _target(target), _opening(opening))
+    check_position(table.target, table.opening, rules.three_farkle_penalty, mine, theirs, last_turn=last_turn)
+    # Said before the solver loads: the sentence, if this game must be solved first.
+    with solving(term, (table,), quiet=json) as progress:
+        from farkle_trainer.engine.gamehint import game_hint as make_hint
+
         result = make_hint(
             roll,
             at_stake,
@@ -157,6 +146,8 @@ def game_hint(
             runs=runs,
             progress=progress,
         )
+    from farkle_trainer.ui.views import game as render
+
     if json:
         term.json(render.game_hint_data(result))
     else:
@@ -172,12 +163,18 @@ def game_strategy(
     step: str | None,
     json: bool,
 ) -> None:
-    from farkle_trainer.engine.gamehint import game_strategy as summarize
-    from farkle_trainer.ui.views import game as render
+    from farkle_trainer.engine.gameplan import check_step, tables_for
+    from farkle_trainer.ui.progress import solving
 
     spacing = 1000 if step is None else parse_points(step, "--step", positive=True)
-    with _progress(term, json) as progress:
+    tables = tables_for(rules, _target(target), _opening(opening))
+    check_step(spacing, tables[0].target)
+    with solving(term, tables, quiet=json) as progress:
+        from farkle_trainer.engine.gamehint import game_strategy as summarize
+
         result = summarize(rules, _target(target), _opening(opening), step=spacing, progress=progress)
+    from farkle_trainer.ui.views import game as render
+
     if json:
         term.json(render.game_strategy_data(result))
     else:

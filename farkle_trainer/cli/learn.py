@@ -57,7 +57,16 @@ def learn(
     out = open_terminal(plain)
     table = with_penalty(load(rules), penalty)
     chosen = find_lesson(number_or_text(lesson)) if lesson is not None else None
-    text = chosen.render(table) if chosen else ""
+    text = ""
+    if chosen is not None:
+        from farkle_trainer.training.solving import solve_all
+        from farkle_trainer.ui.progress import solving
+
+        # A lesson's game figures under other rules need their game solved first: said at once.
+        tables = chosen.tables(table)
+        with solving(out, tables) as told:
+            solve_all(tables, told)
+            text = chosen.render(table)
     store = open_store_or_explain(data_dir, out)
     with store:
         if chosen is None:

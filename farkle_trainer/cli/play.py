@@ -73,6 +73,7 @@ def build_setup(
     chosen_seed: bool = False,
 ) -> Setup:
     from farkle_trainer.cli.common import load
+    from farkle_trainer.engine.gameplan import opening_error
     from farkle_trainer.training.classroom.codes import normalize_code
     from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, dealt, new_setup
 
@@ -100,12 +101,20 @@ def build_setup(
     form = Form.MATCH
     if solo:
         form = Form.TEN_TURNS if target is None else Form.FEWEST_TURNS
+    table = load(rules_name)
+    chosen_target = None if target is None else parse_target(target)
+    chosen_opening = None if opening is None else parse_points(opening, "--opening")
+    if chosen_opening is not None:
+        # The limit every command that solves a game has, in the same words.
+        wrong = opening_error(chosen_opening, table.target if chosen_target is None else chosen_target)
+        if wrong is not None:
+            fail(wrong)
     setup = new_setup(
         line_up,
-        load(rules_name),
+        table,
         form=form,
-        target=None if target is None else parse_target(target),
-        opening=None if opening is None else parse_points(opening, "--opening"),
+        target=chosen_target,
+        opening=chosen_opening,
         penalty=None if penalty is None else parse_points(penalty, "--penalty"),
         coached=coach,
         seed="" if code is not None else seed,
@@ -116,20 +125,16 @@ def build_setup(
 
 
 def warm_table(term: Terminal, setup: Setup) -> None:
-    """Solve (or load) the two-player table before the first roll, with a bar on a terminal."""
-    from farkle_trainer.engine.game import solve_game
-    from farkle_trainer.training.games.play import needs_table
-    from farkle_trainer.ui.terminal import InteractiveFrontend
+    """Solve (or load) the tables the game needs before the first roll, saying so when it takes a
+    while (see :func:`farkle_trainer.ui.progress.solving`)."""
+    from farkle_trainer.training.solving import for_setup, solve_all
+    from farkle_trainer.ui.progress import solving
 
-    if not needs_table(setup):
+    tables = for_setup(setup)
+    if not tables:
         return
-    if not isinstance(term, InteractiveFrontend):
-        solve_game(setup.rules, setup.target, setup.opening)
-        return
-    from farkle_trainer.ui.progress import solve_progress
-
-    with solve_progress(term.console, f"Solving the game to {setup.target:,} (once)") as bar:
-        solve_game(setup.rules, setup.target, setup.opening, progress=bar)
+    with solving(term, tables) as progress:
+        solve_all(tables, progress)
 
 
 @app.command(short_help="Whole games: vs computer, friends, solo.")
@@ -232,8 +237,6 @@ def play(
     """
     import secrets
 
-    from farkle_trainer.training.games.gamefile import check_game_path
-
     if code is not None and seed is not None:
         fail("--code and --seed both choose the dice: give one of them")
     if resume and code is not None:
@@ -241,6 +244,8 @@ def play(
     if force and save is None:
         fail("--force goes with --save FILE.json")
     if save is not None:
+        from farkle_trainer.training.games.gamefile import check_game_path
+
         check_game_path(save, force=force)
     term = open_terminal(plain)
     fresh = None
@@ -278,6 +283,8 @@ def play(
         while True:
             path = None if save is None else numbered(save, number)
             if path is not None and number > 1:
+                from farkle_trainer.training.games.gamefile import check_game_path
+
                 check_game_path(path, force=force)
             final = _play(term, store, fresh, fast=fast, save=path, force=force)
             if final is None or not _again(term, final.setup):
@@ -365,11 +372,12 @@ def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> Non
     """Solve the table before a new game is saved: stopped during the solve, the game never
     started (no die was seen), so nothing is kept of it and an unfinished game stays as it was."""
     from farkle_trainer.training.frontend import INTERRUPTED
-    from farkle_trainer.ui.views import play as view
 
     try:
         warm_table(term, setup)
     except KeyboardInterrupt:
+        from farkle_trainer.ui.views import play as view
+
         term.say()
         term.say(view.NOTHING_STARTED if unfinished else view.NOTHING_SAVED)
         raise typer.Exit(INTERRUPTED) from None
@@ -417,11 +425,18 @@ def _play(
     import time
 
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
+    from farkle_trainer.ui.terminal import InteractiveFrontend
+
+    row = store.unfinished_game()
+    if fresh is not None and row is None and save is None:
+        # Nothing to ask first: the tables now, before the game's own modules load the solver,
+        # so a game that must be solved says so at once.
+        _warm_before_start(term, fresh, unfinished=False)
+
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import check_replace
-    from farkle_trainer.ui.terminal import InteractiveFrontend
     from farkle_trainer.ui.views import play as view
     from farkle_trainer.ui.views import review as ending
 
@@ -431,7 +446,6 @@ def _play(
         if pausing:
             time.sleep(PAUSE_SECONDS)
 
-    row = store.unfinished_game()
     try:
         if fresh is None:
             if row is None:

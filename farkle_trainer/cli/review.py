@@ -109,6 +109,7 @@ def review(
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import read_game_file
     from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import review as view
 
     stopped = False
@@ -136,14 +137,17 @@ def review(
                 "GAME is a saved game's number, a daily game's d-number or date, or a FILE.json written "
                 f"by play --save, not {quoted(game)}"
             )
-        saved = read_game_file(path)
+        # Checking a Hard computer's moves may need the game solved: said as the solve starts.
+        with solving(term, quiet=json):
+            saved = read_game_file(path)
         state, resigned = saved.state, saved.resigned
         if not state.over and resigned is None:
             fail(f"the game in {path} is not over (turn {state.turn}): it can be reviewed once it ends")
         heading = f"Game from {path} (every move checked on its dice)"
     # A game given up (or set aside) before any move has nothing to analyse.
     ended = state.over or ((resigned is not None or stopped) and bool(state.log))
-    analysis = analyse(state, resigned=resigned, stopped=stopped) if ended else None
+    with solving(term, quiet=json):
+        analysis = analyse(state, resigned=resigned, stopped=stopped) if ended else None
     if json:
         term.json(view.review_json(state, analysis, resigned))
         return

@@ -14,8 +14,6 @@ from farkle_trainer.engine.game import (
     NO_RUNS,
     GamePlay,
     GamePlays,
-    GameSolverError,
-    GameTable,
     Progress,
     Runs,
     WinGrid,
@@ -23,6 +21,7 @@ from farkle_trainer.engine.game import (
     solve_game,
     win_grid,
 )
+from farkle_trainer.engine.gameplan import check_position, check_step, resolve
 from farkle_trainer.engine.plays import Hint, Play, hint
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
@@ -98,8 +97,9 @@ def game_hint(
     opened, under the house rules. Raises :class:`GameSolverError` for a position that is
     not a game's.
     """
+    target, opening = resolve(rules, target, opening)
+    check_position(target, opening, rules.three_farkle_penalty, my_score, opponent_score, last_turn=last_turn)
     table = solve_game(rules, target, opening, progress=progress)
-    _check_position(table, my_score, opponent_score, last_turn)
     plays = game_plays(
         counts_of(roll), points, my_score, opponent_score, table, last_turn=last_turn, runs=runs
     )
@@ -109,37 +109,6 @@ def game_hint(
     farkle_value = -min(rules.three_farkle_penalty, my_score) if third else 0
     expected = hint(roll, points, rules, opening=in_force, farkle_value=farkle_value)
     return GameHint(rules, table.target, table.opening, plays, expected)
-
-
-def _check_position(table: GameTable, my_score: int, opponent_score: int, last_turn: bool) -> None:
-    target = table.target
-    for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
-        if score < 0 or score % STEP:
-            raise GameSolverError(f"{who} must be a non-negative multiple of {STEP}, not {score:,}")
-    if table.opening and not table.penalty:
-        # With the penalty any score can happen: a player who opened can be knocked back.
-        for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
-            if 0 < score < table.opening and not (last_turn and score >= target):
-                raise GameSolverError(
-                    f"{who} of {score:,} cannot happen with an opening minimum of {table.opening:,}: "
-                    "a player's first bank is at least the minimum"
-                )
-    if my_score >= target:
-        raise GameSolverError(
-            f"your score {my_score:,} has reached the target of {target:,}: the game is over"
-        )
-    if last_turn:
-        if opponent_score < target:
-            raise GameSolverError(
-                f"--last-turn means the opponent has reached the target of {target:,}, not {opponent_score:,}"
-            )
-        if opponent_score <= my_score:
-            raise GameSolverError("--last-turn means the opponent is ahead of you")
-    elif opponent_score >= target:
-        raise GameSolverError(
-            f"the opponent's {opponent_score:,} has reached the target of {target:,}: "
-            "add --last-turn for your final turn"
-        )
 
 
 @dataclass(frozen=True)
@@ -198,11 +167,9 @@ def game_strategy(
     progress: Progress | None = None,
 ) -> GameStrategy:
     """Win chances by score, the first player's edge and the bank thresholds by score."""
-    if step <= 0 or step % STEP:
-        raise GameSolverError(f"the step must be a positive multiple of {STEP}, not {step:,}")
+    target, opening = resolve(rules, target, opening)
+    check_step(step, target)
     table = solve_game(rules, target, opening, progress=progress)
-    if step >= table.target:
-        raise GameSolverError(f"the step must be below the target of {table.target:,}, not {step:,}")
     high, low = comparison_scores(table.target)
 
     def thresholds(a: int, b: int, farkles: int = 0) -> Thresholds:

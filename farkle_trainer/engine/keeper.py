@@ -1,9 +1,10 @@
 """Solved tables kept between runs: the port through which the solvers ask for them.
 
 The engine computes and never touches files. A solver asks the installed
-:class:`TableKeeper` for a table it solved before, checks what it can of what comes back
-(what was kept can be whole and still not this table), and hands over every table it had
-to solve.
+:class:`TableKeeper` for a table it solved before, checks what comes back (what was kept can be
+whole and still not this table) unless it ships with the package, and hands over every table it
+had to solve. The keeper also says where the game solver's compiled loop may keep its machine
+code, since that too is a file.
 With no keeper installed every table is solved afresh and held in memory only. A front end
 installs the store's disk cache (:mod:`farkle_trainer.store.tables`) once, where it starts.
 
@@ -39,11 +40,25 @@ class TableKey:
     parts: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A table as it was kept: its named arrays, and whether they are the ones that ship with the
+    package (their bytes pinned by hash in the code, made by this solver and compared with a new
+    solve when they were made), which need no check of what they hold."""
+
+    arrays: Arrays
+    shipped: bool = False
+
+
 class TableKeeper(Protocol):
     """Finds and keeps solved tables; a table it cannot keep only costs the next run time."""
 
-    def load(self, key: TableKey, names: tuple[str, ...]) -> Arrays | None:
+    def load(self, key: TableKey, names: tuple[str, ...]) -> Kept | None:
         """The named arrays kept for ``key``, exactly as kept, or None."""
+
+    def has(self, key: TableKey) -> bool:
+        """Whether a table may be kept for ``key``: its file is there (it is not read, so it may
+        still fail its checks)."""
 
     def keep(self, key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
         """Keep ``arrays`` for ``key``, replacing what was kept."""
@@ -55,6 +70,16 @@ class TableKeeper(Protocol):
     def keep_rows(self, key: TableKey, values: NDArray[np.float64]) -> None:
         """Keep a two-dimensional table of floats for ``key``."""
 
+    def compiler_cache(self) -> str:
+        """A directory, ready to be written, where the compiled loop may keep its machine code;
+        raises ``OSError`` (saying why) where there is none to write."""
+
+    def compiled_kept(self) -> bool:
+        """Whether the compiled loop's machine code seems to be kept already."""
+
+    def discard_compiled(self) -> None:
+        """Remove the compiled loop's kept machine code (it could not be read back)."""
+
 
 _installed: TableKeeper | None = None
 
@@ -65,9 +90,14 @@ def install(keeper: TableKeeper | None) -> None:
     _installed = keeper
 
 
-def recall(key: TableKey, names: tuple[str, ...]) -> Arrays | None:
+def recall(key: TableKey, names: tuple[str, ...]) -> Kept | None:
     """The named arrays of a table kept for ``key``, for the caller to check; None if none."""
     return None if _installed is None else _installed.load(key, names)
+
+
+def is_kept(key: TableKey) -> bool:
+    """Whether a table seems to be kept for ``key``, told without reading it (or numpy)."""
+    return _installed is not None and _installed.has(key)
 
 
 def remember(key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
@@ -85,3 +115,20 @@ def remember_rows(key: TableKey, values: NDArray[np.float64]) -> None:
     """Hand a table of numbers just solved to the keeper, if one is installed."""
     if _installed is not None:
         _installed.keep_rows(key, values)
+
+
+def compiler_cache() -> str | None:
+    """Where the compiled loop may keep its machine code, None with no keeper installed (a
+    program that keeps nothing); raises ``OSError`` where the keeper has nowhere to write."""
+    return None if _installed is None else _installed.compiler_cache()
+
+
+def kept_compiled() -> bool:
+    """Whether the compiled loop's machine code is kept, so no compilation comes first."""
+    return _installed is not None and _installed.compiled_kept()
+
+
+def discard_compiled() -> None:
+    """Have the keeper drop the compiled loop's machine code that could not be read back."""
+    if _installed is not None:
+        _installed.discard_compiled()

@@ -28,6 +28,7 @@ class RulesError(InputError):
     def __init__(self, message: str, *, key: str | None = None, source: str | None = None):
         self.key = key
         self.source = source
+        self.detail = message
         where = f"{source}: " if source else ""
         what = f"{key}: " if key else ""
         super().__init__(f"{where}{what}{message}")
@@ -63,6 +64,11 @@ class Rules:
     three_farkle_penalty: int = 0
     target: int = 10_000
     description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        # Every way of making rules (a preset, a rule file, a saved game, a copy with house rules
+        # changed) meets the same bounds, so nothing out of range ever reaches a solver.
+        _validate(self, None)
 
     def of_a_kind_points(self, face: int, count: int) -> int | None:
         """Points for ``count`` (3..6) dice showing ``face``, or None if the table has none."""
@@ -134,42 +140,6 @@ class Rules:
         return rows
 
 
-CLASSIC = Rules(
-    name="classic",
-    description="Farkle Challenge table: fixed four/five/six of a kind, two triplets 2,500",
-)
-FIXED = replace(
-    CLASSIC,
-    name="fixed",
-    four_of_a_kind_and_pair=1500,
-    description="printed rule sheets' fixed table: adds four of a kind and a pair 1,500",
-)
-DOUBLING = replace(
-    CLASSIC,
-    name="doubling",
-    of_a_kind="multiply",
-    four_of_a_kind=2,
-    five_of_a_kind=4,
-    six_of_a_kind=8,
-    three_pairs=1000,
-    two_triplets=None,
-    description="each extra die doubles the triple; three pairs 1,000; no two triplets",
-)
-MULTIPLIER = replace(
-    CLASSIC,
-    name="multiplier",
-    of_a_kind="multiply",
-    four_of_a_kind=2,
-    five_of_a_kind=3,
-    six_of_a_kind=4,
-    two_triplets=None,
-    description="four/five/six of a kind 2x/3x/4x the triple; no two triplets",
-)
-
-PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTIPLIER)}
-DEFAULT_RULES = "classic"
-
-
 def preset(name: str | Rules | None = None) -> Rules:
     """A preset by name, in any case; ``None`` gives the default (``classic``), and rules
     are returned as they are. Rule files are read by :func:`farkle_trainer.load_rules`.
@@ -239,6 +209,9 @@ MAX_RULE_POINTS = 10_000
 #: range. A rule file may name a lower target, used by nothing that needs a game.
 MIN_TARGET = 1_000
 MAX_TARGET = 20_000
+#: The highest opening minimum of a game (and of a rule file): above it a player all but never
+#: opens, and the game's chances stop settling in floating point.
+MAX_OPENING = MAX_RULE_POINTS
 MAX_FACTOR = 10
 _HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
 _TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
@@ -306,9 +279,10 @@ def rules_from_mapping(
             triples[by_word[key] - 1] = _check_points(f"three_of_a_kind.{key}", value, source=source)
         changes["triples"] = tuple(triples)
 
-    rules = replace(rules, **changes)
-    _validate(rules, source)
-    return rules
+    try:
+        return replace(rules, **changes)
+    except RulesError as exc:
+        raise RulesError(exc.detail, key=exc.key, source=source) from None
 
 
 def as_rule_file(values: dict[str, Any]) -> dict[str, Any]:
@@ -331,6 +305,19 @@ def as_rule_file(values: dict[str, Any]) -> dict[str, Any]:
 def _validate(rules: Rules, source: str | None) -> None:
     """Check every value in a rule set, naming the TOML key of the first bad one."""
     toml_key = {attr: f"{sec}.{key}" for sec, keys in _SECTIONS.items() for key, attr in keys.items()}
+    if not isinstance(rules.name, str) or not isinstance(rules.description, str):
+        raise RulesError("a rule table's name and description are text", key="name", source=source)
+    if rules.of_a_kind not in ("fixed", "multiply"):
+        raise RulesError(
+            'must be "fixed" (points) or "multiply" (times the triple)', key="of_a_kind.mode", source=source
+        )
+    triples = rules.triples
+    if not isinstance(triples, tuple) or len(triples) != 6:
+        raise RulesError("six values, one for each face", key="three_of_a_kind", source=source)
+    for face, value in zip(FACE_WORDS.values(), triples, strict=True):
+        _check_points(f"three_of_a_kind.{face}", value, source=source)
+    for attr in sorted(_HOUSE_ZERO_OK):
+        _check_points(toml_key[attr], getattr(rules, attr), zero_ok=True, source=source)
     kinds = ("four_of_a_kind", "five_of_a_kind", "six_of_a_kind")
     points = ("single_one", "single_five", "target", *(a for a in _OPTIONAL if a not in kinds))
     for attr in sorted(points):
@@ -381,3 +368,40 @@ def _check_points(
     if value % 50:
         raise RulesError(f"must be a multiple of 50, not {value:,}", key=key, source=source)
     return value
+
+
+# The presets, last: building them checks them like any rules.
+CLASSIC = Rules(
+    name="classic",
+    description="Farkle Challenge table: fixed four/five/six of a kind, two triplets 2,500",
+)
+FIXED = replace(
+    CLASSIC,
+    name="fixed",
+    four_of_a_kind_and_pair=1500,
+    description="printed rule sheets' fixed table: adds four of a kind and a pair 1,500",
+)
+DOUBLING = replace(
+    CLASSIC,
+    name="doubling",
+    of_a_kind="multiply",
+    four_of_a_kind=2,
+    five_of_a_kind=4,
+    six_of_a_kind=8,
+    three_pairs=1000,
+    two_triplets=None,
+    description="each extra die doubles the triple; three pairs 1,000; no two triplets",
+)
+MULTIPLIER = replace(
+    CLASSIC,
+    name="multiplier",
+    of_a_kind="multiply",
+    four_of_a_kind=2,
+    five_of_a_kind=3,
+    six_of_a_kind=4,
+    two_triplets=None,
+    description="four/five/six of a kind 2x/3x/4x the triple; no two triplets",
+)
+
+PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTIPLIER)}
+DEFAULT_RULES = "classic"

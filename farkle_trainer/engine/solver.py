@@ -29,9 +29,10 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import add
 from typing import TYPE_CHECKING, Literal
 
-from farkle_trainer.engine.dice import multisets, roll_chance
+from farkle_trainer.engine.dice import Counts, multisets, roll_chance
 from farkle_trainer.engine.keeper import TableKey, recall_rows, remember_rows
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
@@ -103,48 +104,95 @@ class Objective:
         return t.astype(np.float64)
 
 
-class RollModel:
-    """Every non-Farkle roll of 1..6 dice, reduced to what the solver needs.
+@cache
+def scoring_options(rules: Rules) -> dict[Counts, frozenset[tuple[int, int]]]:
+    """Every multiset of up to six dice with its distinct scoring selections, each as
+    ``(points, dice set aside)``; empty for a Farkle.
 
-    For each roll and each number of dice kept, only the highest score matters:
-    values never fall as turn points rise, so among selections that leave the
-    same dice to roll, the one with most points is always at least as good.
+    Worked out from the multisets one die smaller (a selection of a roll is a selection of the
+    roll less one of its dice, or the whole roll), so each multiset is scored once: this is what
+    the solvers' roll models and the checks of their kept tables start from, without numpy.
     """
+    table = score_table(rules)
+    options: dict[Counts, frozenset[tuple[int, int]]] = {}
+    for n in range(7):
+        for counts in multisets(n):
+            found: set[tuple[int, int]] = set()
+            if n:
+                split = table.split(counts)
+                if split is not None and split.points > 0:
+                    found.add((split.points, n))
+                for face in range(6):
+                    if counts[face]:
+                        smaller = list(counts)
+                        smaller[face] -= 1
+                        found |= options[
+                            (smaller[0], smaller[1], smaller[2], smaller[3], smaller[4], smaller[5])
+                        ]
+            options[counts] = frozenset(found)
+    return options
+
+
+@dataclass(frozen=True)
+class TurnRolls:
+    """Every non-Farkle roll of 1..6 dice as the turn solver sees it, in plain Python.
+
+    For each roll and each number of dice kept only the highest score matters: values never
+    fall as turn points rise, so among selections that leave the same dice to roll, the one
+    with most points is always at least as good. ``rows`` holds ``(n, chance, levels, dice
+    left)`` for each roll, by dice kept 1..6 (0 where no selection keeps that many);
+    ``farkle[n]`` and ``best_score[n]`` are the Farkle chance and the expected best points of
+    one roll of ``n`` dice (index 0 unused).
+    """
+
+    rows: tuple[tuple[int, float, tuple[int, ...], tuple[int, ...]], ...]
+    farkle: tuple[float, ...]
+    best_score: tuple[float, ...]
+
+    @property
+    def max_level(self) -> int:
+        return max(max(levels) for _, _, levels, _ in self.rows)
+
+
+@cache
+def turn_rolls(rules: Rules) -> TurnRolls:
+    options = scoring_options(rules)
+    rows = []
+    farkle = [0.0] * 7
+    best_score = [0.0] * 7
+    for n in range(1, 7):
+        for roll in multisets(n):
+            chance = float(roll_chance(roll))
+            found = options[roll]
+            if not found:
+                farkle[n] += chance
+                continue
+            by_kept = [0] * 6
+            for points, kept in found:
+                by_kept[kept - 1] = max(by_kept[kept - 1], points // STEP)
+            # Slots no selection fills point at level 0 with no dice, which the solver never reads.
+            levels = tuple(by_kept[k - 1] if by_kept[k - 1] and k <= n else 0 for k in range(1, 7))
+            left = tuple((n - k if k < n else 6) if by_kept[k - 1] and k <= n else 0 for k in range(1, 7))
+            rows.append((n, chance, levels, left))
+            best_score[n] += chance * max(points for points, _ in found)
+    return TurnRolls(tuple(rows), tuple(farkle), tuple(best_score))
+
+
+class RollModel:
+    """:class:`TurnRolls` as arrays, for the solve."""
 
     def __init__(self, rules: Rules):
         import numpy as np
 
-        table = score_table(rules)
-        rows_n: list[int] = []
-        rows_p: list[float] = []
-        rows_sc: list[list[int]] = []
-        rows_m: list[list[int]] = []
-        self.farkle = np.zeros(7)
-        self.best_score = np.zeros(7)  # expected best points of one roll, Farkle = 0
-        for n in range(1, 7):
-            for roll in multisets(n):
-                chance = float(roll_chance(roll))
-                selections = table.selections(roll)
-                if not selections:
-                    self.farkle[n] += chance
-                    continue
-                by_kept = [0] * 6
-                for sel in selections:
-                    k = len(sel.dice)
-                    by_kept[k - 1] = max(by_kept[k - 1], sel.points // STEP)
-                rows_n.append(n)
-                rows_p.append(chance)
-                # Invalid slots point at column 0, which always holds -inf.
-                rows_sc.append([by_kept[k - 1] if by_kept[k - 1] and k <= n else 0 for k in range(1, 7)])
-                rows_m.append(
-                    [(n - k if k < n else 6) if by_kept[k - 1] and k <= n else 0 for k in range(1, 7)]
-                )
-                self.best_score[n] += chance * selections[0].points
-        self.n = np.array(rows_n)
-        self.levels = np.array(rows_sc, dtype=np.int64)
-        self.dice_left = np.array(rows_m, dtype=np.int64)
-        self.prob = np.zeros((7, len(rows_n)))
-        self.prob[self.n, np.arange(len(rows_n))] = rows_p
+        rolls = turn_rolls(rules)
+        self.farkle = np.array(rolls.farkle)
+        self.best_score = np.array(rolls.best_score)
+        self.n = np.array([n for n, _, _, _ in rolls.rows])
+        # Invalid slots point at column 0, which always holds -inf.
+        self.levels = np.array([levels for _, _, levels, _ in rolls.rows], dtype=np.int64)
+        self.dice_left = np.array([left for _, _, _, left in rolls.rows], dtype=np.int64)
+        self.prob = np.zeros((7, len(rolls.rows)))
+        self.prob[self.n, np.arange(len(rolls.rows))] = [chance for _, chance, _, _ in rolls.rows]
         self.max_level = int(self.levels.max())
 
 
@@ -254,7 +302,7 @@ def top_level(rules: Rules, objective: Objective) -> int:
     opening = -(-objective.opening // STEP)
     if objective.kind == "reach":
         return max(-(-objective.need // STEP), opening)
-    model = roll_model(rules)
+    model = turn_rolls(rules)
     bound = 0.0
     for n in range(1, 7):
         f = model.farkle[n]
@@ -293,6 +341,63 @@ def _compute(rules: Rules, objective: Objective, progress: Progress | None = Non
     return Solution(rules, objective, top, values)
 
 
+@cache
+def _merged_rolls(rules: Rules) -> tuple[tuple[tuple[float, tuple[tuple[int, int], ...]], ...], ...]:
+    """For each number of dice (index 0 unused): the rolls with the same options merged, each as
+    ``(chance, options)`` with every option ``(levels, dice left)``."""
+    merged: list[dict[tuple[tuple[int, int], ...], float]] = [{} for _ in range(7)]
+    for n, chance, levels, left in turn_rolls(rules).rows:
+        options = tuple(sorted({(lv, m) for lv, m in zip(levels, left, strict=True) if m}))
+        merged[n][options] = merged[n].get(options, 0.0) + chance
+    return tuple(tuple((chance, options) for options, chance in by_n.items()) for by_n in merged)
+
+
+#: A kept value may differ from its equation by this much (relative to the value, at least one):
+#: the sums are taken in another order than the solve's.
+KEPT_TOLERANCE = 1e-9
+
+
+def kept_solution_sound(
+    rules: Rules, objective: Objective, top: int, values: array[float] | NDArray[np.float64]
+) -> bool:
+    """Whether a kept solution is this one: its number of levels is the top, and every value
+    satisfies its equation from the values above it (in plain Python, so a warm ``hint``
+    still never loads numpy).
+
+    Any change to any value of the table breaks the equation of the highest value changed;
+    what is not caught is a change below ``KEPT_TOLERANCE``.
+    """
+    if top != top_level(rules, objective) or len(values) != top * 7:
+        return False
+    rolls = turn_rolls(rules)
+    height = top + rolls.max_level + 1
+    bank = [objective.bank_value(level * STEP) for level in range(height)]
+    after: list[list[float]] = [[]]
+    for m in range(1, 7):
+        column = []
+        for level in range(height):
+            if level >= top:
+                column.append(bank[level])
+                continue
+            value = float(values[level * 7 + m])
+            column.append(max(value, bank[level]) if objective.can_bank(level * STEP) else value)
+        after.append(column)
+    for n, sets in enumerate(_merged_rolls(rules)):
+        if n == 0:
+            continue
+        total = [rolls.farkle[n] * objective.farkle_value] * top
+        for chance, options in sets:
+            columns = [after[m][lv : lv + top] for lv, m in options]
+            best = columns[0] if len(columns) == 1 else map(max, *columns)
+            # Whole columns at a time through map: a warm command checks a table in milliseconds.
+            total = list(map(add, total, map(chance.__mul__, best)))
+        for level in range(top):
+            kept = float(values[level * 7 + n])
+            if abs(total[level] - kept) > KEPT_TOLERANCE * max(1.0, abs(kept)):
+                return False
+    return True
+
+
 def _key(rules: Rules, objective: Objective) -> TableKey:
     return TableKey("solution", _FORMAT, (rules.scoring_key, objective.key))
 
@@ -317,7 +422,7 @@ class _Solve:
         if (known := self._solved.get(key)) is not None:
             return known
         kept = recall_rows(_key(rules, objective), 7)
-        if kept is not None:
+        if kept is not None and kept_solution_sound(rules, objective, *kept):
             solution = Solution(rules, objective, *kept)
         else:
             solution = _compute(rules, objective, progress)

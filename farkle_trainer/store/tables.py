@@ -22,11 +22,11 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from farkle_trainer.engine.keeper import TableKey, install
+from farkle_trainer.engine.keeper import Kept, TableKey, install
 from farkle_trainer.store.files import read_limited, write_private
-from farkle_trainer.store.ready import READY_DIR
+from farkle_trainer.store.ready import PINNED, READY_DIR
 
 if TYPE_CHECKING:
     from array import array
@@ -65,6 +65,13 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("farkle-trainer", appauthor=False))
+
+
+def compiled_dir() -> Path:
+    """Where the game solver's compiled loop keeps its machine code: beside the tables, so
+    ``--data-dir`` holds it too, and never next to the installed code (which may be read-only,
+    and which uninstalling removes without it)."""
+    return cache_dir() / "compiled"
 
 
 def read_cache_file(path: Path) -> bytes | None:
@@ -191,15 +198,25 @@ class DiskTables:
     def path(self, key: TableKey, suffix: str = ".npz") -> Path:
         return cache_dir() / file_name(key, suffix)
 
-    def load(self, key: TableKey, names: tuple[str, ...]) -> dict[str, NDArray[Any]] | None:
+    def load(self, key: TableKey, names: tuple[str, ...]) -> Kept | None:
         from farkle_trainer.store.ready import ready_file
 
         shipped = None if self.ready is None else ready_file(file_name(key), self.ready)
         if shipped is not None:
             arrays = arrays_from(shipped, names)
             if arrays is not None:
-                return arrays
-        return read_arrays(self.path(key), names)
+                return Kept(arrays, shipped=True)
+        kept = read_arrays(self.path(key), names)
+        return None if kept is None else Kept(kept)
+
+    def has(self, key: TableKey) -> bool:
+        name = file_name(key)
+        try:
+            if self.ready is not None and name in PINNED and (self.ready / name).is_file():
+                return True
+            return self.path(key).is_file()
+        except OSError:
+            return False
 
     def keep(self, key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
         write_arrays(self.path(key), **arrays)
@@ -209,6 +226,29 @@ class DiskTables:
 
     def keep_rows(self, key: TableKey, values: NDArray[np.float64]) -> None:
         write_rows(self.path(key, ".npy"), values)
+
+    def compiler_cache(self) -> str:
+        directory = compiled_dir()
+        probe = directory / ".writable"
+        write_private(probe, _one_byte)
+        probe.unlink()
+        return str(directory)
+
+    def compiled_kept(self) -> bool:
+        try:
+            return any(compiled_dir().glob("*/*.nbi"))
+        except OSError:
+            return False
+
+    def discard_compiled(self) -> None:
+        import shutil
+
+        shutil.rmtree(compiled_dir(), ignore_errors=True)
+
+
+def _one_byte(fh: BinaryIO) -> None:
+    # A byte, not an empty file: on a full disk making an empty file can still succeed.
+    fh.write(b"\0")
 
 
 _DISK = DiskTables()

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
 from farkle_trainer.engine.notation import ev, percent, points
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
@@ -70,6 +71,10 @@ class Lesson:
     def render(self, rules: Rules) -> str:
         """The lesson's Markdown with every figure filled in for ``rules``."""
         return fill(self.template, rules)
+
+    def tables(self, rules: Rules) -> tuple[Solve, ...]:
+        """The game tables its figures need under ``rules`` (see :func:`tables_needed`)."""
+        return tables_needed(self.template, rules)
 
 
 # -- figures
@@ -312,6 +317,37 @@ FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
     "solo_turns": (_solo_turns, (2, 2)),
     "game_note": (_game_note, (0, 0)),
 }
+
+
+#: The figures solved from a game's tables (the last number is the target), by table.
+GAME_FIGURES = frozenset(
+    {
+        "win_chance",
+        "first_player_chance",
+        "first_player_edge",
+        "fair_head_start",
+        "fair_game_chance",
+        "game_threshold",
+        "game_bank",
+        "game_roll",
+    }
+)
+SOLO_FIGURES = frozenset({"solo_turns"})
+
+
+def tables_needed(template: str, rules: Rules) -> tuple[Solve, ...]:
+    """The game and solo tables the figures of ``template`` are worked out from under ``rules``."""
+    wanted: set[tuple[TableKind, int]] = set()
+    for match in FIELD.finditer(template):
+        kind: TableKind | None = (
+            "game" if match["name"] in GAME_FIGURES else "solo" if match["name"] in SOLO_FIGURES else None
+        )
+        args = match["args"].split()
+        if kind is not None and args and args[-1].isdigit():
+            wanted.add((kind, int(args[-1])))
+    return tuple(
+        table for kind, target in sorted(wanted) for table in tables_for(rules, target, kinds=(kind,))
+    )
 
 
 def fill(template: str, rules: Rules) -> str:

@@ -107,7 +107,9 @@ def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
 def game_for(rules: Rules, levels: int, opening: int, penalty: int = 0) -> Game:
     """The game to ``levels`` with an opening minimum and a three-Farkle penalty (in levels)."""
     rolls = rolls_for(rules)
-    span = 3 * levels + 800
+    # Leads the final-turn tables cover: far enough that passing them is all but impossible, and
+    # always several of the longest single selections (a table of huge values can jump far).
+    span = 3 * levels + max(800, 4 * rolls.maxp)
     final = final_turn_for(rules, span)
     g_open = final.tie[:, 5].copy()
     g_closed = g_open.copy()

@@ -62,35 +62,45 @@ def final_turn_for(rules: Rules, size_: int) -> FinalTurn:
     """The final-turn tables of ``size_`` rows, the kept copy when a sound one is there."""
     rolls = rolls_for(rules)
     key = TableKey("final", FORMAT, (rules.scoring_key, f"n{size_}"))
-    arrays = recall(key, ("tie", "reach"))
-    if arrays is not None and final_turn_sound(rolls, arrays["tie"], arrays["reach"], size_):
-        return FinalTurn(tie=arrays["tie"], reach=arrays["reach"])
+    kept = recall(key, ("tie", "reach"))
+    if kept is not None:
+        tie, reach = kept.arrays["tie"], kept.arrays["reach"]
+        if _fits(tie, reach, size_) and (kept.shipped or final_turn_sound(rolls, tie, reach, size_)):
+            return FinalTurn(tie=tie, reach=reach)
     final = final_turn(rolls, size_)
     remember(key, {"tie": final.tie, "reach": final.reach})
     return final
 
 
-def final_turn_sound(rolls: Rolls, tie: FloatArray, reach: FloatArray, size_: int) -> bool:
-    """Spot-check kept final-turn tables: shapes, chances, and rows worked out again.
+def _fits(tie: FloatArray, reach: FloatArray, size_: int) -> bool:
+    return all(
+        table.shape == (size_, 6) and table.dtype == np.float64 and np.isfinite(table).all()
+        for table in (tie, reach)
+    )
 
-    Row ``r`` follows from the ``maxp`` rows below it, so a few rows (the first ones and
-    some spread over the table) are recomputed from the stored rows beneath them.
+
+def final_turn_sound(rolls: Rolls, tie: FloatArray, reach: FloatArray, size_: int) -> bool:
+    """Check kept final-turn tables: shapes, chances, and every row worked out again.
+
+    Row ``r`` follows from the ``maxp`` rows below it, so all rows are recomputed at once from
+    the stored rows beneath them: a change to any row breaks the equation of the lowest row
+    changed (a change below 1e-12 is not caught).
     """
+    if not _fits(tie, reach, size_):
+        return False
     maxp = rolls.maxp
-    for table in (tie, reach):
-        if table.shape != (size_, 6) or table.dtype != np.float64 or not np.isfinite(table).all():
-            return False
+    rows = rolls.rows_down()
+    # Row r's window of option values starts at position r of ``after``, 6 values a position.
+    gather = rows[:, None] + 6 * np.arange(size_)[None, :]
+    for is_tie, table in ((True, tie), (False, reach)):
         if (table < 0).any() or (table > 1).any():
             return False
-    checked = sorted({0, 1, 2, size_ // 3, size_ // 2, size_ - 1} & set(range(size_)))
-    rows = rolls.rows_down()
-    for is_tie, table in ((True, tie), (False, reach)):
-        for r in checked:
-            window = np.ones((maxp, 6))
-            for k in range(max(0, r - maxp), r):
-                done = table[k]
-                window[maxp - r + k] = (np.maximum(done, 0.5) if is_tie else 1.0) if k == 0 else done
-            best = rolls.best(window.reshape(-1, 1)[rows])
-            if np.abs((rolls.prob @ best)[:, 0] - table[r]).max() > 1e-12:
-                return False
+        after = np.empty((maxp + size_, 6))
+        after[:maxp] = 1.0
+        # Exactly level: a tie banks one half; with nothing missing a reach is made.
+        after[maxp] = np.maximum(table[0], 0.5) if is_tie else 1.0
+        after[maxp + 1 :] = table[1:]
+        computed = rolls.prob @ rolls.best(after.reshape(-1)[gather])
+        if np.abs(computed.T - table).max() > 1e-12:
+            return False
     return True

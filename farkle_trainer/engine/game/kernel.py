@@ -1,8 +1,13 @@
 """The game solver's inner loop, compiled: many turns at once, one column per turn.
 
 Imported only when a solve first values a turn (by :func:`farkle_trainer.engine.game.turns.turn_values`),
-so nothing else pays for numba. numba caches the compiled loop on disk: next to this file
-where that is writable, else in the user's cache directory (``NUMBA_CACHE_DIR`` wins).
+so nothing else pays for numba. The machine code is kept where the installed
+:class:`~farkle_trainer.engine.keeper.TableKeeper` says (the cache directory, beside the
+tables: never next to this file, which may be read-only and is removed on uninstall). Kept
+code that cannot be read back is dropped and compiled again; where nothing can be kept the
+loop is compiled for the run; and where numba cannot compile at all the solves use numpy
+(:func:`compiled_loop` is then None). Each of these says so in one line (see
+:func:`farkle_trainer.engine.gameplan.tell`).
 
 Inside a column positions run down from the turn's cut to its start. With ``after[pos, m - 1]``
 the value once dice are set aside at ``pos`` with ``m`` to roll next:
@@ -21,12 +26,15 @@ stored); blocks are shared between threads (the loop holds no GIL).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
+
+from farkle_trainer.engine.gameplan import tell
+from farkle_trainer.engine.keeper import compiler_cache, discard_compiled
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -133,12 +141,102 @@ def _blocks(
                     after_out[k, c0 + j] = after[k, j]
 
 
-# The eight lanes of a block are written out as scalars; LLVM's superword vectorizer (off in
-# numba by default) packs them into vector instructions, about twice as fast here.
-numba.config.SLP_VECTORIZE = 1  # type: ignore[attr-defined]
-# Compiled on first use, then loaded from numba's cache (Any: the dispatcher's own types
-# do not know the signature).
-_compiled: Any = numba.njit(cache=True, nogil=True, boundscheck=False)(_blocks)
+Loop = Callable[..., None]
+
+
+def _compile(cache_dir: str | None) -> Loop:
+    """The loop, compiled now or loaded from ``cache_dir`` (kept there too when it is given)."""
+    import numba
+
+    # The eight lanes of a block are written out as scalars; LLVM's superword vectorizer (off in
+    # numba by default) packs them into vector instructions, about twice as fast here.
+    numba.config.SLP_VECTORIZE = 1  # type: ignore[attr-defined]
+    if cache_dir is not None:
+        # Read when the function is wrapped: the one place numba looks, so nothing is ever
+        # written next to the installed code or in a cache of its own choosing.
+        numba.config.CACHE_DIR = cache_dir  # type: ignore[attr-defined]
+    loop: Loop = numba.njit(cache=cache_dir is not None, nogil=True, boundscheck=False)(_blocks)
+    _warm_up(loop)
+    return loop
+
+
+def _warm_up(loop: Loop) -> None:
+    """Call the loop once on a tiny problem with the types every solve passes, so it is compiled
+    (or loaded) here, where a failure can be caught, and never in the solve's threads."""
+    columns = np.zeros(_BLOCK, dtype=np.int64)
+    empty = np.zeros((0, _BLOCK))
+    tables = (
+        np.array([0, 1], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.array([0, 1], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.ones(1),
+    )
+    bank = np.zeros((2, _BLOCK))
+    loop(
+        bank,
+        columns,
+        columns.copy(),
+        np.zeros(_BLOCK),
+        np.zeros(6),
+        *tables,
+        False,
+        np.empty(_BLOCK),
+        empty,
+        empty.copy(),
+    )
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+#: What is said when no compiled loop can be had: the solves still run, on numpy.
+_WITHOUT = "solving with numpy, several times slower"
+
+
+@cache
+def compiled_loop() -> Loop | None:
+    """The compiled loop, ready to call, or None when the solves must use numpy."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return None
+    except Exception as exc:  # a broken install fails in its own ways
+        tell(f"The game solver's compiler cannot load ({_why(exc)}): {_WITHOUT}.")
+        return None
+    try:
+        place = compiler_cache()
+    except OSError as exc:
+        return _compiled_each_run(exc)
+    if place is None:  # a program that keeps nothing: compiled for the run, as it asked
+        return _compiled_each_run(None)
+    try:
+        return _compile(place)
+    except Exception as exc:
+        unread = exc
+    # Kept code that cannot be read back (cut short, or not numba's) would fail every run.
+    discard_compiled()
+    try:
+        loop = _compile(place)
+    except Exception as exc:
+        return _compiled_each_run(exc)
+    tell(
+        f"The game solver's compiled code kept in {place} could not be read ({_why(unread)}): compiled again."
+    )
+    return loop
+
+
+def _compiled_each_run(unkept: Exception | None) -> Loop | None:
+    """The loop compiled for this run only, saying why nothing could be kept (``unkept``)."""
+    try:
+        loop = _compile(None)
+    except Exception as exc:
+        tell(f"The game solver cannot be compiled ({_why(exc)}): {_WITHOUT}.")
+        return None
+    if unkept is not None:
+        tell(f"The game solver's compiled code cannot be kept ({_why(unkept)}): compiled again each run.")
+    return loop
 
 
 @cache
@@ -150,6 +248,7 @@ def _pool() -> tuple[ThreadPoolExecutor, int]:
 
 
 def turn_columns(
+    loop: Loop,
     bank: FloatArray,
     a: IntArray,
     cut: IntArray,
@@ -169,6 +268,8 @@ def turn_columns(
     nblocks = -(-width // _BLOCK)
     order = np.concatenate([order, np.repeat(order[-1:], nblocks * _BLOCK - width)])
     pool, threads = _pool()
+    # Writable C arrays, the types the loop was compiled for (a table read back could be neither).
+    same_types = tuple(np.require(t, requirements=["C", "W"]) for t in tables)
     groups = min(threads, nblocks) if not keep else 1
     blocks = order.reshape(nblocks, _BLOCK)
     # Interleaved blocks: each group gets starts (and so amounts of work) from the whole range.
@@ -179,13 +280,13 @@ def turn_columns(
         start = np.empty(n)
         shape = (height * 6, n) if keep else (0, n)
         after, rolled = np.empty(shape), np.zeros(shape)
-        _compiled(
+        loop(
             np.ascontiguousarray(bank[:, cols]),
             np.ascontiguousarray(a[cols]),
             np.ascontiguousarray(cut[cols]),
             np.ascontiguousarray(farkle[cols]),
             fz_chance,
-            *tables,
+            *same_types,
             keep,
             start,
             after,

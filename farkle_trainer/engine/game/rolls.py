@@ -18,8 +18,7 @@ from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.game.settings import FORMAT, GameSolverError
 from farkle_trainer.engine.keeper import TableKey, recall, remember
 from farkle_trainer.engine.rules import Rules
-from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import STEP
+from farkle_trainer.engine.solver import STEP, scoring_options
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -98,14 +97,24 @@ ROLL_ARRAYS = (
 
 @cache
 def rolls_for(rules: Rules) -> Rolls:
-    """The merged rolls of ``rules``, the kept copy when a sound one is there."""
+    """The merged rolls of ``rules``: the shipped copy when there is one; otherwise merged afresh
+    (a few hundredths of a second, so a kept copy is never believed), and kept if no equal copy is."""
     key = TableKey("rolls", FORMAT, (rules.scoring_key,))
-    arrays = recall(key, ROLL_ARRAYS)
-    merged = None if arrays is None else rolls_from(arrays)
-    if merged is None:
-        merged = merge_rolls(rules)
+    kept = recall(key, ROLL_ARRAYS)
+    if kept is not None and kept.shipped and (shipped := rolls_from(kept.arrays)) is not None:
+        return shipped
+    merged = merge_rolls(rules)
+    if kept is None or not same_rolls(rolls_from(kept.arrays), merged):
         remember(key, merged.arrays())
     return merged
+
+
+def same_rolls(a: Rolls | None, b: Rolls) -> bool:
+    """Whether two merged rolls are the same, array for array."""
+    if a is None:
+        return False
+    mine, theirs = a.arrays(), b.arrays()
+    return all(np.array_equal(mine[name], theirs[name]) for name in ROLL_ARRAYS)
 
 
 def rolls_from(arrays: dict[str, np.ndarray]) -> Rolls | None:
@@ -165,17 +174,17 @@ def rolls_from(arrays: dict[str, np.ndarray]) -> Rolls | None:
 
 
 def merge_rolls(rules: Rules) -> Rolls:
-    table = score_table(rules)
+    selections = scoring_options(rules)
     merged: dict[frozenset[tuple[int, int]], FloatArray] = {}
     farkle = np.zeros(6)
     for n in range(1, 7):
         for roll in multisets(n):
             chance = float(roll_chance(roll))
-            selections = table.selections(roll)
-            if not selections:
+            found = selections[roll]
+            if not found:
                 farkle[n - 1] += chance
                 continue
-            options = frozenset((s.points // STEP, (n - len(s.dice)) or 6) for s in selections)
+            options = frozenset((points // STEP, (n - kept) or 6) for points, kept in found)
             merged.setdefault(options, np.zeros(6))[n - 1] += chance
     if (farkle <= 0).any():
         raise GameSolverError("win chances need every number of dice to risk a Farkle")

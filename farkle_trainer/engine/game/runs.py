@@ -48,7 +48,7 @@ TOLERANCE = 1e-12
 MAX_SWEEPS = 60
 # How many sweeps a solve is first expected to take (measured on the presets); the estimate
 # follows the sweeps' own convergence once two are done.
-_EXPECTED_SWEEPS = 9
+EXPECTED_SWEEPS = 9
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ def solve_runs(
     taken from how fast the last sweeps shrank the changes.
     """
     w = initial_guess(game, plain)
-    expected = float(_EXPECTED_SWEEPS)
+    expected = float(EXPECTED_SWEEPS)
     shown = [0.0]
     changes: list[float] = []
     for done in range(MAX_SWEEPS):

@@ -1,5 +1,6 @@
-"""What the game solver can solve for, checked: a target and opening minimum in range;
-scores and turn points in levels of 50; and the error for the rest."""
+"""What the game solver can solve for, checked: a target and opening minimum in range (the
+checks themselves are in :mod:`farkle_trainer.engine.gameplan`, which a command reads before
+the solver loads); scores and turn points in levels of 50; and the error for the rest."""
 
 from __future__ import annotations
 
@@ -7,40 +8,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
+from farkle_trainer.engine.gameplan import FORMAT, GameSolverError, resolve
 from farkle_trainer.engine.solver import STEP
+
+__all__ = ["FORMAT", "GameSolverError", "Progress", "in_levels", "resolve"]
 
 #: Told the fraction done as a solve goes.
 Progress = Callable[[float], None]
-
-#: The layout of every table the game solver keeps (see :class:`~farkle_trainer.engine.keeper.TableKey`).
-FORMAT = 1
-
-
-class GameSolverError(InputError):
-    """A game the solver cannot give exact chances for (a rule or a target out of range)."""
-
-
-def resolve(rules: Rules, target: int | None, opening: int | None) -> tuple[int, int]:
-    """The target and opening minimum to solve for (the rules' own by default), checked."""
-    chosen = target is not None
-    target = rules.target if target is None else target
-    opening = rules.opening_minimum if opening is None else opening
-    if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
-        shown = f"{target:,}" if isinstance(target, int) else repr(target)
-        whose = "" if chosen else f" (the {rules.name} rules' own; give another target)"
-        raise GameSolverError(
-            f"win chances need a target that is a multiple of {STEP} from {MIN_TARGET:,} to "
-            f"{MAX_TARGET:,}, not {shown}{whose}"
-        )
-    if not isinstance(opening, int) or opening % STEP or not 0 <= opening <= target:
-        shown = f"{opening:,}" if isinstance(opening, int) else repr(opening)
-        raise GameSolverError(
-            f"the opening minimum must be a multiple of {STEP} from 0 to the target of {target:,}, "
-            f"not {shown}"
-        )
-    return target, opening
 
 
 def in_levels(points: int) -> int:

@@ -9,12 +9,13 @@ import numpy as np
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.rolls import Rolls, rolls_for
-from farkle_trainer.engine.game.runs import MAX_SWEEPS
+from farkle_trainer.engine.game.runs import EXPECTED_SWEEPS, MAX_SWEEPS
 from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
 from farkle_trainer.engine.game.seats import Seats, seats_for
-from farkle_trainer.engine.game.settings import GameSolverError, in_levels, resolve
-from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values, values_key
+from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_levels, resolve
+from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values
 from farkle_trainer.engine.game.turns import Pass, Turns, turn_values
+from farkle_trainer.engine.gameplan import Solve, forget_held, hold, starting, values_key, watching
 from farkle_trainer.engine.keeper import remember
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
@@ -145,35 +146,57 @@ _SOLO: dict[tuple[Rules, int, int], SoloTable] = {}
 def forget_solo() -> None:
     """Forget the solo tables held in memory."""
     _SOLO.clear()
+    forget_held("solo")
 
 
-def solve_solo(rules: Rules, target: int | None = None, opening: int | None = None) -> SoloTable:
+def solve_solo(
+    rules: Rules, target: int | None = None, opening: int | None = None, *, progress: Progress | None = None
+) -> SoloTable:
     """The exact fewest-turns table for solo play (held in memory, and kept like the game tables).
 
     Each score needs only higher ones and itself (through a Farkle), so scores are solved
     from the top down, each by Newton steps on ``E = 1 + F(E)`` where ``F`` is the turn's
     value given the Farkle value: concave and piecewise linear with slope below one. Under
     the three-Farkle penalty a Farkle leads to the next run instead, and the third to a
-    lower score: sweeps as for the two-player game (:mod:`.runs`).
+    lower score: sweeps as for the two-player game (:mod:`.runs`). ``progress`` is told the
+    fraction done, as for :func:`~farkle_trainer.engine.game.solve.solve_game`.
     """
     target, opening = resolve(rules, target, opening)
     key = (rules, target, opening)
+    if progress is None:
+        progress = watching()
     if key in _SOLO:
+        if progress is not None:
+            progress(1.0)
         return _SOLO[key]
     levels = target // STEP
-    rolls = rolls_for(rules)
     seats = seats_for(levels, opening // STEP, rules.three_farkle_penalty // STEP)
     shape = (seats.size, seats.runs)
     kept = values_key("solo", rules, target, opening)
     stored = kept_values(kept, (levels,) if seats.runs == 1 else shape)
-    turns = None if stored is None else stored.reshape(shape)
-    if turns is not None and ((turns < 1).any() or _solo_residual(rolls, seats, turns) > 1e-9):
+    if stored is None:
+        starting(Solve("solo", rules, target, opening))
+    rolls = rolls_for(rules)
+    turns = None if stored is None else stored[0].reshape(shape)
+    shipped = stored is not None and stored[1]
+    if (
+        turns is not None
+        and not shipped
+        and ((turns < 1).any() or _solo_residual(rolls, seats, turns) > 1e-9)
+    ):
+        starting(Solve("solo", rules, target, opening))
         turns = None
     if turns is None:
-        turns = _solve_solo(rules, seats) if seats.runs == 1 else _solve_solo_runs(rules, seats)
+        if seats.runs == 1:
+            turns = _solve_solo(rules, seats, progress)
+        else:
+            turns = _solve_solo_runs(rules, seats, progress)
         remember(kept, {"values": turns.reshape((levels,) if seats.runs == 1 else shape)})
+    if progress is not None:
+        progress(1.0)
     table = SoloTable(rules=rules, target=target, opening=opening, turns=turns, _rolls=rolls, _seats=seats)
     _SOLO[key] = table
+    hold(kept)
     return table
 
 
@@ -183,11 +206,13 @@ def _solo_residual(rolls: Rolls, seats: Seats, turns: FloatArray) -> float:
     return float(np.abs(1.0 - start - turns[u, r]).max())
 
 
-def _solve_solo(rules: Rules, seats: Seats) -> FloatArray:
+def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) -> FloatArray:
     rolls = rolls_for(rules)
     levels = seats.levels
     turns = np.zeros((levels, 1))
     for s in range(levels - 1, -1, -1):
+        if progress is not None:
+            progress((levels - 1 - s) / levels)
         above = turns[s + 1 : s + 3, 0]
         y = (
             1.0
@@ -225,19 +250,31 @@ def _solve_solo(rules: Rules, seats: Seats) -> FloatArray:
     return turns
 
 
-def _solve_solo_runs(rules: Rules, seats: Seats) -> FloatArray:
+# The share of a solve with the penalty spent on solo play without it, which starts the sweeps.
+_PLAIN_SHARE = 0.2
+
+
+def _solve_solo_runs(rules: Rules, seats: Seats, progress: Progress | None = None) -> FloatArray:
     """Sweeps from the top score down, each score's runs from the longest: a Farkle before the
     third only leads to the next run of the same score, so everything but the penalty's lower
     score is final when it is read; sweeps repeat until nothing moves (see :mod:`.runs`)."""
     rolls = rolls_for(rules)
-    plain = _solve_solo(rules, seats_for(seats.levels, seats.opening, 0))
+
+    def plain_done(fraction: float) -> None:
+        if progress is not None:
+            progress(_PLAIN_SHARE * fraction)
+
+    plain = _solve_solo(rules, seats_for(seats.levels, seats.opening, 0), plain_done)
     turns = np.repeat(plain[seats.score], seats.runs, axis=1)
     order = [
         (np.flatnonzero(seats.score == s), np.full(int((seats.score == s).sum()), r, dtype=np.int64))
         for s in range(seats.levels - 1, -1, -1)
         for r in range(seats.runs - 1, -1, -1)
     ]
-    for _ in range(MAX_SWEEPS):
+    for sweep in range(MAX_SWEEPS):
+        if progress is not None:
+            # Sweeps as for the two-player game: about nine, each a twentieth closer.
+            progress(_PLAIN_SHARE + (1.0 - _PLAIN_SHARE) * min(0.99, sweep / EXPECTED_SWEEPS))
         moved = 0.0
         for u, r in order:
             new = 1.0 - _solo_turns(rolls, seats, turns, u, r, compiled=True).start

@@ -31,9 +31,11 @@ import numpy as np
 
 from farkle_trainer.engine.game.cuts import Game, game_for
 from farkle_trainer.engine.game.runs import residual, solve_runs
-from farkle_trainer.engine.game.settings import FORMAT, GameSolverError, Progress, resolve
+from farkle_trainer.engine.game.seats import seats_for
+from farkle_trainer.engine.game.settings import GameSolverError, Progress, resolve
 from farkle_trainer.engine.game.table import GameTable
 from farkle_trainer.engine.game.turns import evaluate
+from farkle_trainer.engine.gameplan import Solve, forget_held, hold, starting, values_key, watching
 from farkle_trainer.engine.keeper import TableKey, recall, remember
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
@@ -50,6 +52,9 @@ TOLERANCE = 1e-12
 # the slope, decides when a pair is done.
 DELTA = 1e-6
 MAX_PASSES = 40
+# Passes after which a pair still not done is solved for its step rather than its value (see
+# _solve_total); every pair of the shipped tables is done well before.
+STEPWISE_AFTER = 16
 
 
 def _guess(w: FloatArray, a: IntArray, b: IntArray) -> FloatArray:
@@ -135,10 +140,19 @@ def _solve_total(game: Game, w: FloatArray, total: int) -> int:
         if not todo.any():
             break
         # Newton on x_i = F_i(1 - x_j), x_j = F_j(1 - x_i), each F linearised at its last z.
-        c = last_f + slope * (1.0 - last_z)
         i = np.flatnonzero(todo)
         j = mirror[i]
-        x[i] = np.clip((c[i] - slope[i] * c[j]) / (1.0 - slope[i] * slope[j]), 0.0, 1.0)
+        if passes < STEPWISE_AFTER:
+            c = last_f + slope * (1.0 - last_z)
+            x[i] = np.clip((c[i] - slope[i] * c[j]) / (1.0 - slope[i] * slope[j]), 0.0, 1.0)
+        else:
+            # The same system solved for the step from x: with the linear models' residuals e,
+            # d_i + s_i d_j = e_i. Exact to rounding even when both slopes are within a hair of one
+            # (an opening minimum turns all but never reach), where solving for x itself loses the
+            # digits the residual test needs and stalls.
+            e = last_f + slope * (1.0 - last_z - x[mirror]) - x
+            step = (e[i] - slope[i] * e[j]) / (1.0 - slope[i] * slope[j])
+            x[i] = np.clip(x[i] + step, 0.0, 1.0)
     else:
         raise GameSolverError(f"win chances did not converge at total {total * STEP:,}")
     w[a, b] = x
@@ -166,44 +180,74 @@ def solve_totals(game: Game, progress: Progress | None = None) -> tuple[FloatArr
     return w, passes
 
 
-def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
-    """What a table of values is kept under: kind, scoring table, target, opening and penalty."""
-    penalty = rules.three_farkle_penalty
-    return TableKey(kind, FORMAT, (rules.scoring_key, f"t{target}", f"o{opening}", f"p{penalty}"))
-
-
-def kept_values(key: TableKey, shape: tuple[int, ...]) -> FloatArray | None:
-    """A kept table of values of this shape, if one is there with finite floats only."""
-    arrays = recall(key, ("values",))
-    if arrays is None:
+def kept_values(key: TableKey, shape: tuple[int, ...]) -> tuple[FloatArray, bool] | None:
+    """A kept table of values of this shape, if one is there with finite floats only, and whether
+    it ships with the package (then its bytes are pinned: it needs no further check)."""
+    kept = recall(key, ("values",))
+    if kept is None:
         return None
-    values = arrays["values"]
+    values = kept.arrays["values"]
     if values.shape != shape or values.dtype != np.float64 or not np.isfinite(values).all():
         return None
-    return values
+    return values, kept.shipped
+
+
+#: About how many turn starts a kept table's equations are checked at, spread over the table.
+CHECKED_STATES = 144
+
+
+def spread_states(size: int, runs: int, count: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Turn starts ``(u, r, v, q)`` spread over a table: a grid over both standings, and in each
+    cell of it one turn start for every pair of runs (at a place in the cell fixed by the table's
+    size), with the corners. A change to a whole cell, in any pair of runs, meets a checked
+    equation: about a ``count``-th of the table."""
+    rng = np.random.default_rng(size * 7 + runs)
+    side = max(1, min(size, round(np.sqrt(count) / runs)))
+    edges = np.linspace(0, size, side + 1).astype(np.int64)
+    cells = [(a, b) for a in range(side) for b in range(side)]
+    pairs = [(r, q) for r in range(runs) for q in range(runs)]
+    lo_u = np.array([edges[a] for a, _ in cells for _ in pairs])
+    hi_u = np.array([edges[a + 1] for a, _ in cells for _ in pairs])
+    lo_v = np.array([edges[b] for _, b in cells for _ in pairs])
+    hi_v = np.array([edges[b + 1] for _, b in cells for _ in pairs])
+    u = rng.integers(lo_u, np.maximum(hi_u, lo_u + 1))
+    v = rng.integers(lo_v, np.maximum(hi_v, lo_v + 1))
+    r = np.array([r for _ in cells for r, _ in pairs], dtype=np.int64)
+    q = np.array([q for _ in cells for _, q in pairs], dtype=np.int64)
+    corners = np.array([0, size - 1, 0, size - 1], dtype=np.int64)
+    zeros = np.zeros(4, dtype=np.int64)
+    return (
+        np.concatenate([corners, u]),
+        np.concatenate([zeros, r]),
+        np.concatenate([corners[::-1], v]),
+        np.concatenate([zeros, q]),
+    )
 
 
 def _sound(game: Game, w: FloatArray) -> bool:
     """Whether a kept table is this game's: a file can be whole and still not, so the
-    equations are spot-checked at corner states."""
+    equations are checked at turn starts spread over the whole table (see :func:`spread_states`)."""
     if (w < 0).any() or (w > 1).any():
         return False
     seats = game.seats
-    corners = np.array([0, seats.size - 1, 0, game.levels // 2])
-    runs = np.array([0, seats.runs - 1, seats.runs - 1, 0])
-    return residual(game, w, corners, runs, corners[::-1], runs[::-1]) <= 1e-9
+    u, r, v, q = spread_states(seats.size, seats.runs, CHECKED_STATES)
+    return residual(game, w, u, r, v, q) <= 1e-9
 
 
 def _kept_or_solved(rules: Rules, target: int, opening: int, progress: Progress | None) -> GameTable:
     levels = target // STEP
     penalty = rules.three_farkle_penalty
-    game = game_for(rules, levels, opening // STEP, penalty // STEP)
+    seats = seats_for(levels, opening // STEP, penalty // STEP)
     key = values_key("game", rules, target, opening)
-    seats = game.seats
     shape = (levels, levels) if not penalty else (seats.size, seats.runs, seats.size, seats.runs)
     kept = kept_values(key, shape)
-    w = None if kept is None else kept.reshape(seats.size, seats.runs, seats.size, seats.runs)
-    if w is not None and not _sound(game, w):
+    w = None if kept is None else kept[0].reshape(seats.size, seats.runs, seats.size, seats.runs)
+    if w is None:
+        # Said before anything slow (the final-turn tables, the compiler), so a wait is told at once.
+        starting(Solve("game", rules, target, opening))
+    game = game_for(rules, levels, opening // STEP, penalty // STEP)
+    if w is not None and kept is not None and not kept[1] and not _sound(game, w):
+        starting(Solve("game", rules, target, opening))
         w = None
     if w is None:
         if penalty:
@@ -252,15 +296,20 @@ def solve_game(
     runs by the installed :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the
     scoring table, target, opening and penalty, so a renamed copy of a table shares it); a
     kept table that fails its checks is solved again. ``progress`` is called with the
-    fraction done during a solve. With the rules' three-Farkle penalty the runs of Farkles
-    join the state (:mod:`.runs`). Raises :class:`GameSolverError` for out-of-range settings.
+    fraction done during a solve (by default whoever :func:`~farkle_trainer.engine.gameplan.watch`
+    installed, who is also told when a solve starts). With the rules' three-Farkle penalty the
+    runs of Farkles join the state (:mod:`.runs`). Raises :class:`GameSolverError` for
+    out-of-range settings.
     """
     target, opening = resolve(rules, target, opening)
     key = (rules, target, opening)
     table = _MEMORY.get(key)
+    if progress is None:
+        progress = watching()
     if table is None:
         table = _kept_or_solved(rules, target, opening, progress)
         _MEMORY[key] = table
+        hold(values_key("game", rules, target, opening))
     elif progress is not None:
         progress(1.0)
     return table
@@ -269,3 +318,4 @@ def solve_game(
 def forget_games() -> None:
     """Forget the two-player tables held in memory."""
     _MEMORY.clear()
+    forget_held("game")

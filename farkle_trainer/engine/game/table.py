@@ -40,7 +40,7 @@ class GameTable:
     #: ``values[u, r, v, q]``: the chance of winning by standing and run (see :mod:`.seats`).
     values: FloatArray = field(repr=False)
     _game: Game = field(repr=False)
-    _pairs: dict[tuple[int, int, int, int, int], Pass] = field(default_factory=dict, repr=False)
+    _pairs: dict[tuple[int, int, int, int], Pass] = field(default_factory=dict, repr=False)
 
     @property
     def penalty(self) -> int:
@@ -193,15 +193,19 @@ class GameTable:
         return rows[0], rows[1], rows[2], rows[3]
 
     def _turn(self, standings: tuple[int, int, int, int], pos: int) -> Pass:
-        key = (*standings, max(0, pos - self._game.levels))
-        cached = self._pairs.get(key)
+        """The turn from ``standings`` valued at every position up to at least ``pos``: one
+        evaluation serves every position up to its cut (above the target a turn is cut where
+        banking is certainly best, so a position past it needs the cut raised)."""
+        cached = self._pairs.get(standings)
         if cached is not None:
-            return cached
+            assert cached.rolled is not None
+            if pos <= len(cached.rolled) - self._game.rolls.maxp - 1:
+                return cached
         if len(self._pairs) >= 64:
             self._pairs.clear()
         u, r, v, q = (np.array([x]) for x in standings)
         turn = evaluate(self._game, self.values, u, r, v, q, keep=True, top=pos)
-        self._pairs[key] = turn
+        self._pairs[standings] = turn
         return turn
 
 

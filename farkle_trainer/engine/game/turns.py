@@ -101,17 +101,21 @@ def evaluate(
 def turn_values(rolls: Rolls, turns: Turns, *, keep: bool = False, compiled: bool = False) -> Pass:
     """Many turns at once; ``keep`` also returns the values at every position.
 
-    ``compiled``: by the compiled loop, as the solves do (about five times faster per turn
-    and core, but loading numba takes about a second, too long for looking up a few turns
-    of a solved table); else with numpy. They agree to rounding.
+    ``compiled``: by the compiled loop where it can be had, as the solves do (about five times
+    faster per turn and core, but loading numba takes about half a second, too long for looking
+    up a few turns of a solved table); else with numpy. They agree to rounding.
     """
     if not compiled:
         return _turn_values_numpy(rolls, turns, keep)
-    from farkle_trainer.engine.game.kernel import turn_columns
+    from farkle_trainer.engine.game.kernel import compiled_loop, turn_columns
 
+    loop = compiled_loop()
+    if loop is None:
+        return _turn_values_numpy(rolls, turns, keep)
     if len(turns.bank) < int(turns.cut.max()) + rolls.maxp + 1:
         raise ValueError("the bank values must reach the highest cut plus the most points")
     start, after, rolled = turn_columns(
+        loop,
         np.ascontiguousarray(turns.bank, dtype=np.float64),
         np.ascontiguousarray(turns.a, dtype=np.int64),
         np.ascontiguousarray(turns.cut, dtype=np.int64),

@@ -24,6 +24,7 @@ from farkle_trainer.engine.decisions import (
     points_choice,
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
+from farkle_trainer.engine.gameplan import TableKind
 from farkle_trainer.engine.plays import Play, round_up
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
@@ -211,26 +212,6 @@ def _teach_opening(rules: Rules) -> list[dict[str, Any]]:
     ]
 
 
-# -- what is solved first
-
-
-#: Solves what a kind's positions need, reporting the fraction done.
-Prepare = Callable[[Rules, Callable[[float], None]], None]
-
-
-def _solve_game(rules: Rules, progress: Callable[[float], None]) -> None:
-    from farkle_trainer.engine.game import solve_game
-
-    solve_game(rules, progress=progress)
-
-
-def _solve_solo(rules: Rules, progress: Callable[[float], None]) -> None:
-    from farkle_trainer.engine.game import solve_solo
-
-    solve_solo(rules)
-    progress(1.0)
-
-
 @dataclass(frozen=True)
 class KindSpec:
     """Everything training knows about one kind of drill; what is left out is what most kinds do.
@@ -240,8 +221,8 @@ class KindSpec:
     ``emphasis`` multiplies the chance that a decision found in play is drawn, and
     ``turns_per_setting`` is how many turns are played before a new setting is drawn.
     ``needs_target``: the kind plays to the rules' target, so a session records it.
-    ``prepare`` solves what the kind's positions need before the first one is asked,
-    reporting the fraction done (1.0 at once when it is already solved).
+    ``solves``: the game tables its positions are graded by, solved (or loaded) before the first
+    one is asked (see :mod:`farkle_trainer.training.solving`).
     """
 
     kind: Kind
@@ -253,14 +234,14 @@ class KindSpec:
     emphasis: Callable[[Decision], float] = lambda d: 1.0
     turns_per_setting: int = 10
     needs_target: bool = False
-    prepare: Prepare = lambda rules, progress: None
+    solves: tuple[TableKind, ...] = ()
 
 
 def spec_of(kind: Kind | str) -> KindSpec:
     return KIND_SPECS[Kind(kind)]
 
 
-def _played_to_target(kind: Kind, name: str, scores: ScoreDraw, solve: Prepare) -> KindSpec:
+def _played_to_target(kind: Kind, name: str, scores: ScoreDraw, solves: TableKind) -> KindSpec:
     """A kind played at the banked scores of a game in progress, to the rules' target.
 
     Each turn gets new scores, and decisions where expected points mislead come up more.
@@ -275,7 +256,7 @@ def _played_to_target(kind: Kind, name: str, scores: ScoreDraw, solve: Prepare) 
         emphasis=_where_points_mislead,
         turns_per_setting=1,
         needs_target=True,
-        prepare=solve,
+        solves=(solves,),
     )
 
 
@@ -295,7 +276,7 @@ KIND_SPECS: Mapping[Kind, KindSpec] = {
         KindSpec(
             Kind.OPENING, "opening", setting=_opening, worth_asking=_below_opening, teaching=_teach_opening
         ),
-        _played_to_target(Kind.GAME, "game", game_scores, _solve_game),
-        _played_to_target(Kind.SOLO, "solo", solo_score, _solve_solo),
+        _played_to_target(Kind.GAME, "game", game_scores, "game"),
+        _played_to_target(Kind.SOLO, "solo", solo_score, "solo"),
     )
 }

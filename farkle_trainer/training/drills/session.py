@@ -95,25 +95,12 @@ def session_settings(
     return settings
 
 
-def prepare(rules: Rules, kinds: tuple[Kind, ...], say: Callable[[str], None]) -> None:
-    """Solve what the session's kinds need before the first drill (the game tables).
+def prepare(rules: Rules, kinds: tuple[Kind, ...], progress: Callable[[float], None] | None = None) -> None:
+    """Solve (or load) the tables the session's kinds are graded by, before the first drill, so
+    no drill waits; ``progress`` is told the fraction done (see :mod:`farkle_trainer.training.solving`)."""
+    from farkle_trainer.training.solving import for_kinds, solve_all
 
-    A table not solved before (on this machine, for these rules and target) takes a while;
-    the player is told once, when the solver reports it is working rather than reading its cache.
-    """
-    told = False
-
-    def progress(done: float) -> None:
-        nonlocal told
-        if done < 1.0 and not told:
-            told = True
-            say(
-                f"Working out every chance of winning a game to {rules.target:,} under {rules.name} "
-                "rules: the first time takes seconds (about ten for 10,000), then it is kept for next time."
-            )
-
-    for kind in kinds:
-        spec_of(kind).prepare(rules, progress)
+    solve_all(for_kinds(rules, kinds), progress)
 
 
 #: The kinds a new learner starts with.

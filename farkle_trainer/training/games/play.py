@@ -38,9 +38,7 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import (
-    Form,
     GameKind,
-    Level,
     MatchError,
     Setup,
     rated_by_an_earlier_rule,
@@ -122,13 +120,6 @@ def position(state: m.MatchState) -> Position:
     move = m.pending_move(state, (), "roll")
     unit = grading_unit(state.setup, move)
     return Position(state, values(state.setup, move, unit, m.runs_of(state, state.seat)), state.kept)
-
-
-def needs_table(setup: Setup) -> bool:
-    """Whether the game uses the two-player win-chance table (Hard plays by it; a
-    two-player game is graded by it)."""
-    two = setup.form == Form.MATCH and setup.size == 2
-    return two or any(p.level == Level.HARD for p in setup.players)
 
 
 Answer = Literal["bank", "roll"] | Command | tuple[int, ...]

@@ -1,0 +1,291 @@
+"""A game's tables before any is solved: what a game can be solved for, the keys its tables are
+kept under, whether they are at hand, and about how long solving them takes.
+
+Nothing here loads numpy, so a command can refuse a game the solver cannot give chances for,
+and say that a solve is coming, before the solver's own modules (:mod:`farkle_trainer.engine.game`)
+load. The game solver checks its settings here too, so every way in meets the same limits in
+the same words.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import Literal, Protocol
+
+from farkle_trainer.engine.errors import InputError
+from farkle_trainer.engine.keeper import TableKey, is_kept, kept_compiled
+from farkle_trainer.engine.rules import MAX_OPENING, MAX_TARGET, MIN_TARGET, Rules
+from farkle_trainer.engine.solver import STEP
+
+#: The layout of every table the game solver keeps (see :class:`~farkle_trainer.engine.keeper.TableKey`).
+FORMAT = 1
+
+TableKind = Literal["game", "solo"]
+
+
+class GameSolverError(InputError):
+    """A game the solver cannot give exact chances for (a rule or a target out of range)."""
+
+
+def opening_error(opening: object, target: int) -> str | None:
+    """What is wrong with an opening minimum for a game to ``target``, or None if it is one.
+
+    One limit for every command: a multiple of 50, at most the target, and at most
+    :data:`~farkle_trainer.engine.rules.MAX_OPENING` (above it a player all but never opens and
+    the chances stop settling in floating point).
+    """
+    wanted = f"the opening minimum must be a multiple of {STEP} from 0 to"
+    limit = min(target, MAX_OPENING)
+    if not isinstance(opening, int) or isinstance(opening, bool):
+        return f"{wanted} {limit:,}, not {opening!r}"
+    if opening % STEP == 0 and 0 <= opening <= limit:
+        return None
+    if opening > MAX_OPENING and target > MAX_OPENING:
+        return f"{wanted} {MAX_OPENING:,}, the highest a game is solved for, not {opening:,}"
+    if opening > target:
+        return f"{wanted} the target of {target:,}, not {opening:,}"
+    return f"{wanted} {limit:,}, not {opening:,}"
+
+
+def resolve(rules: Rules, target: int | None, opening: int | None) -> tuple[int, int]:
+    """The target and opening minimum to solve for (the rules' own by default), checked."""
+    chosen = target is not None
+    target = rules.target if target is None else target
+    opening = rules.opening_minimum if opening is None else opening
+    if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
+        shown = f"{target:,}" if isinstance(target, int) else repr(target)
+        whose = "" if chosen else f" (the {rules.name} rules' own; give another target)"
+        raise GameSolverError(
+            f"win chances need a target that is a multiple of {STEP} from {MIN_TARGET:,} to "
+            f"{MAX_TARGET:,}, not {shown}{whose}"
+        )
+    wrong = opening_error(opening, target)
+    if wrong is not None:
+        raise GameSolverError(wrong)
+    return target, opening
+
+
+def check_position(
+    target: int, opening: int, penalty: int, my_score: int, opponent_score: int, *, last_turn: bool = False
+) -> None:
+    """Refuse scores that are not a position of this game (before anything is solved for it)."""
+    for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
+        if score < 0 or score % STEP:
+            raise GameSolverError(f"{who} must be a non-negative multiple of {STEP}, not {score:,}")
+    if opening and not penalty:
+        # With the penalty any score can happen: a player who opened can be knocked back.
+        for who, score in (("your score", my_score), ("the opponent's score", opponent_score)):
+            if 0 < score < opening and not (last_turn and score >= target):
+                raise GameSolverError(
+                    f"{who} of {score:,} cannot happen with an opening minimum of {opening:,}: "
+                    "a player's first bank is at least the minimum"
+                )
+    if my_score >= target:
+        raise GameSolverError(
+            f"your score {my_score:,} has reached the target of {target:,}: the game is over"
+        )
+    if last_turn:
+        if opponent_score < target:
+            raise GameSolverError(
+                f"--last-turn means the opponent has reached the target of {target:,}, not {opponent_score:,}"
+            )
+        if opponent_score <= my_score:
+            raise GameSolverError("--last-turn means the opponent is ahead of you")
+    elif opponent_score >= target:
+        raise GameSolverError(
+            f"the opponent's {opponent_score:,} has reached the target of {target:,}: "
+            "add --last-turn for your final turn"
+        )
+
+
+def check_step(step: int, target: int) -> None:
+    """Refuse a spacing of the grid of scores that is not one for a game to ``target``."""
+    if step <= 0 or step % STEP:
+        raise GameSolverError(f"the step must be a positive multiple of {STEP}, not {step:,}")
+    if step >= target:
+        raise GameSolverError(f"the step must be below the target of {target:,}, not {step:,}")
+
+
+def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
+    """What a table of values is kept under: kind, scoring table, target, opening and penalty."""
+    penalty = rules.three_farkle_penalty
+    return TableKey(kind, FORMAT, (rules.scoring_key, f"t{target}", f"o{opening}", f"p{penalty}"))
+
+
+# -- what is at hand
+
+_HELD: set[TableKey] = set()
+
+
+def hold(key: TableKey) -> None:
+    """Note that the table kept under ``key`` is solved and held in memory."""
+    _HELD.add(key)
+
+
+def forget_held(kind: str) -> None:
+    """Note that no table of ``kind`` is held in memory any more."""
+    _HELD.difference_update({k for k in _HELD if k.kind == kind})
+
+
+@dataclass(frozen=True)
+class Solve:
+    """One table a question needs: a game's two-player chances or its solo turns, and whether it
+    is at hand (held in memory, or kept) or will have to be solved."""
+
+    kind: TableKind
+    rules: Rules
+    target: int
+    opening: int
+    at_hand: bool = False
+
+    @property
+    def levels(self) -> int:
+        return self.target // STEP
+
+
+def tables_for(
+    rules: Rules,
+    target: int | None = None,
+    opening: int | None = None,
+    kinds: tuple[TableKind, ...] = ("game",),
+) -> tuple[Solve, ...]:
+    """The tables of ``kinds`` a game under ``rules`` needs, each told whether it is at hand.
+
+    Settings out of range raise :class:`GameSolverError`, as the solve itself would, so a
+    command refuses them before anything else happens.
+    """
+    target, opening = resolve(rules, target, opening)
+    return tuple(
+        Solve(kind, rules, target, opening, at_hand=_at_hand(values_key(kind, rules, target, opening)))
+        for kind in kinds
+    )
+
+
+def to_solve(tables: tuple[Solve, ...]) -> tuple[Solve, ...]:
+    """The tables that are not at hand."""
+    return tuple(t for t in tables if not t.at_hand)
+
+
+def _at_hand(key: TableKey) -> bool:
+    return key in _HELD or is_kept(key)
+
+
+# -- who watches a solve
+
+
+class Watcher(Protocol):
+    """Told when a table starts to be solved (before anything slow), then the fraction done."""
+
+    def starting(self, solve: Solve) -> None: ...
+
+    def __call__(self, fraction: float) -> None: ...
+
+
+_watcher: Watcher | None = None
+
+
+def watch(watcher: Watcher | None) -> None:
+    """Have ``watcher`` told about every solve that is not given a progress of its own."""
+    global _watcher
+    _watcher = watcher
+
+
+def watching() -> Watcher | None:
+    return _watcher
+
+
+def starting(solve: Solve) -> None:
+    """Tell the watcher, if any, that ``solve`` starts now."""
+    if _watcher is not None:
+        _watcher.starting(solve)
+
+
+# -- how long solving takes
+
+#: Seconds on the machine the estimates were calibrated on (two cores, with other work going on,
+#: as ``benchmarks/bench_game.py`` measures), for ``n`` the target in fifties: loading the solver
+#: and the tables every game needs, then a two-player game about ``GAME_PLAIN * n ** 2.85`` (the
+#: turns above the target grow with it too), the three-Farkle penalty's sweeps
+#: ``GAME_RUNS * n ** 2.6`` more (a fifth more with an opening minimum: one more standing), solo
+#: a little; and the compiled loop's first compilation, once on a machine.
+LOAD = 1.0
+GAME_PLAIN = 7.4e-7
+GAME_RUNS = 6.7e-5
+SOLO_PLAIN = 2e-6
+SOLO_RUNS = 2.5e-5
+COMPILE = 3.0
+#: Without the compiled loop (numpy alone) solving takes this many times longer, without and with
+#: the penalty (``benchmarks/bench_numba.py``).
+NUMPY_PLAIN = 6.0
+NUMPY_RUNS = 12.0
+
+
+def compiled_loop_installed() -> bool:
+    """Whether the compiler the fast loop needs is installed (found without loading it)."""
+    return find_spec("numba") is not None
+
+
+def _seconds_for(solve: Solve, compiled: bool) -> float:
+    n = solve.levels
+    runs = solve.rules.three_farkle_penalty > 0
+    if solve.kind == "solo":
+        plain, extra = SOLO_PLAIN * n**2, SOLO_RUNS * n**2 if runs else 0.0
+    else:
+        plain = GAME_PLAIN * n**2.85
+        extra = GAME_RUNS * n**2.6 * (1.2 if solve.opening else 1.0) if runs else 0.0
+    if compiled:
+        return plain + extra
+    return plain * NUMPY_PLAIN + extra * NUMPY_RUNS
+
+
+def seconds(solves: tuple[Solve, ...]) -> float:
+    """About how long solving these tables takes here, compiling the fast loop first if it must."""
+    if not solves:
+        return 0.0
+    compiled = compiled_loop_installed()
+    total = LOAD + sum(_seconds_for(s, compiled) for s in solves)
+    return total + (COMPILE if compiled and not kept_compiled() else 0.0)
+
+
+def rounded(seconds: float) -> int:
+    """A wait as people say it: to the second below ten, then to five, ten or thirty seconds."""
+    for below, step in ((10, 1), (60, 5), (300, 10)):
+        if seconds < below:
+            return max(1, round(seconds / step) * step)
+    return round(seconds / 30) * 30
+
+
+def notice(solves: tuple[Solve, ...]) -> str:
+    """The one sentence every command says before a solve."""
+    return (
+        f"Solving the game for these rules once (about {rounded(seconds(solves))} s); "
+        "later games start at once."
+    )
+
+
+# -- what the solver has to say on the way
+
+#: Told a line for the person waiting: the compiled loop could not be used or kept, and why.
+Listener = Callable[[str], None]
+_listener: Listener | None = None
+
+
+class SolverNote(UserWarning):
+    """Something the solver did differently from its usual way (a library user sees it as a warning)."""
+
+
+def listen(listener: Listener | None) -> None:
+    """Have ``listener`` told the solver's notes from now on (None: warnings, as a library)."""
+    global _listener
+    _listener = listener
+
+
+def tell(text: str) -> None:
+    """Pass a note on to whoever listens, or raise it as a :class:`SolverNote` warning."""
+    if _listener is not None:
+        _listener(text)
+    else:
+        warnings.warn(text, SolverNote, stacklevel=2)

@@ -1,0 +1,70 @@
+"""What each activity needs solved before it starts: the game and solo tables of a game's setup,
+of a drill session's kinds and of a lesson's figures, each told whether it is at hand.
+
+Nothing here loads numpy (see :mod:`farkle_trainer.engine.gameplan`): a command works out what
+it needs, says so at once if something must be solved, and only then loads the solver
+(:func:`solve_all`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
+from farkle_trainer.training.games.setup import Form, Level, Setup
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.kinds import Kind
+    from farkle_trainer.engine.rules import Rules
+
+
+def needs_table(setup: Setup) -> bool:
+    """Whether the game uses the two-player win-chance table (Hard plays by it; a
+    two-player game is graded by it)."""
+    two = setup.form == Form.MATCH and setup.size == 2
+    return two or any(p.level == Level.HARD for p in setup.players)
+
+
+def for_setup(setup: Setup) -> tuple[Solve, ...]:
+    """The tables a game needs before its first roll: the two-player table (Hard, or a game of
+    two graded by the chance of winning) and, solo to a target, the fewest-turns table."""
+    kinds: list[TableKind] = []
+    if needs_table(setup):
+        kinds.append("game")
+    if setup.form == Form.FEWEST_TURNS:
+        kinds.append("solo")
+    if not kinds:
+        return ()
+    return tables_for(setup.rules, setup.target, setup.opening, tuple(kinds))
+
+
+def for_kinds(rules: Rules, kinds: tuple[Kind, ...]) -> tuple[Solve, ...]:
+    """The tables drills of ``kinds`` are graded by (each kind's ``solves``), at the rules' own
+    target and opening."""
+    from farkle_trainer.training.drills.kinds import spec_of
+
+    wanted: list[TableKind] = []
+    for kind in kinds:
+        wanted += [table for table in spec_of(kind).solves if table not in wanted]
+    return tables_for(rules, kinds=tuple(wanted)) if wanted else ()
+
+
+def solve_all(tables: tuple[Solve, ...], progress: Callable[[float], None] | None = None) -> None:
+    """Solve (or load) every table, ``progress`` told the fraction done of them all, each
+    table's share in proportion to how long it takes."""
+    from farkle_trainer.engine.game import solve_game, solve_solo
+    from farkle_trainer.engine.gameplan import seconds
+
+    weights = [max(seconds((t,)), 1e-3) if not t.at_hand else 1e-3 for t in tables]
+    total = sum(weights)
+    done = 0.0
+    for table, weight in zip(tables, weights, strict=True):
+
+        def part(fraction: float, before: float = done, share: float = weight / total) -> None:
+            if progress is not None:
+                progress(before + share * fraction)
+
+        solver = {"game": solve_game, "solo": solve_solo}[table.kind]
+        solver(table.rules, table.target, table.opening, progress=part)
+        done += weight / total

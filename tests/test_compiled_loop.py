@@ -1,0 +1,206 @@
+"""The compiled loop: the same numbers as numpy, its machine code kept beside the tables, and a
+solve that works whatever state that place is in (read-only, damaged, full), saying so in a line."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import farkle_trainer
+from farkle_trainer.engine import gameplan
+from farkle_trainer.engine.game import kernel
+from farkle_trainer.engine.game.cuts import game_for
+from farkle_trainer.engine.game.runs import solve_runs
+from farkle_trainer.engine.game.seats import seats_for
+from farkle_trainer.engine.game.solo import _solve_solo
+from farkle_trainer.engine.game.solve import solve_totals
+from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.store.tables import compiled_dir, keep_tables_on_disk
+
+CLASSIC = PRESETS["classic"]
+
+
+@pytest.fixture
+def notes() -> Iterator[list[str]]:
+    """The solver's notes, and a compiled loop worked out afresh for the test (and after it)."""
+    said: list[str] = []
+    kernel.compiled_loop.cache_clear()
+    gameplan.listen(said.append)
+    yield said
+    gameplan.listen(None)
+    kernel.compiled_loop.cache_clear()
+
+
+def _numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel, "compiled_loop", lambda: None)
+
+
+# -- the same numbers either way
+
+
+def test_a_game_solved_with_numpy_alone_agrees_with_the_compiled_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = game_for(CLASSIC, 16, 6)  # to 800, opening 300
+    compiled, _ = solve_totals(game)
+    with monkeypatch.context() as patch:
+        _numpy_only(patch)
+        plain, _ = solve_totals(game)
+    assert kernel.compiled_loop() is not None
+    assert np.abs(compiled - plain).max() < 1e-12
+
+
+def test_the_penalty_and_solo_agree_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = game_for(CLASSIC, 12, 0, 10)  # to 600, penalty 500
+    start = np.full((12, 12), 0.5)
+    compiled = solve_runs(game, start)
+    solo = _solve_solo(CLASSIC, seats_for(30, 0, 0))
+    with monkeypatch.context() as patch:
+        _numpy_only(patch)
+        plain = solve_runs(game, start)
+        solo_plain = _solve_solo(CLASSIC, seats_for(30, 0, 0))
+    assert np.abs(compiled - plain).max() < 1e-12
+    # Expected turns are each solved to within 1e-12 of their size, so within twice that of each other.
+    assert (np.abs(solo - solo_plain) / solo).max() < 2e-12
+
+
+# -- where the machine code goes
+
+
+def test_the_compiled_code_is_kept_beside_the_tables(farkle_home: Path, notes: list[str]) -> None:
+    import numba
+
+    assert kernel.compiled_loop() is not None
+    assert str(compiled_dir()) == numba.config.CACHE_DIR  # type: ignore[attr-defined]
+    assert compiled_dir() == farkle_home / "cache" / "compiled"
+    assert list(compiled_dir().glob("*/kernel._blocks-*.nbi"))
+    assert notes == []
+
+
+def test_a_cache_that_cannot_be_written_compiles_for_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(blocker / "cache"))
+    assert kernel.compiled_loop() is not None
+    assert len(notes) == 1 and "cannot be kept" in notes[0]
+
+
+def test_damaged_compiled_code_is_compiled_anew(farkle_home: Path, notes: list[str]) -> None:
+    assert kernel.compiled_loop() is not None
+    (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
+    for damage in (data.read_bytes()[: len(data.read_bytes()) // 2], b"\x80\x04 not a pickle at all"):
+        (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
+        data.write_bytes(damage)
+        kernel.compiled_loop.cache_clear()
+        assert kernel.compiled_loop() is not None
+        assert len(notes) == 1 and "could not be read" in notes.pop()
+    # Compiled anew, kept anew: the next run reads it back with nothing to say.
+    kernel.compiled_loop.cache_clear()
+    assert kernel.compiled_loop() is not None
+    assert notes == []
+
+
+def test_a_place_where_writes_fail_keeps_nothing_and_the_solve_goes_on(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    assert kernel.compiled_loop() is not None
+    (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
+    shutil.rmtree(compiled_dir())
+    # The machine code cannot be written (as on a full disk, every write fails): a directory
+    # sits in its place, and clearing the place does not help.
+    (compiled_dir() / data.parent.name / data.name).mkdir(parents=True)
+    monkeypatch.setattr(kernel, "discard_compiled", lambda: None)
+    kernel.compiled_loop.cache_clear()
+    assert kernel.compiled_loop() is not None
+    assert len(notes) == 1 and "cannot be kept" in notes[0]
+
+
+def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    def broken(cache_dir: str | None) -> kernel.Loop:
+        raise RuntimeError("no LLVM here")
+
+    monkeypatch.setattr(kernel, "_compile", broken)
+    assert kernel.compiled_loop() is None
+    assert len(notes) == 1 and "solving with numpy" in notes[0] and "no LLVM here" in notes[0]
+    game = game_for(CLASSIC, 8, 0)
+    w, _ = solve_totals(game)
+    assert 0.5 < w[0, 0] < 0.7
+
+
+# -- a read-only install
+
+
+def _without_override(args: list[str]) -> list[str]:
+    """Run as a user the permissions apply to: root drops every capability first."""
+    if os.geteuid() != 0:
+        return args
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: read-only files would still be written")
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all", *args]
+
+
+def _read_only(path: Path) -> None:
+    for entry in (path, *path.rglob("*")):
+        entry.chmod(entry.stat().st_mode & ~0o222)
+
+
+def test_a_read_only_install_with_a_cache_it_cannot_write_still_plays(tmp_path: Path) -> None:
+    package = tmp_path / "site" / "farkle_trainer"
+    shutil.copytree(
+        Path(farkle_trainer.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    home = tmp_path / "home"
+    home.mkdir()
+    user = tmp_path / "user"  # the user's own home, and so ~/.cache: read-only too
+    user.mkdir()
+    for place in (package.parent, cache, user):
+        _read_only(place)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(package.parent),
+        "FARKLE_TRAIN_HOME": str(home),
+        "FARKLE_TRAIN_CACHE": str(cache),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": str(user),
+        "XDG_CACHE_HOME": str(user / ".cache"),
+    }
+    env.pop("NUMBA_CACHE_DIR", None)
+    try:
+        run = subprocess.run(
+            _without_override(
+                [sys.executable, "-m", "farkle_trainer", "play", "--seed", "1", "--target", "1100", "--plain"]
+            ),
+            input="q\n",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            cwd=tmp_path,
+        )
+    finally:
+        for entry in (tmp_path, *tmp_path.rglob("*")):
+            entry.chmod(entry.stat().st_mode | 0o700)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Game saved at turn 1" in run.stdout
+    notes = [line for line in run.stderr.splitlines() if "compiled code" in line]
+    assert len(notes) == 1 and "cannot be kept" in notes[0], run.stderr
+    assert not list(tmp_path.rglob("*.nbi"))
+
+
+def test_the_disk_cache_is_in_place_for_the_other_tests() -> None:
+    keep_tables_on_disk()
+    assert kernel.compiled_loop() is not None
