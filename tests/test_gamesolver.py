@@ -27,16 +27,20 @@ CLASSIC = PRESETS["classic"]
 # -- plain helpers: every roll on its own (no merging), every selection, a ragged maximum
 
 
-@cache
-def plain_rolls(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every scoring roll on its own (no merging) with every selection, padded to one width.
+#: Rolls with as many selections as each other: (points, dice to roll next), both (selections, rolls).
+Group = tuple[np.ndarray, np.ndarray]
 
-    (points (K, rolls), dice to roll next (K, rolls), chance matrix (6, rolls), Farkle
-    chance by dice, max points); a roll with fewer than K selections repeats its first.
+
+@cache
+def plain_rolls(rules: Rules) -> tuple[tuple[Group, ...], np.ndarray, np.ndarray, int]:
+    """Every scoring roll on its own (no merging) with every selection.
+
+    (groups, chance matrix (6, rolls), Farkle chance by dice, max points). Rolls are grouped
+    by how many selections they have, so each roll's best is the maximum down a full array;
+    the matrix's columns are the rolls group by group.
     """
     table = score_table(rules)
-    options: list[list[tuple[int, int]]] = []
-    chances: list[tuple[int, float]] = []
+    by_count: dict[int, list[tuple[int, float, list[tuple[int, int]]]]] = {}
     farkle = np.zeros(6)
     for n in range(1, 7):
         for roll in multisets(n):
@@ -44,24 +48,31 @@ def plain_rolls(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
             if not selections:
                 farkle[n - 1] += float(roll_chance(roll))
                 continue
-            chances.append((n, float(roll_chance(roll))))
-            options.append([(s.points // 50, (n - len(s.dice)) or 6) for s in selections])
-    width = max(len(o) for o in options)
-    padded = [o + [o[0]] * (width - len(o)) for o in options]
-    points = np.array([[o[k][0] for o in padded] for k in range(width)])
-    dice = np.array([[o[k][1] for o in padded] for k in range(width)])
+            options = [(s.points // 50, (n - len(s.dice)) or 6) for s in selections]
+            by_count.setdefault(len(options), []).append((n, float(roll_chance(roll)), options))
+    groups: list[Group] = []
+    chances: list[tuple[int, float]] = []
+    for count in sorted(by_count):
+        rolls = by_count[count]
+        points = np.array([[o[k][0] for _, _, o in rolls] for k in range(count)])
+        dice = np.array([[o[k][1] for _, _, o in rolls] for k in range(count)])
+        groups.append((points, dice))
+        chances += [(n, p) for n, p, _ in rolls]
     matrix = np.zeros((6, len(chances)))
     for i, (n, p) in enumerate(chances):
         matrix[n - 1, i] = p
-    return points, dice, matrix, farkle, int(points.max())
+    return tuple(groups), matrix, farkle, max(int(points.max()) for points, _ in groups)
 
 
 def roll_values(rules: Rules, after: np.ndarray, pos: int) -> np.ndarray:
     """Values of rolling 1..6 dice (rows): each roll's best of ``after[pos + points, dice - 1]``."""
-    points, dice, matrix, _, _ = plain_rolls(rules)
+    groups, matrix, _, _ = plain_rolls(rules)
     rows = after.reshape(-1, after.shape[-1])
-    picked = rows.take(((pos + points) * 6 + dice - 1).ravel(), axis=0)
-    return matrix @ picked.reshape(*points.shape, -1).max(axis=0)
+    best = [
+        rows.take(((pos + points) * 6 + dice - 1).ravel(), axis=0).reshape(*points.shape, -1).max(axis=0)
+        for points, dice in groups
+    ]
+    return matrix @ np.concatenate(best)
 
 
 @cache
@@ -71,7 +82,7 @@ def plain_final_turn(rules: Rules, leads: int, opening: int | None) -> np.ndarra
     ``opening``: the trailer is on 0 and may not bank below it. Turn points run up to
     ``leads + max points``; from one level past the lead banking wins outright.
     """
-    maxp = plain_rolls(rules)[4]
+    maxp = plain_rolls(rules)[3]
     height = leads + 2 * maxp + 2
     d = np.arange(leads)
     u = np.arange(height)[:, None]
@@ -102,7 +113,7 @@ def plain_turns(
     Above ``cap`` positions the turn banks (the caller picks a cap high enough).
     """
     levels = len(w)
-    _, _, _, farkle, maxp = plain_rolls(rules)
+    _, _, farkle, maxp = plain_rolls(rules)
     a = np.repeat(np.arange(levels), levels)
     b = np.tile(np.arange(levels), levels)
     height = cap + maxp + 1
@@ -129,7 +140,7 @@ def brute_force(rules: Rules, levels: int, opening: int, cap: int) -> np.ndarray
     pair has ``G(cap - b) <= f_6 * W(b, a)``: rolling on is worth at most ``f_n x + 1 - f_n``
     (x the Farkle value ``1 - W(b, a)``), banking ``1 - G``, and G only falls further up.
     """
-    _, _, _, farkle, maxp = plain_rolls(rules)
+    _, _, farkle, maxp = plain_rolls(rules)
     g_open = plain_final_turn(rules, cap + maxp + 1, None)
     g_closed = plain_final_turn(rules, cap + maxp + 1, opening) if opening else g_open
     w = np.full((levels, levels), 0.5)
@@ -184,7 +195,7 @@ def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: n
 
 def test_bellman_equations_hold_at_every_turn_start(table_2000: gs.GameTable) -> None:
     w = table_2000.chances
-    _, _, _, farkle, _ = plain_rolls(CLASSIC)
+    _, _, farkle, _ = plain_rolls(CLASSIC)
     g = plain_final_turn(CLASSIC, 200, None)
     cap = crude_cap(w, g, g, farkle)
     new = plain_turns(CLASSIC, w, g, g, 0, cap)
@@ -284,7 +295,7 @@ def test_bad_settings_are_refused() -> None:
 
 def test_solo_expected_turns_match_value_iteration() -> None:
     levels = 20  # to 1,000
-    _, _, _, farkle, maxp = plain_rolls(CLASSIC)
+    _, _, farkle, maxp = plain_rolls(CLASSIC)
     height = levels + maxp + 1
     pos = np.arange(height)[:, None]
     e = np.full(levels, 5.0)
