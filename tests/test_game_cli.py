@@ -42,10 +42,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> gs.GameTable:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FARKLE_TRAIN_CACHE", str(tmp_path_factory.mktemp("game-cache")))
-        return gs.solve_game(CLASSIC, TARGET)
+def table() -> gs.GameTable:
+    return gs.solve_game(CLASSIC, TARGET)
 
 
 # -- the plain turn
