@@ -22,6 +22,22 @@ from farkle_trainer.store.tables import keep_tables_on_disk, set_cache_dir
 SANDBOX = ("FARKLE_TRAIN_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Each xdist worker already has a core of its own: BLAS threads on top of it only wait
+    # for each other. Nothing has imported numpy yet, which reads this once.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    # numba keeps what it compiles in one directory per process that runs tests (each xdist
+    # worker its own, so two never write one file at once), in pytest's cache where there is
+    # one, so the next run reads it back. numba reads this once, when it is first imported.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        os.environ["NUMBA_CACHE_DIR"] = str(cache.mkdir("numba") / (worker or "main"))
+    elif worker is not None and config.option.basetemp:
+        os.environ["NUMBA_CACHE_DIR"] = str(Path(config.option.basetemp) / "numba")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def run_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The directory of the tables solved in this run, one for every worker (a worker's
