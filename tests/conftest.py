@@ -12,12 +12,16 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import profiles
 import pytest
+from hypothesis import settings
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from farkle_trainer.store.tables import keep_tables_on_disk, set_cache_dir
+
+settings.load_profile(profiles.CI)
 
 SANDBOX = ("FARKLE_TRAIN_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
 

@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import farkle_trainer
@@ -222,7 +222,6 @@ def test_values_inside_a_turn_are_consistent(table_2000: gs.GameTable) -> None:
     assert t.bank_value(1500, 900, 600) == pytest.approx(1 - t.final_turn_chance(1200))
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     a=st.integers(0, 39).map(lambda k: 50 * k),
     b=st.integers(0, 39).map(lambda k: 50 * k),
