@@ -1,26 +1,76 @@
-"""Every test runs with its own data and cache directories, never the user's."""
+"""Every test runs with its own data directory, never the user's; solved tables are shared by the run.
+
+A table a solver works out (a turn solution, a game's chances) is kept in one directory for the
+whole run: the first test that needs it solves it, and every other test, pytest-xdist worker
+and command a test starts reads it back. Tests about that cache itself are marked
+``own_table_cache`` and keep theirs in their own data directory, as a user's would be.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import profiles
 import pytest
+from hypothesis import settings
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from farkle_trainer.store.tables import keep_tables_on_disk, set_cache_dir
 
+settings.load_profile(profiles.CI)
+
+SANDBOX = ("FARKLE_TRAIN_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Each xdist worker already has a core of its own: BLAS threads on top of it only wait
+    # for each other. Nothing has imported numpy yet, which reads this once.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    # numba keeps what it compiles in one directory per process that runs tests (each xdist
+    # worker its own, so two never write one file at once), in pytest's cache where there is
+    # one, so the next run reads it back. numba reads this once, when it is first imported.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        os.environ["NUMBA_CACHE_DIR"] = str(cache.mkdir("numba") / (worker or "main"))
+    elif worker is not None and config.option.basetemp:
+        os.environ["NUMBA_CACHE_DIR"] = str(Path(config.option.basetemp) / "numba")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def run_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The directory of the tables solved in this run, one for every worker (a worker's
+    temporary directory is inside the run's). Fixtures of any scope see it, and a sandbox home."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        root = root.parent
+    tables = root / "tables"
+    sandbox = tmp_path_factory.mktemp("session-home")
+    with pytest.MonkeyPatch.context() as mp:
+        for name in SANDBOX:
+            mp.setenv(name, str(sandbox / name.lower()))
+        mp.setenv("FARKLE_TRAIN_CACHE", str(tables))
+        set_cache_dir(None)
+        keep_tables_on_disk()
+        yield tables
+
 
 @pytest.fixture(autouse=True)
-def farkle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def farkle_home(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     home = tmp_path / "farkle-home"
     # A --data-dir read by an earlier command would otherwise keep the cache in its directory.
     set_cache_dir(None)
     keep_tables_on_disk()
     monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
-    monkeypatch.delenv("FARKLE_TRAIN_CACHE", raising=False)
+    if request.node.get_closest_marker("own_table_cache") is not None:
+        monkeypatch.delenv("FARKLE_TRAIN_CACHE", raising=False)
     # platformdirs must never be reached from a test; point it at the sandbox too.
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))

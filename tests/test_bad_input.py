@@ -104,7 +104,7 @@ COMMANDS = [
 ]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(COMMANDS), stdin=lines())
 def test_random_answers_never_crash(command: list[str], stdin: bytes) -> None:
     result = runner.invoke(app, command, input=stdin)
@@ -120,7 +120,6 @@ NUMBER = st.one_of(
 )
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     option=st.sampled_from(
         [

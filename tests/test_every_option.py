@@ -16,6 +16,7 @@ import pytest
 import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
@@ -129,7 +130,8 @@ def patience() -> Iterator[None]:
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+# Each example runs a whole command: an eighth of the profile's examples (6 in the ci profile).
+@settings(max_examples=examples(1 / 8), suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_option_value_is_one_line_or_works(name: str, data: st.DataObject, workdir: Path) -> None:
     command = COMMANDS[name]

@@ -42,10 +42,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> gs.GameTable:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FARKLE_TRAIN_CACHE", str(tmp_path_factory.mktemp("game-cache")))
-        return gs.solve_game(CLASSIC, TARGET)
+def table() -> gs.GameTable:
+    return gs.solve_game(CLASSIC, TARGET)
 
 
 # -- the plain turn
@@ -69,20 +67,29 @@ def every_roll() -> tuple[tuple[Roll, ...], tuple[float, ...]]:
     return tuple(rolls), tuple(farkle)
 
 
+@cache
+def rolls_of(n: int) -> tuple[Roll, ...]:
+    return tuple(roll for roll in every_roll()[0] if roll[0] == n)
+
+
 def rolled(n: int, after: Callable[[int, int], float], at: int, lost: float) -> float:
     """The value of rolling ``n`` dice at level ``at``: each roll's best selection."""
-    rolls, farkle = every_roll()
-    total = farkle[n - 1] * lost
-    for dice, p, options in rolls:
-        if dice == n:
-            total += p * max(after(at + pts, nxt) for pts, nxt, _ in options)
+    total = every_roll()[1][n - 1] * lost
+    for _, p, options in rolls_of(n):
+        total += p * max(after(at + pts, nxt) for pts, nxt, _ in options)
     return total
 
 
-@cache
 def final_turn(need: int, u: int, n: int) -> float:
     """Rolling ``n`` dice with ``u`` levels in a last turn ``need`` levels behind (ties one half)."""
-    return rolled(n, lambda v, m: final_after(need, v, m), u, 0.0)
+    return final_turn_short(need - u, n)
+
+
+@cache
+def final_turn_short(short: int, n: int) -> float:
+    """A last turn depends only on the levels still missing: every ``(need, u)`` with
+    ``need - u == short`` has the value of starting ``short`` behind with nothing yet."""
+    return rolled(n, lambda v, m: final_after(short, v, m), 0, 0.0)
 
 
 def final_bank(need: int, u: int) -> float:
@@ -109,6 +116,7 @@ class PlainTurn:
             if final_turn(a + pos - b, 0, 6) <= min(farkle) * (1.0 - self.lost)
         )
         self.memo: dict[tuple[int, int], float] = {}
+        self.settled: dict[tuple[int, int], float] = {}
 
     def bank(self, pos: int) -> float | None:
         if pos == 0:
@@ -124,6 +132,12 @@ class PlainTurn:
         return self.memo[key]
 
     def after(self, pos: int, n: int) -> float:
+        key = (pos, n)
+        if key not in self.settled:
+            self.settled[key] = self._after(pos, n)
+        return self.settled[key]
+
+    def _after(self, pos: int, n: int) -> float:
         bank = self.bank(pos)
         if pos >= self.cap:
             assert bank is not None

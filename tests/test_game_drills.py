@@ -410,6 +410,7 @@ def test_a_missed_game_position_comes_back_at_its_own_target_only(farkle_home: P
     assert list(other_target.review) == [] and list(other_kind.review) == []
 
 
+@pytest.mark.own_table_cache
 def test_a_first_solve_is_announced_once() -> None:
     from farkle_trainer.engine.gameplan import notice, to_solve
     from farkle_trainer.training.drills.session import prepare

@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import farkle_trainer
@@ -14,6 +14,7 @@ from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.game.cuts import Game, game_for
 from farkle_trainer.engine.game.final import final_turn_for
+from farkle_trainer.engine.game.rolls import rolls_for
 from farkle_trainer.engine.game.solve import slope_step, solve_totals
 from farkle_trainer.engine.keeper import install
 from farkle_trainer.engine.rules import PRESETS, Rules
@@ -27,16 +28,20 @@ CLASSIC = PRESETS["classic"]
 # -- plain helpers: every roll on its own (no merging), every selection, a ragged maximum
 
 
-@cache
-def plain_rolls(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every scoring roll on its own (no merging) with every selection, padded to one width.
+#: Rolls with as many selections as each other: (points, dice to roll next), both (selections, rolls).
+Group = tuple[np.ndarray, np.ndarray]
 
-    (points (K, rolls), dice to roll next (K, rolls), chance matrix (6, rolls), Farkle
-    chance by dice, max points); a roll with fewer than K selections repeats its first.
+
+@cache
+def plain_rolls(rules: Rules) -> tuple[tuple[Group, ...], np.ndarray, np.ndarray, int]:
+    """Every scoring roll on its own (no merging) with every selection.
+
+    (groups, chance matrix (6, rolls), Farkle chance by dice, max points). Rolls are grouped
+    by how many selections they have, so each roll's best is the maximum down a full array;
+    the matrix's columns are the rolls group by group.
     """
     table = score_table(rules)
-    options: list[list[tuple[int, int]]] = []
-    chances: list[tuple[int, float]] = []
+    by_count: dict[int, list[tuple[int, float, list[tuple[int, int]]]]] = {}
     farkle = np.zeros(6)
     for n in range(1, 7):
         for roll in multisets(n):
@@ -44,24 +49,31 @@ def plain_rolls(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
             if not selections:
                 farkle[n - 1] += float(roll_chance(roll))
                 continue
-            chances.append((n, float(roll_chance(roll))))
-            options.append([(s.points // 50, (n - len(s.dice)) or 6) for s in selections])
-    width = max(len(o) for o in options)
-    padded = [o + [o[0]] * (width - len(o)) for o in options]
-    points = np.array([[o[k][0] for o in padded] for k in range(width)])
-    dice = np.array([[o[k][1] for o in padded] for k in range(width)])
+            options = [(s.points // 50, (n - len(s.dice)) or 6) for s in selections]
+            by_count.setdefault(len(options), []).append((n, float(roll_chance(roll)), options))
+    groups: list[Group] = []
+    chances: list[tuple[int, float]] = []
+    for count in sorted(by_count):
+        rolls = by_count[count]
+        points = np.array([[o[k][0] for _, _, o in rolls] for k in range(count)])
+        dice = np.array([[o[k][1] for _, _, o in rolls] for k in range(count)])
+        groups.append((points, dice))
+        chances += [(n, p) for n, p, _ in rolls]
     matrix = np.zeros((6, len(chances)))
     for i, (n, p) in enumerate(chances):
         matrix[n - 1, i] = p
-    return points, dice, matrix, farkle, int(points.max())
+    return tuple(groups), matrix, farkle, max(int(points.max()) for points, _ in groups)
 
 
 def roll_values(rules: Rules, after: np.ndarray, pos: int) -> np.ndarray:
     """Values of rolling 1..6 dice (rows): each roll's best of ``after[pos + points, dice - 1]``."""
-    points, dice, matrix, _, _ = plain_rolls(rules)
+    groups, matrix, _, _ = plain_rolls(rules)
     rows = after.reshape(-1, after.shape[-1])
-    picked = rows.take(((pos + points) * 6 + dice - 1).ravel(), axis=0)
-    return matrix @ picked.reshape(*points.shape, -1).max(axis=0)
+    best = [
+        rows.take(((pos + points) * 6 + dice - 1).ravel(), axis=0).reshape(*points.shape, -1).max(axis=0)
+        for points, dice in groups
+    ]
+    return matrix @ np.concatenate(best)
 
 
 @cache
@@ -71,7 +83,7 @@ def plain_final_turn(rules: Rules, leads: int, opening: int | None) -> np.ndarra
     ``opening``: the trailer is on 0 and may not bank below it. Turn points run up to
     ``leads + max points``; from one level past the lead banking wins outright.
     """
-    maxp = plain_rolls(rules)[4]
+    maxp = plain_rolls(rules)[3]
     height = leads + 2 * maxp + 2
     d = np.arange(leads)
     u = np.arange(height)[:, None]
@@ -102,7 +114,7 @@ def plain_turns(
     Above ``cap`` positions the turn banks (the caller picks a cap high enough).
     """
     levels = len(w)
-    _, _, _, farkle, maxp = plain_rolls(rules)
+    _, _, farkle, maxp = plain_rolls(rules)
     a = np.repeat(np.arange(levels), levels)
     b = np.tile(np.arange(levels), levels)
     height = cap + maxp + 1
@@ -129,7 +141,7 @@ def brute_force(rules: Rules, levels: int, opening: int, cap: int) -> np.ndarray
     pair has ``G(cap - b) <= f_6 * W(b, a)``: rolling on is worth at most ``f_n x + 1 - f_n``
     (x the Farkle value ``1 - W(b, a)``), banking ``1 - G``, and G only falls further up.
     """
-    _, _, _, farkle, maxp = plain_rolls(rules)
+    _, _, farkle, maxp = plain_rolls(rules)
     g_open = plain_final_turn(rules, cap + maxp + 1, None)
     g_closed = plain_final_turn(rules, cap + maxp + 1, opening) if opening else g_open
     w = np.full((levels, levels), 0.5)
@@ -159,16 +171,17 @@ def test_small_game_matches_brute_force(opening: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def table_2000(tmp_path_factory: pytest.TempPathFactory) -> gs.GameTable:
-    # Solved once for the module, in a cache directory of its own: never the shipped table, so
-    # what is checked here is what the solver computes.
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FARKLE_TRAIN_CACHE", str(tmp_path_factory.mktemp("game-cache")))
-        install(DiskTables(ready=None))
-        gs.clear_memory()
-        table = gs.solve_game(CLASSIC, 2000)
-        keep_tables_on_disk()
-        return table
+def table_2000() -> gs.GameTable:
+    # Never the shipped table, so what is checked here is what the solver computes: nor the
+    # shipped rolls and final turns an earlier test left in memory. Solved once for the run (a
+    # worker that comes second reads the first one's solve).
+    install(DiskTables(ready=None))
+    gs.clear_memory()
+    for cached in (rolls_for, final_turn_for, game_for):
+        cached.cache_clear()
+    table = gs.solve_game(CLASSIC, 2000)
+    keep_tables_on_disk()
+    return table
 
 
 def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: np.ndarray) -> int:
@@ -184,7 +197,7 @@ def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: n
 
 def test_bellman_equations_hold_at_every_turn_start(table_2000: gs.GameTable) -> None:
     w = table_2000.chances
-    _, _, _, farkle, _ = plain_rolls(CLASSIC)
+    _, _, farkle, _ = plain_rolls(CLASSIC)
     g = plain_final_turn(CLASSIC, 200, None)
     cap = crude_cap(w, g, g, farkle)
     new = plain_turns(CLASSIC, w, g, g, 0, cap)
@@ -213,7 +226,6 @@ def test_values_inside_a_turn_are_consistent(table_2000: gs.GameTable) -> None:
     assert t.bank_value(1500, 900, 600) == pytest.approx(1 - t.final_turn_chance(1200))
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     a=st.integers(0, 39).map(lambda k: 50 * k),
     b=st.integers(0, 39).map(lambda k: 50 * k),
@@ -257,6 +269,7 @@ def test_strategy_picture(table_2000: gs.GameTable) -> None:
     assert table_2000.roll_while_at_most(0, 0, 6) is not None
 
 
+@pytest.mark.own_table_cache
 def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> None:
     gs.clear_memory()
     assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
@@ -284,7 +297,7 @@ def test_bad_settings_are_refused() -> None:
 
 def test_solo_expected_turns_match_value_iteration() -> None:
     levels = 20  # to 1,000
-    _, _, _, farkle, maxp = plain_rolls(CLASSIC)
+    _, _, farkle, maxp = plain_rolls(CLASSIC)
     height = levels + maxp + 1
     pos = np.arange(height)[:, None]
     e = np.full(levels, 5.0)
@@ -311,6 +324,7 @@ def test_solo_expected_turns_match_value_iteration() -> None:
 # -- the solves
 
 
+@pytest.mark.own_table_cache
 def test_every_farkle_value_a_solve_evaluates_is_a_chance(monkeypatch: pytest.MonkeyPatch) -> None:
     # Far behind at a high target the opponent's chance comes within a hair of one; the slope's
     # second evaluation must then step down, never past one, where no cut certificate holds.

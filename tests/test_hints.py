@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from farkle_trainer import load_rules
@@ -97,7 +97,6 @@ def test_bad_points_are_refused() -> None:
         hint([], 0, CLASSIC)
 
 
-@settings(max_examples=80, deadline=None)
 @given(
     st.lists(st.integers(1, 6), min_size=1, max_size=6),
     st.integers(0, 80).map(lambda k: 50 * k),

@@ -58,7 +58,7 @@ def rolls(rules: Rules) -> tuple[np.ndarray, ...]:
     return (np.array([k[0] for k in keys]), np.array([merged[k] for k in keys]), starts, points, dice, farkle)
 
 
-@numba.njit(cache=False)
+@numba.njit(cache=True)
 def last_turn(ns, chances, starts, points, dice, size, tie):  # type: ignore[no-untyped-def]
     """value[m, n]: the chance of winning a last turn, rolling n dice with m levels still
     missing to tie (a tie counts 1/2), or, without ``tie``, of reaching m."""
@@ -81,7 +81,7 @@ def last_turn(ns, chances, starts, points, dice, size, tie):  # type: ignore[no-
     return value
 
 
-@numba.njit(cache=False)
+@numba.njit(cache=True)
 def game_sweep(w, order, score, opened, knocked, levels, opening, g_open, g_closed, first, roll):  # type: ignore[no-untyped-def]
     """One pass of value iteration over every turn start, in place; the largest change."""
     _, chances, starts, points, dice, farkle = roll
@@ -225,7 +225,7 @@ def test_runs_are_checked() -> None:
 # -- solo
 
 
-@numba.njit(cache=False)
+@numba.njit(cache=True)
 def solo_sweep(e, penalty, first, roll):  # type: ignore[no-untyped-def]
     """One pass of value iteration over E(s, r), in place; the largest change."""
     _, chances, starts, points, dice, farkle = roll

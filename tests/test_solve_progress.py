@@ -19,6 +19,8 @@ from farkle_trainer.ui import progress as progress_module
 from farkle_trainer.ui.progress import solve_progress, turn_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 
+pytestmark = pytest.mark.own_table_cache
+
 # A table of its own, so no other test has solved it into the cache already.
 TABLE = Rules(name="progress", straight=2000, three_pairs=1000)
 
@@ -86,6 +88,7 @@ def test_a_warm_hint_reads_the_cache_without_numpy(farkle_home: Path) -> None:
 
     from farkle_trainer.engine.plays import hint
 
+    solve.cache_clear()  # a solution another test left in memory would never reach the disk
     hint((1, 5, 2, 2, 3, 6), 300, CLASSIC)  # fills the disk cache
     env = {**os.environ, "FARKLE_TRAIN_HOME": str(farkle_home)}
     for args, figure in [

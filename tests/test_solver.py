@@ -7,7 +7,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from farkle_trainer import load_rules
@@ -79,14 +79,12 @@ def _bellman(solution: Solution, t: int, n: int) -> float:
     return total
 
 
-@settings(max_examples=60, deadline=None)
 @given(presets, levels, dice_counts, st.sampled_from([0, 500, 1000]))
 def test_values_satisfy_the_bellman_equation(rules: Rules, t: int, n: int, opening: int) -> None:
     solution = solve(rules, Objective.expected(opening=opening))
     assert solution.roll_value(t, n) == pytest.approx(_bellman(solution, t, n), rel=1e-12, abs=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
 @given(presets, st.integers(1, 60).map(lambda k: 50 * k), levels, dice_counts)
 def test_chances_satisfy_the_bellman_equation(rules: Rules, need: int, t: int, n: int) -> None:
     solution = solve(rules, Objective.reach(need))
@@ -95,7 +93,6 @@ def test_chances_satisfy_the_bellman_equation(rules: Rules, need: int, t: int, n
     assert value == pytest.approx(_bellman(solution, t, n), rel=1e-12, abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
 @given(presets, levels, dice_counts)
 def test_a_state_is_never_worth_less_than_banking_it(rules: Rules, t: int, n: int) -> None:
     solution = solve(rules)
@@ -111,7 +108,6 @@ def test_a_state_is_never_worth_less_than_banking_it(rules: Rules, t: int, n: in
     assert solution.roll_value(t, n) >= once - 1e-9
 
 
-@settings(max_examples=60, deadline=None)
 @given(presets, levels, dice_counts)
 def test_more_points_at_stake_is_never_worth_less(rules: Rules, t: int, n: int) -> None:
     solution = solve(rules)

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,12 @@ import pytest
 HEAVY = ("numpy", "questionary", "prompt_toolkit", "sqlite3", "rich.table", "rich.markdown", "plotext")
 
 
-def imported_by(statement: str) -> set[str]:
+@cache  # the same statement imports the same modules: one process for every test that asks
+def imported_by(statement: str) -> frozenset[str]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", statement], capture_output=True, text=True, check=True
     )
-    return {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    return frozenset(line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line)
 
 
 @pytest.mark.parametrize("module", HEAVY)

@@ -18,6 +18,8 @@ from farkle_trainer.store.tables import DiskTables, cache_dir, read_arrays, set_
 
 CLASSIC = PRESETS["classic"]
 
+pytestmark = pytest.mark.own_table_cache
+
 
 # -- the turn solver's solutions
 

@@ -78,7 +78,7 @@ PROMPTS: dict[str, tuple[Callable[[InteractiveFrontend], Any], Callable[[Any], b
 }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))
 @given(prompt=st.sampled_from(sorted(PROMPTS)), keys=st.lists(st.sampled_from(KEYS), max_size=8))
 def test_any_keys_answer_stop_or_interrupt(prompt: str, keys: list[str]) -> None:
     ask, offered = PROMPTS[prompt]
