@@ -24,6 +24,9 @@ from farkle_trainer.engine.game.solve import solve_totals
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.store.tables import compiled_dir, keep_tables_on_disk
 
+#: These tests are about what is solved and kept: each keeps its tables in its own directory.
+pytestmark = pytest.mark.own_table_cache
+
 CLASSIC = PRESETS["classic"]
 
 

@@ -20,6 +20,9 @@ from farkle_trainer.engine.gameplan import opening_error
 from farkle_trainer.engine.rules import MAX_OPENING, PRESETS, Rules, RulesError
 from farkle_trainer.store.tables import cache_dir
 
+#: These tests are about what is solved and kept: each keeps its tables in its own directory.
+pytestmark = pytest.mark.own_table_cache
+
 CLASSIC = PRESETS["classic"]
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 runner = CliRunner()

@@ -21,6 +21,9 @@ from farkle_trainer.ui import progress as shown
 from farkle_trainer.ui.progress import SolveBar, SolveLines, SolveReport, solving
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 
+#: These tests are about what is solved and kept: each keeps its tables in its own directory.
+pytestmark = pytest.mark.own_table_cache
+
 CLASSIC = PRESETS["classic"]
 SENTENCE = re.compile(r"^Solving the game for these rules once \(about \d+ s\); later games start at once\.$")
 runner = CliRunner()
