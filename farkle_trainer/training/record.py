@@ -41,6 +41,10 @@ UNIT_LOSSES: dict[Unit, LossUnit] = {
 }
 
 
+#: The fields of an answer that the store records and a result file writes, in the file's order.
+_KEPT = ("topic", "question", "item", "answer", "correct_answer", "correct", "grade", "points_lost", "unit")
+
+
 @dataclass(frozen=True)
 class AnswerRecord:
     """One answer: the question, what was answered, what was right, and what it gave up.
@@ -154,33 +158,18 @@ class AnswerRecord:
         """Keep the answer as training progress, the moment it is given."""
         store.record_answer(
             session_id,
-            topic=self.topic,
-            item=self.item,
-            question=self.question,
-            answer=self.answer,
-            correct_answer=self.correct_answer,
-            correct=self.correct,
-            grade=self.grade,
-            points_lost=self.points_lost,
-            unit=self.unit,
+            **self._kept(),
             extra=None if self.extra is None else dict(self.extra),
         )
+
+    def _kept(self) -> dict[str, Any]:
+        """What the store and a result file both keep of an answer, in a result file's order."""
+        return {name: getattr(self, name) for name in _KEPT}
 
     def entry(self) -> dict[str, Any]:
         """The answer as a result file keeps it: the loss exact, so a total over files is the sum of
         exact losses, rounded once."""
-        entry: dict[str, Any] = {
-            "number": self.number,
-            "topic": self.topic,
-            "question": self.question,
-            "item": self.item,
-            "answer": self.answer,
-            "correct_answer": self.correct_answer,
-            "correct": self.correct,
-            "grade": self.grade,
-            "points_lost": self.points_lost,
-            "unit": self.unit,
-        }
+        entry: dict[str, Any] = {"number": self.number, **self._kept()}
         if self.keep is not None:
             entry["keep"] = list(self.keep)
             entry["action"] = self.action
