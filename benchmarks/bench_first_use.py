@@ -26,6 +26,11 @@ COMMANDS: list[tuple[str, list[str], str]] = [
         "q\n",
     ),
     (
+        "play --vs hard with the penalty alone",
+        ["play", "--vs", "hard", "--penalty", "1000"],
+        "q\n",
+    ),
+    (
         "hint 2 4 4 4 5 5 --score 9500 --opponent 9750",
         ["hint", "2", "4", "4", "4", "5", "5", "--score", "9500", "--opponent", "9750"],
         "",

@@ -17,8 +17,6 @@ from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.store.ready import PINNED, READY_DIR, ready_file
 from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk
 
-HARDER = PRESETS["classic"].with_house_rules(opening_minimum=500, three_farkle_penalty=1000)
-
 
 def test_every_shipped_table_is_pinned_and_matches_its_pin() -> None:
     shipped = {p.name for p in READY_DIR.iterdir() if p.suffix == ".npz"}
@@ -52,13 +50,15 @@ def test_a_newcomer_s_first_game_needs_no_solve(preset: str) -> None:
 
 
 @pytest.mark.usefixtures("no_solving")
-def test_the_harder_rules_ship_too() -> None:
-    table = gs.solve_game(HARDER, 10_000)
-    plain = gs.solve_game(PRESETS["classic"].with_house_rules(opening_minimum=500), 10_000)
+@pytest.mark.parametrize("opening", [0, 500])
+def test_the_penalty_ships_alone_and_with_the_opening_minimum(opening: int) -> None:
+    rules = PRESETS["classic"].with_house_rules(opening_minimum=opening, three_farkle_penalty=1000)
+    table = gs.solve_game(rules, 10_000)
+    plain = gs.solve_game(PRESETS["classic"].with_house_rules(opening_minimum=opening), 10_000)
     # The penalty changes the first player's chance only a little, but play after two Farkles a lot.
     assert abs(table.first_player_chance - plain.first_player_chance) < 1e-3
     assert table.win_chance(5000, 5000, Runs(my_farkles=2)) < table.win_chance(5000, 5000) - 0.01
-    assert gs.solve_solo(HARDER, 10_000).expected_turns(0) > 10
+    assert gs.solve_solo(rules, 10_000).expected_turns(0) > 10
 
 
 def test_a_changed_shipped_table_is_not_read(tmp_path: Path) -> None:

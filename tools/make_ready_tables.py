@@ -30,6 +30,8 @@ SHIPPED = (
     ("fixed", 10_000, 0, 0),
     ("doubling", 10_000, 0, 0),
     ("multiplier", 10_000, 0, 0),
+    # The three-Farkle penalty, alone and with an opening minimum of 500 ("the harder rules").
+    ("classic", 10_000, 0, 1_000),
     ("classic", 10_000, 500, 1_000),
     # Lesson 7 and its drill play to 2,000.
     ("classic", 2_000, 0, 0),

@@ -1,10 +1,10 @@
 """Tables that ship with the package, so a newcomer's first game starts at once.
 
-The game tables a new user meets first (the four built-in rule tables to 10,000, ``classic``
-with an opening minimum of 500, alone and with the 1,000 three-Farkle penalty: "the harder
-rules", and ``classic`` to 2,000, the game of lesson 7 and its drill), their solo tables, and
-the merged rolls and final-turn tables those need,
-are files in ``farkle_trainer/ready``, made by ``tools/make_ready_tables.py`` from the solver.
+The game tables a new user meets first (the four built-in rule tables to 10,000; ``classic``
+with the 1,000 three-Farkle penalty, with an opening minimum of 500 and the two together: "the
+harder rules"; and ``classic`` to 2,000, the game of lesson 7 and its drill), their solo tables,
+and the merged rolls and final-turn tables those need, are files in ``farkle_trainer/ready``,
+made by ``tools/make_ready_tables.py`` from the solver.
 Each is pinned below by the SHA-256 of its bytes: a shipped file that does not match (damaged,
 edited, or from another build) is never read, and the table is solved and cached instead.
 A file that matches holds what the solver made (``tools/make_ready_tables.py --check`` compares
@@ -32,6 +32,7 @@ PINNED: dict[str, str] = {
     "final-v1-94d4187892a07b32-n1400.npz": "c84ea6afa493c3783bf4cad0fe4924decd9ed9163751d1b888b6e38ba7fd874e",
     "final-v1-963a98b8310d354d-n1400.npz": "b86b8108b18b53fbaf66f4c4bb0d9f76f7613c29c0ed6b1393694b0fdd86f4d0",
     "game-v1-5bf150062616ec5c-t10000-o0-p0.npz": "7e1ea10e3e6543194310d5483986a6c18bb1d07a6071f69997e613fafe391bf9",
+    "game-v1-5bf150062616ec5c-t10000-o0-p1000.npz": "f24dad3e0aec4384d2475ff3cc4158b35e53061bdc4c8bb25f06e9f25e71674e",
     "game-v1-5bf150062616ec5c-t10000-o500-p0.npz": "4a63aa4b5c81a9bc78b8e55b297860e98f0dad73b25b9ef27b25f882f9bb9c12",
     "game-v1-5bf150062616ec5c-t10000-o500-p1000.npz": "542cc0707aabbf25c2b55de1c678c469bfdee69969228efe91625b63b50bde01",
     "game-v1-5bf150062616ec5c-t2000-o0-p0.npz": "83a59454da7462ec507158ae5377f48adbd89b5f0246919dc01cfd21d327bc74",
@@ -43,6 +44,7 @@ PINNED: dict[str, str] = {
     "rolls-v1-94d4187892a07b32.npz": "c81431750ab33f71c55b4bce8df1dda57019865e5fd534a816ef3a66f2f926c0",
     "rolls-v1-963a98b8310d354d.npz": "c89b62f7978e2e2c14e7d2c767f739f4e3800340148942afc4406f21f1b7fc3e",
     "solo-v1-5bf150062616ec5c-t10000-o0-p0.npz": "a749c4178da7f0bee1faa96434596d8d290363f757f3232e4bfcefee1f7f1b50",
+    "solo-v1-5bf150062616ec5c-t10000-o0-p1000.npz": "a02d5d4ba2ffa6a37b8044c40dc79c2e3219cf7a4ffe067b7ff32e090cd1b31a",
     "solo-v1-5bf150062616ec5c-t10000-o500-p1000.npz": "cee4fd9d68f52bc86f7a6c10ff000a0f9a85424685979871b3d72e3b91591869",
     "solo-v1-5bf150062616ec5c-t2000-o0-p0.npz": "6cd6c88456e6b56583b985a33aa0d10e8d983e0665d7b38c8c2f3ba9cd63d1da",
     "solo-v1-7b01a052a0ebb92c-t10000-o0-p0.npz": "8015b75283b85409fd80060c68062bba152ea3e83fcae746081d42dec304954d",
