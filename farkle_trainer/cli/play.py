@@ -263,17 +263,20 @@ def play(
             code=code,
             chosen_seed=seed is not None,
         )
-    unused = _unused_on_resume(
-        vs=vs,
-        players=players,
-        solo=solo,
-        rules=rules,
-        target=target,
-        opening=opening,
-        penalty=penalty,
-        seed=seed,
-        coach=coach,
-    )
+    # What sets up a new game, which --resume does not use. The default table cannot be told
+    # from one typed: classic is the only one taken as unset.
+    new_game = {
+        "--vs": vs,
+        "--players": players,
+        "--solo": solo,
+        "--target": target,
+        "--opening": opening,
+        "--penalty": penalty,
+        "--seed": seed,
+        "--coach": coach,
+        "--rules": rules.strip().lower() != "classic",
+    }
+    unused = [option for option, value in new_game.items() if value is not None and value is not False]
     with open_store_or_explain(data_dir, term) as store:
         if resume and unused and store.unfinished_game() is not None:
             from farkle_trainer.ui.views import play as view
@@ -295,34 +298,6 @@ def play(
             # A rated game has no seed: it draws new dice as it goes.
             if not fixed and not fresh.drawn:
                 fresh = replace(fresh, seed=secrets.token_hex(4))
-
-
-def _unused_on_resume(
-    *,
-    vs: str | None,
-    players: str | None,
-    solo: bool,
-    rules: str,
-    target: str | None,
-    opening: str | None,
-    penalty: str | None,
-    seed: int | None,
-    coach: bool,
-) -> list[str]:
-    """The options given that would set up a new game, which ``--resume`` does not use."""
-    given = {
-        "--vs": vs is not None,
-        "--players": players is not None,
-        "--solo": solo,
-        "--target": target is not None,
-        "--opening": opening is not None,
-        "--penalty": penalty is not None,
-        "--seed": seed is not None,
-        "--coach": coach,
-        # The default table cannot be told from one typed: classic is the only one taken as unset.
-        "--rules": rules.strip().lower() != "classic",
-    }
-    return [option for option, used in given.items() if used]
 
 
 def numbered(path: Path, number: int) -> Path:
