@@ -356,3 +356,26 @@ def test_six_processes_create_one_store_together(tmp_path: Path) -> None:
         assert [p.name for p in directory.iterdir() if ".damaged" in p.name] == []
         with Store.open(directory) as store:
             assert load_progress(store).sessions == 0 and store.schema_version == SCHEMA_VERSION
+
+
+def test_a_transaction_cut_off_before_its_body_says_nothing_when_the_store_closes(tmp_path: Path) -> None:
+    # Ctrl-C can land after BEGIN but before the body runs: the transaction is never finished,
+    # the store closes (rolling it back), and the abandoned generator is collected later.
+    import gc
+
+    said: list[BaseException | None] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = lambda hook: said.append(hook.exc_value)
+    try:
+        with Store.open(tmp_path) as store:
+            sid = store.start_session("score", rules="classic", params={})
+            abandoned = store._transaction()
+            abandoned.__enter__()
+            store.close()
+            del abandoned
+            gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert said == []
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        assert db.execute("SELECT id FROM sessions").fetchall() == [(sid,)]
