@@ -231,3 +231,17 @@ def test_only_the_last_weeks_are_shown() -> None:
     assert [w["week"] for w in data["weekly"]] == [
         (first + timedelta(weeks=n)).isoformat() for n in range(WEEKS)
     ]
+
+
+@pytest.mark.usefixtures("mixed")
+def test_a_topic_on_its_own_line_names_the_unit_of_its_loss() -> None:
+    with Store.open() as store:
+        lines = view.progress_text(load_progress(store), width=40).splitlines()
+    expected = {
+        "keep": f"{(300.0 + 3.66) / 2:,.2f} points lost per decision",
+        "game": f"{(0.1 + 1.3 + 2.1) / 4:.2f} pp lost per decision",
+        "solo": f"{0.036 / 3:.3f} turns lost per decision",
+    }
+    for topic, loss in expected.items():
+        (line,) = [line for line in lines if line.startswith("  Decisions:") and f" {topic}:" in line]
+        assert line.endswith(loss), line

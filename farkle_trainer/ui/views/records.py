@@ -282,7 +282,9 @@ def progress_text(s: ProgressSummary, width: int | None = None) -> str:
 
 def _topic_line(t: TopicProgress) -> str:
     lost = _lost(t.average_points_lost, t.loss_unit)
-    per = "" if lost == "-" else f", {lost} lost per decision"
+    # Out of the table, a figure in points carries its unit as the others do.
+    unit = " points" if t.loss_unit == "points" else ""
+    per = "" if lost == "-" else f", {lost}{unit} lost per decision"
     return (
         f"  {topic_label(t)}: {plural(t.answers, 'answer')}, {share(t.accuracy)} right "
         f"({share(t.recent_accuracy)} lately){per}"
