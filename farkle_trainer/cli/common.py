@@ -425,7 +425,7 @@ SaveResultOpt = Annotated[
     file_option(
         "--save-result",
         "FILE.json",
-        "With --code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
+        "With a class code: keep your answers in FILE.json to hand in (farkle-train class report reads it).",
     ),
 ]
 ForceOpt = Annotated[
@@ -441,7 +441,7 @@ NameOpt = Annotated[
     typer.Option(
         "--name",
         metavar="NAME",
-        help="With --code: your name on the result (asked on a terminal when --save-result is given).",
+        help="With a class code: your name on the result (asked on a terminal when --save-result is given).",
         show_default=False,
     ),
 ]
