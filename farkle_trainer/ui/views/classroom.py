@@ -227,7 +227,11 @@ def perfect_play_lines(section: Section) -> list[str]:
 def questions_heading(section: Section) -> str:
     if section.activity == "challenge":
         if section.min_asked > 1:
-            return "Positions met by two or more students (rolls depend on each player's choices):"
+            # Each player's rolls follow their own choices, so numbers skip the positions one met alone.
+            return (
+                "Positions met by two or more students (rolls depend on each player's choices), "
+                "numbered by the decision where they first came:"
+            )
         return "Positions met:"
     return "Questions:"
 
