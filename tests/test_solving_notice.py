@@ -43,12 +43,30 @@ def test_the_sentence_and_its_estimate() -> None:
     assert SENTENCE.match(notice((small,)))
     assert seconds(()) == 0.0
     # A game to 1,000 is mostly loading (and compiling, the first time); the penalty to 10,000
-    # is a minute or more of sweeps.
-    assert seconds((small,)) < gameplan.LOAD + gameplan.COMPILE + 1
-    assert seconds((large,)) > 60 > 10 * seconds((small,)) - gameplan.COMPILE
+    # is most of a minute of sweeps on an idle machine.
+    assert seconds((small,), busy=1.0) < gameplan.LOAD + gameplan.COMPILE + 1
+    assert seconds((large,), busy=1.0) > 40 > 10 * (seconds((small,), busy=1.0) - gameplan.COMPILE)
     # Two tables load the solver once.
-    assert seconds((small, large)) < seconds((small,)) + seconds((large,))
+    assert seconds((small, large), busy=1.0) < seconds((small,), busy=1.0) + seconds((large,), busy=1.0)
     assert [rounded(x) for x in (0.2, 3.4, 12, 37, 95, 401)] == [1, 3, 10, 35, 100, 390]
+
+
+def test_a_busy_machine_is_said_to_take_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    large = (Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0),)
+    idle = seconds(large, busy=1.0)
+    monkeypatch.setattr(gameplan.os, "cpu_count", lambda: 2)
+    # The solve takes one core: one other busy core leaves it a core of its own ...
+    monkeypatch.setattr(gameplan.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    assert seconds(large) == idle
+    # ... six processes wanting two cores give it about a third of one.
+    monkeypatch.setattr(gameplan.os, "getloadavg", lambda: (6.0, 4.0, 2.0))
+    assert seconds(large) == pytest.approx(3 * idle)
+
+    def unknown() -> tuple[float, float, float]:
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(gameplan.os, "getloadavg", unknown)
+    assert seconds(large) == idle
 
 
 def test_a_table_at_hand_needs_no_sentence() -> None:

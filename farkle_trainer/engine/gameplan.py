@@ -9,6 +9,7 @@ the same words.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -205,18 +206,18 @@ def starting(solve: Solve) -> None:
 
 # -- how long solving takes
 
-#: Seconds on the machine the estimates were calibrated on (two cores, with other work going on,
-#: as ``benchmarks/bench_game.py`` measures), for ``n`` the target in fifties: loading the solver
-#: and the tables every game needs, then a two-player game about ``GAME_PLAIN * n ** 2.85`` (the
-#: turns above the target grow with it too), the three-Farkle penalty's sweeps
-#: ``GAME_RUNS * n ** 2.6`` more (a fifth more with an opening minimum: one more standing), solo
-#: a little; and the compiled loop's first compilation, once on a machine.
-LOAD = 1.0
-GAME_PLAIN = 7.4e-7
-GAME_RUNS = 6.7e-5
+#: Seconds on the machine the estimates were calibrated on (two idle cores, as
+#: ``benchmarks/bench_game.py`` measures cold solves), for ``n`` the target in fifties: loading
+#: the solver and the tables every game needs, then a two-player game about
+#: ``GAME_PLAIN * n ** 2.58`` (the turns above the target grow with it too), the three-Farkle
+#: penalty's sweeps ``GAME_RUNS * n ** 2.2`` more (a twentieth more with an opening minimum: one
+#: more standing), solo a little; and the compiled loop's first compilation, once on a machine.
+LOAD = 0.8
+GAME_PLAIN = 2.44e-6
+GAME_RUNS = 3.4e-4
 SOLO_PLAIN = 2e-6
-SOLO_RUNS = 2.5e-5
-COMPILE = 3.0
+SOLO_RUNS = 1.25e-5
+COMPILE = 2.0
 #: Without the compiled loop (numpy alone) solving takes this many times longer, without and with
 #: the penalty (``benchmarks/bench_numba.py``).
 NUMPY_PLAIN = 6.0
@@ -228,26 +229,38 @@ def compiled_loop_installed() -> bool:
     return find_spec("numba") is not None
 
 
+def busyness() -> float:
+    """How many times slower than on an idle machine a solve runs here now: the solve takes one
+    core, so it slows only when the other work wants more cores than there are."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every system
+        return 1.0
+    return max(1.0, load / (os.cpu_count() or 1))
+
+
 def _seconds_for(solve: Solve, compiled: bool) -> float:
     n = solve.levels
     runs = solve.rules.three_farkle_penalty > 0
     if solve.kind == "solo":
         plain, extra = SOLO_PLAIN * n**2, SOLO_RUNS * n**2 if runs else 0.0
     else:
-        plain = GAME_PLAIN * n**2.85
-        extra = GAME_RUNS * n**2.6 * (1.2 if solve.opening else 1.0) if runs else 0.0
+        plain = GAME_PLAIN * n**2.58
+        extra = GAME_RUNS * n**2.2 * (1.05 if solve.opening else 1.0) if runs else 0.0
     if compiled:
         return plain + extra
     return plain * NUMPY_PLAIN + extra * NUMPY_RUNS
 
 
-def seconds(solves: tuple[Solve, ...]) -> float:
-    """About how long solving these tables takes here, compiling the fast loop first if it must."""
+def seconds(solves: tuple[Solve, ...], busy: float | None = None) -> float:
+    """About how long solving these tables takes here, compiling the fast loop first if it must;
+    ``busy`` is how much slower than idle the machine runs (by default, as it is now)."""
     if not solves:
         return 0.0
     compiled = compiled_loop_installed()
     total = LOAD + sum(_seconds_for(s, compiled) for s in solves)
-    return total + (COMPILE if compiled and not kept_compiled() else 0.0)
+    total += COMPILE if compiled and not kept_compiled() else 0.0
+    return total * (busyness() if busy is None else busy)
 
 
 def rounded(seconds: float) -> int:

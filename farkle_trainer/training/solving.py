@@ -56,7 +56,7 @@ def solve_all(tables: tuple[Solve, ...], progress: Callable[[float], None] | Non
     from farkle_trainer.engine.game import solve_game, solve_solo
     from farkle_trainer.engine.gameplan import seconds
 
-    weights = [max(seconds((t,)), 1e-3) if not t.at_hand else 1e-3 for t in tables]
+    weights = [max(seconds((t,), busy=1.0), 1e-3) if not t.at_hand else 1e-3 for t in tables]
     total = sum(weights)
     done = 0.0
     for table, weight in zip(tables, weights, strict=True):
