@@ -271,12 +271,10 @@ def rounded(seconds: float) -> int:
     return round(seconds / 30) * 30
 
 
-def notice(solves: tuple[Solve, ...]) -> str:
-    """The one sentence every command says before a solve."""
-    return (
-        f"Solving the game for these rules once (about {rounded(seconds(solves))} s); "
-        "later games start at once."
-    )
+def notice(solves: tuple[Solve, ...], estimate: float | None = None) -> str:
+    """The one sentence every command says before a solve (``estimate``: its seconds, if known)."""
+    wait = seconds(solves) if estimate is None else estimate
+    return f"Solving the game for these rules once (about {rounded(wait)} s); later games start at once."
 
 
 # -- what the solver has to say on the way

@@ -198,8 +198,9 @@ class SolveReport:
         if self.told or not solves:
             return
         self.told = True
-        say(notice(solves))
+        # One estimate for the sentence and the bar: the machine's load is read once.
         estimate = seconds(solves)
+        say(notice(solves, estimate))
         if self.console is not None:
             self.shown = SolveBar(self.console, SOLVING, self.clock, estimate)
         else:
