@@ -247,16 +247,31 @@ class Suggestion:
     reason: str
 
 
+def recent_words(t: TopicProgress) -> str:
+    """How a topic's recent answers went, in a sentence that reads for any count: ``None of your
+    4 keep answers so far were right.``, ``3 of your last 20 keep answers were right (15%).``"""
+    recent = min(t.answers, RECENT_ANSWERS)
+    # The recent accuracy is a share of whole answers: this many of them were right.
+    right = round(t.recent_accuracy * recent)
+    if recent == 1:
+        return f"Your only {t.topic} answer so far was {'right' if right else 'wrong'}."
+    answers = f"{t.topic} answers"
+    scope = f"your last {recent} {answers}" if t.answers > recent else f"your {recent} {answers} so far"
+    if right == 0:
+        return f"None of {scope} were right."
+    if right == recent:
+        return f"All of {scope} were right."
+    verb = "was" if right == 1 else "were"
+    return f"{right} of {scope} {verb} right ({right / recent:.0%})."
+
+
 def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:
     """What to practise next: the weakest topic, else one not tried yet, else the daily game."""
     if not topics:
         return Suggestion("farkle-train score", "Start with the scoring quiz.")
     for t in weakest:
         if t.topic in PRACTICE_COMMANDS:
-            return Suggestion(
-                PRACTICE_COMMANDS[t.topic],
-                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} answers were right.",
-            )
+            return Suggestion(PRACTICE_COMMANDS[t.topic], recent_words(t))
     tried = {t.topic for t in topics}
     for topic, command in PRACTICE_COMMANDS.items():
         if topic not in tried:
