@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -112,6 +113,11 @@ def test_two_students_get_the_same_drills(tmp_path: Path) -> None:
     assert exit_code == 0
     # A decision counts when it is the best play or a fine one, and the report says so.
     assert "      Best or fine: 2 of 2." in report.splitlines()
+    # Each question is a sentence of its own: one that ends with the roll does not run into its answer.
+    asked = [line.split(". ", 1)[1] for line in report.splitlines() if re.match(r" +\d+\. ", line)]
+    assert len(asked) == 3 and all(line.rsplit(" Best: ", 1)[0].endswith(".") for line in asked)
+    ends_with_the_roll = [a for a in r.answers if a.question[-1].isdigit()]
+    assert ends_with_the_roll and all(f"{a.question}. Best: " in report for a in ends_with_the_roll)
 
 
 @pytest.mark.parametrize(

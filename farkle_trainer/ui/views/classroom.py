@@ -244,7 +244,14 @@ def question_lines(section: Section, q: QuestionRow) -> list[str]:
         right = f"Best or fine: {q.right} of {q.asked}."
     if q.common_wrong is not None:
         right += f" Most common wrong answer: {_wrong(q)}."
-    return [f"{q.number:>4}. {safe(q.question)} {best}: {safe(q.correct_answer)}.", f"      {right}"]
+    question = _sentence(safe(q.question))
+    return [f"{q.number:>4}. {question} {best}: {safe(q.correct_answer)}.", f"      {right}"]
+
+
+def _sentence(text: str) -> str:
+    """A question as a sentence of its own: a drill's ends with the roll ("You roll 3 dice:
+    3 4 1"), which would run into the answer after it."""
+    return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
 def _wrong(q: QuestionRow) -> str:
