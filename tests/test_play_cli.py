@@ -239,15 +239,29 @@ def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
     assert "is not a place" not in out
 
 
-def test_more_costly_decisions_than_shown_are_counted_in_words() -> None:
+@pytest.mark.parametrize("bank_at", [0, 1000])
+def test_more_costly_decisions_than_shown_are_counted_and_told_apart(bank_at: int) -> None:
     import re
 
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
-    lines, _ = greedy_script(setup, bank_at=0)
+    lines, state = greedy_script(setup, bank_at=bank_at)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
-    assert re.search(r"\n  and \d+ more: turn ", out), out
-    assert "mores" not in out
+    counted = re.search(r"\n  and (\d+) more:\n((?:    .*\n)+)", out)
+    assert counted is not None, out
+    rest = counted[2].splitlines()
+    assert len(rest) == int(counted[1]) and "mores" not in out
+    # Each names its decision by turn, player, roll and points at stake: a turn alone would not.
+    decisions = {
+        f"    Turn {move.turn}, You rolled {' '.join(map(str, move.roll))} with {move.points:,} at stake"
+        for move in state.log
+        if move.decision
+    }
+    where = [line.split(": gives up ")[0] for line in rest]
+    assert set(where) <= decisions and len(set(where)) == len(where)
+    assert all(re.fullmatch(r".*: gives up [\d,]+\.\d\d points", line) for line in rest)
+    turns = [w.split(",")[0] for w in where]
+    assert bank_at == 0 or len(set(turns)) < len(turns)  # one turn's decisions, told apart by roll
 
 
 def test_resume_without_a_game_is_an_error() -> None:

@@ -33,13 +33,20 @@ CHART_HEIGHT = 14
 END_STEP = "end"
 
 
-def _review_lines(r: Review, setup: Setup) -> list[str]:
+def _where(r: Review, setup: Setup) -> str:
+    """Which decision: ``Turn 4, Ana rolled 1 2 5 with 300 at stake``. A turn has a decision for
+    each roll, and in pass and play each person has theirs: the turn alone tells none apart."""
     move = r.move
     name = setup.players[move.seat].name
+    return f"Turn {move.turn}, {name} rolled {dice_text(move.roll)} with {pts(move.points)} at stake"
+
+
+def _review_lines(r: Review, setup: Setup) -> list[str]:
+    move = r.move
     played = play_words(move.keep, move.action, move.roll)
     best = play_words(r.best_keep, r.best_action, move.roll)
     return [
-        f"  Turn {move.turn}, {name} rolled {dice_text(move.roll)} with {pts(move.points)} at stake:",
+        f"  {_where(r, setup)}:",
         f"    played: {played}, {value_text(r.chosen, r.unit)}: gives up {gives_up_text(r.lost, r.unit)}",
         f"    best: {best}, {value_text(r.best_value, r.unit)}",
     ]
@@ -94,10 +101,8 @@ def decision_lines(state: m.MatchState, a: Analysis) -> list[str]:
         out += _review_lines(r, state.setup)
     rest = lost[REVIEW_IN_FULL:]
     if rest:
-        out.append(
-            f"  and {len(rest):,} more: "
-            + "; ".join(f"turn {r.move.turn} {gives_up_text(r.lost, r.unit)}" for r in rest)
-        )
+        out.append(f"  and {len(rest):,} more:")
+        out += [f"    {_where(r, state.setup)}: gives up {gives_up_text(r.lost, r.unit)}" for r in rest]
     return out
 
 
