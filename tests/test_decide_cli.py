@@ -284,7 +284,7 @@ def test_interactive_keep_drill(pipe: PipeInput) -> None:
     # Places a (the 1) and c (a 2): refused, a 2 scores nothing; then a and b (the 5).
     pipe.send_text("a c\r")
     pipe.send_text("a b\r")
-    pipe.send_text("r")  # the letter picks roll 4 dice
+    pipe.send_text("r\r")  # the letter points at roll 4 dice, Enter takes it
     g = play_drill(front, view, p, 1, 3, strategy=True)
     assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
     assert "(cannot set aside 1 2: " in out.getvalue()

@@ -184,29 +184,29 @@ def test_interactive_eof_at_a_list_or_checkbox(pipe: PipeInput) -> None:
         front.pick_dice("Set aside", (1, 2, 5), lambda faces: None)
 
 
-def test_a_letter_answers_a_menu_as_enter_does_so_the_answer_stays_on_screen() -> None:
+def test_a_letter_points_at_its_choice_and_leaves_the_answer_to_enter() -> None:
     from types import SimpleNamespace
 
     from questionary.prompts.common import InquirerControl
 
-    from farkle_trainer.ui.terminal import _exit_with
+    from farkle_trainer.ui.terminal import _point_at
 
     control = InquirerControl(["Bank 250", "Roll 2 dice"])
     ended: list[int] = []
     app = SimpleNamespace(
         layout=SimpleNamespace(find_all_controls=lambda: [control]), exit=lambda result: ended.append(result)
     )
-    _exit_with(1)(SimpleNamespace(app=app))
-    assert ended == [1]
-    assert control.is_answered and control.get_pointed_at().title == "Roll 2 dice"
+    _point_at(1)(SimpleNamespace(app=app))
+    assert ended == [] and not control.is_answered
+    assert control.get_pointed_at().title == "Roll 2 dice"
 
 
 def test_a_menu_hint_is_shortened_rather_than_wrapped_on_a_narrow_terminal() -> None:
     from farkle_trainer.ui.terminal import menu_instruction
 
     prompt = "Bank 250 or roll 2 dice?"
-    assert menu_instruction(prompt, "b/r", 100) == "(b/r, or arrows and enter; q stops)"
-    assert menu_instruction(prompt, "b/r", 60) == "(b/r; q stops)"
+    assert menu_instruction(prompt, "b/r", 100) == "(b/r or arrows, then enter; q stops)"
+    assert menu_instruction(prompt, "b/r", 60) == "(b/r, enter; q stops)"
     for width in range(20, 120):
         line = f"? {prompt} {menu_instruction(prompt, 'b/r', width)}"
-        assert len(line) <= width or menu_instruction(prompt, "b/r", width) == "(b/r; q stops)"
+        assert len(line) <= width or menu_instruction(prompt, "b/r", width) == "(b/r, enter; q stops)"

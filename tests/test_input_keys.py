@@ -102,17 +102,35 @@ def test_q_stops_the_plain_front_end() -> None:
 
 def test_letters_pick_choices_interactively(pipe: PipeInput) -> None:
     front, _ = interactive_frontend(pipe)
-    pipe.send_text("n")
+    pipe.send_text("n\r")
     assert front.choose("Farkle?", [("yes", True), ("no", False)], lambda t: True) is False
-    pipe.send_text("y")
+    pipe.send_text("y\r")
     assert front.choose("Farkle?", [("yes", True), ("no", False)], lambda t: False) is True
     bank_or_roll = [("Bank 300", "bank"), ("Roll 3 dice", "roll")]
-    pipe.send_text("r")
+    pipe.send_text("r\r")
     assert front.choose("Bank or roll?", bank_or_roll, lambda t: "bank") == "roll"
-    pipe.send_text("\x1b[Bb")  # arrow to roll, then b: the letter wins
+    pipe.send_text("\x1b[Bb\r")  # arrow to roll, then b: the letter wins
+    assert front.choose("Bank or roll?", bank_or_roll, lambda t: "roll") == "bank"
+    pipe.send_text("rb\r")  # the last letter before Enter is the answer
     assert front.choose("Bank or roll?", bank_or_roll, lambda t: "roll") == "bank"
     pipe.send_text("y")
     assert front.confirm("Start now?") is True
+
+
+def test_the_enter_after_a_letter_answers_its_own_menu_not_the_next(
+    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from farkle_trainer.ui import terminal
+
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(terminal, "open_terminal", lambda plain: front)
+    # As typed from habit: a letter and Enter, at two bank-or-roll questions in a row.
+    pipe.send_text("b\rr\r")
+    result = runner.invoke(app, ["decide", "--kind", "bank-or-roll", "--seed", "3", "--count", "2"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    assert "Your play: bank 250" in shown and "Your play: roll 3 dice" in shown
+    assert "Your play: bank 200" not in shown
 
 
 # -- 3. one typed form for setting dice aside: there a letter is a place; bank/roll come after
@@ -170,7 +188,7 @@ def test_decide_changes_the_set_aside_on_a_terminal(pipe: PipeInput, monkeypatch
 
     front, out = interactive_frontend(pipe)
     monkeypatch.setattr(terminal, "open_terminal", lambda plain: front)
-    pipe.send_text("2 2 2\ru" + "b\rb")  # set aside three 2s, u in the menu, then the 1 and bank
+    pipe.send_text("2 2 2\ru\r" + "b\rb\r")  # set aside three 2s, u in the menu, then the 1 and bank
     result = runner.invoke(app, DECIDE_B_IS_1)
     assert result.exit_code == 0, result.output
     assert "keep 1 and bank 100" in out.getvalue()

@@ -299,7 +299,7 @@ class InteractiveFrontend(Terminal):
         bindings = KeyBindings()
         for index, key in enumerate(keys):
             if key is not None:
-                bindings.add(key, eager=True)(_exit_with(index))
+                bindings.add(key, eager=True)(_point_at(index))
 
         @bindings.add("q", eager=True)
         def _(event: Any) -> None:
@@ -321,12 +321,12 @@ def menu_instruction(prompt: str, letters: str, width: int) -> str:
     """How to answer a menu, said after its question: in full where the line has room.
 
     On a narrow terminal the full hint would wrap mid-word, so only what cannot be guessed
-    (the letters and how to stop) is kept.
+    (the letters, Enter and how to stop) is kept.
     """
-    full = f"({letters}, or arrows and enter; q stops)" if letters else "(arrows and enter; q stops)"
+    full = f"({letters} or arrows, then enter; q stops)" if letters else "(arrows and enter; q stops)"
     if len("? ") + len(prompt) + 1 + len(full) <= width:
         return full
-    return f"({letters}; q stops)" if letters else "(q stops)"
+    return f"({letters}, enter; q stops)" if letters else "(enter; q stops)"
 
 
 def answered_by_keys(question: Q) -> Q:
@@ -345,18 +345,19 @@ def answered_by_keys(question: Q) -> Q:
     return question
 
 
-def _exit_with(index: int) -> Callable[[Any], None]:
-    def pick(event: Any) -> None:
+def _point_at(index: int) -> Callable[[Any], None]:
+    """A choice's letter points at it, as the arrows do, and Enter takes it: ``b`` then Enter
+    answers as it does in plain text. Were the letter to answer at once, the Enter typed after
+    it from habit would reach the next question and answer that one unasked."""
+
+    def point(event: Any) -> None:
         from questionary.prompts.common import InquirerControl
 
-        # As Enter does: point at the choice and mark it answered, so the answer stays on screen.
         for control in event.app.layout.find_all_controls():
             if isinstance(control, InquirerControl):
                 control.pointed_at = index
-                control.is_answered = True
-        event.app.exit(result=index)
 
-    return pick
+    return point
 
 
 def open_terminal(plain: bool) -> Terminal:
