@@ -223,3 +223,65 @@ def test_rule_names_and_files_complete(tmp_path: Path, monkeypatch: pytest.Monke
 def test_command_names_complete() -> None:
     assert completions("farkle-train st") == ["strategy", "stats"]
     assert set(completions("farkle-train class ")) == {"code", "report"}
+
+
+@pytest.mark.parametrize(
+    ("line", "offered"),
+    [
+        ("farkle-train decide --kind ", ["bank-or-roll", "keep", "final-round", "opening", "game", "solo"]),
+        # A comma list completes its last name, after the names already given.
+        ("farkle-train decide -k keep,f", ["keep,final-round"]),
+        (
+            "farkle-train decide --kind keep,",
+            ["keep,bank-or-roll", "keep,final-round", "keep,opening", "keep,game", "keep,solo"],
+        ),
+        ("farkle-train score --topic ", ["worth", "valid", "farkle", "best", "combos"]),
+        ("farkle-train score -t worth,c", ["worth,combos"]),
+        ("farkle-train score --level m", ["medium"]),
+        ("farkle-train decide --level ", ["easy", "medium", "hard"]),
+        # Computers of one level may play together.
+        ("farkle-train play --vs ", ["easy", "medium", "hard"]),
+        ("farkle-train play --vs easy,e", ["easy,easy"]),
+        ("farkle-train reset ", ["progress", "stats"]),
+        ("farkle-train reset s", ["stats"]),
+        ("farkle-train learn b", ["bank-or-roll"]),
+        ("farkle-train learn 3", ["3"]),
+        ("farkle-train worksheet --kind ", ["score", "decide"]),
+        ("farkle-train worksheet --topic o", ["opening"]),
+        ("farkle-train worksheet --format ", ["markdown", "text"]),
+    ],
+)
+def test_closed_choices_complete(line: str, offered: list[str]) -> None:
+    assert completions(line) == offered
+
+
+def test_every_lesson_completes_by_name() -> None:
+    from farkle_trainer.training.lessons import all_lessons
+
+    names = completions("farkle-train learn ")
+    assert names == [lesson.slug for lesson in all_lessons()] and len(names) == 7
+    # Each name the shell offers reads that lesson.
+    for number, name in enumerate(names, 1):
+        assert f"{number}. " in runner.invoke(app, ["learn", name, "--plain"]).stdout.splitlines()[0]
+
+
+def test_completing_never_loads_numpy(tmp_path: Path) -> None:
+    program = Path(sys.executable).with_name("farkle-train")
+    for line in (
+        "farkle-train learn ",
+        "farkle-train decide --kind ",
+        "farkle-train reset ",
+        "farkle-train play --vs ",
+    ):
+        env = {
+            **os.environ,
+            "_FARKLE_TRAIN_COMPLETE": "complete_bash",
+            "COMP_WORDS": line,
+            "COMP_CWORD": str(len(line.split(" ")) - 1),
+            "PYTHONPROFILEIMPORTTIME": "1",
+            "FARKLE_TRAIN_HOME": str(tmp_path),
+        }
+        done = subprocess.run([program], env=env, capture_output=True, text=True, check=True)
+        imported = {row.rsplit("|", 1)[-1].strip() for row in done.stderr.splitlines() if "|" in row}
+        assert done.stdout.split() and "farkle_trainer.cli" in imported
+        assert "numpy" not in imported and "questionary" not in imported, line

@@ -22,6 +22,8 @@ from farkle_trainer.cli.common import (
     TargetOpt,
     classic_only_rules,
     command_group,
+    complete_from,
+    complete_level,
     end_result,
     file_option,
     load,
@@ -160,7 +162,11 @@ def worksheet(
     kind: Annotated[
         str,
         typer.Option(
-            "--kind", "-k", metavar="score|decide", help="Scoring questions, or bank-or-roll decisions."
+            "--kind",
+            "-k",
+            metavar="score|decide",
+            help="Scoring questions, or bank-or-roll decisions.",
+            autocompletion=complete_from(lambda: ("score", "decide")),
         ),
     ] = "score",
     topic: Annotated[
@@ -172,12 +178,17 @@ def worksheet(
             help=f"Score: {one_of(TOPICS)}. Decide: {one_of(KINDS)} "
             "(what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
             show_default=False,
+            autocompletion=complete_from(lambda: (*TOPICS, *KINDS), listed=True),
         ),
     ] = None,
     level: Annotated[
         str | None,
         typer.Option(
-            "--level", metavar="easy|medium|hard", help="As --level of score or decide.", show_default=False
+            "--level",
+            metavar="easy|medium|hard",
+            help="As --level of score or decide.",
+            show_default=False,
+            autocompletion=complete_level,
         ),
     ] = None,
     key: Annotated[
@@ -190,6 +201,7 @@ def worksheet(
             "--format",
             metavar="markdown|text",
             help="Markdown, or plain text (where a form feed breaks the page).",
+            autocompletion=complete_from(lambda: ("markdown", "text")),
         ),
     ] = "markdown",
     target: TargetOpt = None,

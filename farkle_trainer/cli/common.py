@@ -6,7 +6,7 @@ import functools
 import importlib
 import inspect
 import sys
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
@@ -201,9 +201,10 @@ def file_option(name: str, metavar: str, help: str) -> Any:
     return typer.Option(name, metavar=metavar, help=help, show_default=False)
 
 
-def argument(metavar: str, help: str) -> Any:
-    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default."""
-    return typer.Argument(metavar=metavar, help=help, show_default=False)
+def argument(metavar: str, help: str, complete: Callable[[str], list[Any]] | None = None) -> Any:
+    """A command's argument, shown in ``--help`` by ``metavar`` alone, never by a default;
+    ``complete`` says what the shell offers for it."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False, autocompletion=complete)
 
 
 def complete_rules(incomplete: str) -> list[str]:
@@ -225,6 +226,46 @@ def complete_rules(incomplete: str) -> list[str]:
         elif entry.suffix.lower() == ".toml":
             offered.append(f"{folder}{slash}{entry.name}")
     return offered
+
+
+def complete_from(
+    names: Callable[[], Sequence[str]], *, listed: bool = False, repeats: bool = False
+) -> Callable[[str], list[str]]:
+    """What the shell offers for an option or argument of a closed set (``names``, read only when
+    the shell asks, so a module that declares it loads nothing more). With ``listed`` the value is
+    a comma list, and the shell completes its last name, after the names already given (those
+    again too with ``repeats``: ``--vs easy,easy``)."""
+
+    def complete(incomplete: str) -> list[str]:
+        given, comma, last = incomplete.rpartition(",") if listed else ("", "", incomplete)
+        chosen = {word.strip().lower() for word in given.split(",")} if comma else set()
+        return [
+            f"{given}{comma}{name}"
+            for name in names()
+            if name.startswith(last.lower()) and (repeats or name not in chosen)
+        ]
+
+    return complete
+
+
+def _kinds() -> tuple[str, ...]:
+    from farkle_trainer.engine.kinds import KINDS
+
+    return KINDS
+
+
+def _topics() -> tuple[str, ...]:
+    from farkle_trainer.training.quizzes.topics import TOPICS
+
+    return TOPICS
+
+
+#: What ``--level`` of a quiz, a drill or a worksheet takes.
+DIFFICULTIES = ("easy", "medium", "hard")
+#: The shell's completions for ``--kind`` of decide, ``--topic`` of score, and ``--level``.
+complete_kinds = complete_from(_kinds, listed=True)
+complete_topics = complete_from(_topics, listed=True)
+complete_level = complete_from(lambda: DIFFICULTIES)
 
 
 RulesOpt = Annotated[

@@ -12,6 +12,8 @@ from farkle_trainer.cli.common import (
     SessionOptions,
     TargetOpt,
     command_group,
+    complete_kinds,
+    complete_level,
     end_result,
     load,
     open_store_or_explain,
@@ -37,6 +39,7 @@ def decide(
             help="bank-or-roll, keep, final-round, opening, game or solo (repeat, or a comma list). "
             "Default: the turn kinds you are ready for (all four with --seed or --code).",
             show_default=False,
+            autocompletion=complete_kinds,
         ),
     ] = None,
     count: Annotated[
@@ -60,6 +63,7 @@ def decide(
             help="How close the decisions are: the best play is ahead by 40 points or more (easy), "
             "10 to 40 (medium), under 10 (hard). Default: any, mostly close ones.",
             show_default=False,
+            autocompletion=complete_level,
         ),
     ] = None,
     strategy: Annotated[

@@ -26,7 +26,19 @@ from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 app = command_group()
 
 
-LessonArg = Annotated[str | None, argument("LESSON", "A lesson's number or name; none lists them all.")]
+def complete_lesson(incomplete: str) -> list[tuple[str, str]]:
+    """What the shell offers for LESSON: the lessons' names (their numbers, once a digit is
+    typed), each with its title where the shell shows one."""
+    from farkle_trainer.training.lessons import all_lessons
+
+    by_number = incomplete[:1].isdigit()
+    offered = [(str(x.number) if by_number else x.slug, x.title) for x in all_lessons()]
+    return [(word, title) for word, title in offered if word.startswith(incomplete.lower())]
+
+
+LessonArg = Annotated[
+    str | None, argument("LESSON", "A lesson's number or name; none lists them all.", complete_lesson)
+]
 
 
 @app.command(short_help="Lessons, each ending in its drill.")

@@ -14,6 +14,7 @@ from farkle_trainer.cli.common import (
     PlainOpt,
     RulesOpt,
     command_group,
+    complete_from,
     fail,
     open_store_or_explain,
     points_option,
@@ -148,6 +149,7 @@ def play(
             "one Medium). Easy banks at simple thresholds, Medium plays the best expected score, Hard "
             "the best chance of winning (with three or four players, against the leader).",
             show_default=False,
+            autocompletion=complete_from(lambda: LEVELS, listed=True, repeats=True),
         ),
     ] = None,
     players: Annotated[

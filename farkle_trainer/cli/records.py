@@ -21,6 +21,7 @@ from farkle_trainer.cli.common import (
     argument,
     classic_only_rules,
     command_group,
+    complete_from,
     complete_rules,
     file_option,
     load,
@@ -143,8 +144,19 @@ def stats(
             out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
 
 
+def _reset_kinds() -> tuple[str, ...]:
+    from farkle_trainer.store.db import RESET_KINDS
+
+    return RESET_KINDS
+
+
 WhatArg = Annotated[
-    str, argument("progress|stats", "progress: every training answer; stats: every official daily result.")
+    str,
+    argument(
+        "progress|stats",
+        "progress: every training answer; stats: every official daily result.",
+        complete_from(_reset_kinds),
+    ),
 ]
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 

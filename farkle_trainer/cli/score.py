@@ -11,6 +11,8 @@ import typer
 from farkle_trainer.cli.common import (
     SessionOptions,
     command_group,
+    complete_level,
+    complete_topics,
     end_result,
     load,
     one_of,
@@ -32,6 +34,7 @@ TopicOpt = Annotated[
         metavar="TOPIC",
         help=f"{one_of(TOPICS)}; repeat it or use commas (default: all, mixed).",
         show_default=False,
+        autocompletion=complete_topics,
     ),
 ]
 LevelOpt = Annotated[
@@ -41,6 +44,7 @@ LevelOpt = Annotated[
         metavar="easy|medium|hard",
         help="Fix the difficulty (default: each topic's level follows your progress; medium with --seed).",
         show_default=False,
+        autocompletion=complete_level,
     ),
 ]
 CountOpt = Annotated[
