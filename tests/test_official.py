@@ -249,8 +249,8 @@ def test_h_on_the_last_turn_of_a_lost_rated_game_leaves_it_rated_and_lost() -> N
     code, out = run(HARD_1000, [*LOSING[:-1], "h", LOSING[-1]])
     assert code == 0, out
     assert (
-        "(the coach is off in a rated game; for a coached game, start one with farkle-train play --coach)"
-        in out
+        "(the coach is off in a rated game: finish this one or resign it, and then farkle-train play "
+        "--coach starts a coached game)" in out
     )
     assert "Game over: Hard wins." in out
     assert rated(stats()) == (1, 0, 1)

@@ -91,7 +91,8 @@ def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Pat
     assert header[1].startswith("Rated game: it counts in stats (no coach and no hints")
     assert "farkle-train play --coach" in header[1] and "h asks the coach" not in header[2]
     refusal = (
-        "\n  (the coach is off in a rated game; for a coached game, start one with farkle-train play --coach)"
+        "\n  (the coach is off in a rated game: finish this one or resign it, and then farkle-train play "
+        "--coach starts a coached game)"
     )
     assert out.count(refusal) == 2 and "Coach (" not in out
     assert "Game over: You win." in out
@@ -101,6 +102,33 @@ def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Pat
         assert load_progress(store).answers == 0
     code, out = run(["stats", "--json"], [])
     assert json.loads(out)["rated_games"]["levels"][0]["wins"] == 1
+
+
+def test_asking_for_the_coach_with_a_rated_game_unfinished_says_how_to_get_one(farkle_home: Path) -> None:
+    code, out = run(HARD_1000, ["q"])
+    assert code == 0, out
+    # Enter carries the rated game on: its h must not send the player back to the same command.
+    code, out = run(["play", "--coach", "--plain"], ["", "h", "q"])
+    assert code == 0, out
+    lines = out.splitlines()
+    asked = lines.index("Carry on with it? (n: it counts as resigned) (Y/n) ")
+    assert lines[asked - 1] == (
+        "It is rated, so it has no coach: for the coached game you asked for, answer n (the rated game "
+        "then counts as resigned)."
+    )
+    assert lines[asked + 1 : asked + 3] == [
+        "Carrying on with the saved game, in its own settings.",
+        "Note: the saved game keeps its own players and settings, so --coach is not used.",
+    ]
+    assert "finish this one or resign it, and then farkle-train play --coach starts a coached game" in out
+    # The way the line gives: n, and the coached game starts.
+    code, out = run(["play", "--coach", "--vs", "hard", "--target", "1000", "--plain"], ["n", "h", "q"])
+    assert code == 0, out
+    assert "The unfinished rated game 1 counts as resigned." in out and "Coach (" in out
+    with Store.open(farkle_home) as store:
+        coached, rated_game = store.games()
+        assert rated_game.rated and rated_game.outcome == "resigned"
+        assert not coached.rated and coached.finished_at is None
 
 
 def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:

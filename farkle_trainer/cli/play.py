@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -291,7 +292,7 @@ def play(
                 from farkle_trainer.training.games.gamefile import check_game_path
 
                 check_game_path(path, force=force)
-            final = _play(term, store, fresh, fast=fast, save=path, force=force)
+            final = _play(term, store, fresh, fast=fast, save=path, force=force, unused=unused)
             if final is None or not _again(term, final.setup):
                 return
             number += 1
@@ -319,12 +320,18 @@ def _again(term: Terminal, setup: Setup) -> bool:
         return False
 
 
-def _offer(term: Terminal, row: GameRow) -> bool:
+def _offer(term: Terminal, row: GameRow, fresh: Setup) -> bool:
     """Whether to carry on with the unfinished game ``row`` (else a rated one counts as
-    resigned, a training one is set aside): by default yes, as closing it may count as a loss."""
+    resigned, a training one is set aside): by default yes, as closing it may count as a loss.
+
+    A coached game asked for while a rated one is unfinished is said to need a no: carried on,
+    the rated game has no coach, and its ``h`` would send the player back here.
+    """
     from farkle_trainer.ui.views import play as view
 
     term.say(view.unfinished_line(row))
+    if row.rated and fresh.coached:
+        term.say(view.COACH_NEEDS_NO)
     return term.yes_no(view.resume_prompt(row), default=True)
 
 
@@ -395,10 +402,18 @@ def _kept_file(row: GameRow, state: MatchState) -> tuple[Path | None, str | None
 
 
 def _play(
-    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
+    term: Terminal,
+    store: Store,
+    fresh: Setup | None,
+    *,
+    fast: bool,
+    save: Path | None,
+    force: bool,
+    unused: Sequence[str] = (),
 ) -> MatchState | None:
     """Play one game (a new one, or the unfinished one); its last state once it has ended,
-    None when it stopped or never started."""
+    None when it stopped or never started. ``unused``: the options for a new game that the
+    unfinished one, if carried on, does not use."""
     import time
 
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
@@ -432,9 +447,11 @@ def _play(
         else:
             if save is not None:
                 _check_save_first(save, row, force=force)
-            resumed = row is not None and _offer(term, row)
+            resumed = row is not None and _offer(term, row, fresh)
             if row is not None and resumed:
                 term.say(view.SETTINGS_KEPT)
+                if unused:
+                    term.say(view.unused_options_line(unused))
                 state = game.saved_state(row)
             else:
                 state = m.new_match(fresh)

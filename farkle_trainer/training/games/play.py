@@ -344,7 +344,8 @@ def _decide(
 RESUME_COMMAND = "farkle-train play --resume"
 #: What a person who asks for a hint in a rated game is told: the game stays rated.
 RATED_NO_HINTS = (
-    "the coach is off in a rated game; for a coached game, start one with farkle-train play --coach"
+    "the coach is off in a rated game: finish this one or resign it, and then farkle-train play "
+    "--coach starts a coached game"
 )
 #: The answer to ``restart`` in a whole game.
 NO_RESTART = "a whole game does not start again: resign gives it up, q stops and saves it"

@@ -355,6 +355,11 @@ def coach_line(review: Review) -> str:
 # -- saved games
 
 SETTINGS_KEPT = "Carrying on with the saved game, in its own settings."
+#: Said before the unfinished rated game is offered to someone who asked for a coached game.
+COACH_NEEDS_NO = (
+    "It is rated, so it has no coach: for the coached game you asked for, answer n (the rated game "
+    "then counts as resigned)."
+)
 NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
 NOTHING_SAVED = "Nothing was started."
 
