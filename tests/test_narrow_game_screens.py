@@ -94,7 +94,7 @@ def test_the_coach_in_a_whole_game_is_laid_out_for_the_width(
         assert not re.fullmatch(r"\d+\.\d?|\.\d+%?", token), token
 
 
-def test_strategy_for_a_game_stays_one_picture_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_strategy_for_a_game_is_one_table_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=60, color_system="truecolor"))
     monkeypatch.setattr(engine_cli, "open_terminal", lambda plain: front)
@@ -103,14 +103,52 @@ def test_strategy_for_a_game_stays_one_picture_at_60_columns(monkeypatch: pytest
     coloured = out.getvalue()
     shown = ESCAPE.sub("", coloured).splitlines()
     assert max(len(line) for line in shown) <= 60
-    # The heat map in colour, cut into blocks of columns that fit, each with the scores down its side.
+    # The heat map in colour, one table: the scores in thousands, said once, and every chance in it.
     assert "48;2;" in coloured
-    headings = [line for line in shown if line.startswith("       ┃")]
-    columns = [cell.strip() for line in headings for cell in line.split("┃")[1:]]
     s = game_strategy(PRESETS["classic"], 10_000)
-    assert len(headings) == 2 and columns == [f"{x:,}" for x in s.grid.scores]
-    assert sum(1 for line in shown if line.startswith(" 9,000 │")) == 2
+    assert s.grid.scores == tuple(range(0, 10_000, 1000))
+    labels = ["0", *(f"{x // 1000}k" for x in s.grid.scores[1:])]
+    headings = [line for line in shown if line.split() == labels]
+    assert len(headings) == 1 and sum("Scores in thousands: 1k is 1,000." in line for line in shown) == 1
+    start = shown.index(headings[0])
+    rows = [line.split() for line in shown[start + 1 : start + 1 + len(labels)]]
+    assert rows == [
+        [label, *(f"{100 * v:.1f}" for v in chances)]
+        for label, chances in zip(labels, s.grid.chances, strict=True)
+    ]
+    assert not any(line.split()[:1] == ["9k"] for line in shown[start + 1 + len(labels) :])
     # Not the plain lines a table too wide gives way to: the grid's words are said once.
     assert sum("Chance (%) that the player about to roll wins" in line for line in shown) == 1
     # The thresholds fit too, as a table, their headings on two lines.
     assert any("┃    3,000 behind ┃     3,000 ahead ┃" in line for line in shown)
+
+
+@pytest.mark.parametrize(("width", "step"), [(20, 1000), (40, 500)])
+def test_a_grid_too_wide_even_in_thousands_is_cut_into_blocks(
+    monkeypatch: pytest.MonkeyPatch, width: int, step: int
+) -> None:
+    out = io.StringIO()
+    front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
+    monkeypatch.setattr(engine_cli, "open_terminal", lambda plain: front)
+    result = runner.invoke(app, ["strategy", "--game", "--step", str(step)])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue().splitlines()
+    assert max(len(line) for line in shown) <= width
+    s = game_strategy(PRESETS["classic"], 10_000, step=step)
+    label = {x: "0" if x == 0 else f"{x / 1000:g}k" for x in s.grid.scores}
+    # Every chance once, in its row (own score) and under its column (the opponent's).
+    cells: dict[tuple[str, str], str] = {}
+    columns: list[str] = []
+    for line in shown:
+        words = line.split()
+        if words and all(w in label.values() for w in words):
+            columns = words  # a block's headings
+        elif words and words[0] in label.values() and columns and len(words) == len(columns) + 1:
+            for column, value in zip(columns, words[1:], strict=True):
+                assert (words[0], column) not in cells
+                cells[(words[0], column)] = value
+    assert cells == {
+        (label[own], label[other]): f"{100 * v:.1f}"
+        for own, chances in zip(s.grid.scores, s.grid.chances, strict=True)
+        for other, v in zip(s.grid.scores, chances, strict=True)
+    }

@@ -389,24 +389,40 @@ def heat(value: float) -> str:
     return f"black on rgb({red},{green},96)"
 
 
+def _thousands(score: int) -> str:
+    """A score as a narrow grid labels it, in thousands: ``0``, ``1k``, ``1.5k``."""
+    return "0" if score == 0 else f"{score / 1000:g}k"
+
+
+#: Said under the grid's first line where its scores are labelled in thousands.
+THOUSANDS = "Scores in thousands: 1k is 1,000."
+
+
 class _Grid:
-    """The chances as a heat map: one table where it fits the width, else the same table cut
-    into blocks of columns that fit, one under the other, each with the scores down its side."""
+    """The chances as a heat map: one table where it fits the width; else one table with the
+    scores in thousands and no rules between the cells (a grid of ten scores then fits 60
+    columns); else that table cut into blocks of columns that fit, one under the other, each
+    with the scores down its side."""
 
     def __init__(self, s: GameStrategy) -> None:
         self.s = s
 
-    def table(self, first: int, last: int) -> Table:
+    def table(self, first: int, last: int, *, narrow: bool = False) -> Table:
         from rich.table import Table
         from rich.text import Text
 
         s = self.s
-        grid = Table(show_edge=False, padding=(0, 1))
+        label = _thousands if narrow else points
+        grid = (
+            Table(box=None, padding=(0, 1), collapse_padding=True, pad_edge=False, header_style="bold")
+            if narrow
+            else Table(show_edge=False, padding=(0, 1))
+        )
         grid.add_column("", justify="right", style="bold", no_wrap=True)
         for x in s.grid.scores[first:last]:
-            grid.add_column(points(x), justify="right", no_wrap=True)
+            grid.add_column(label(x), justify="right", no_wrap=True)
         for x, row in zip(s.grid.scores, s.grid.chances, strict=True):
-            grid.add_row(points(x), *(Text(_cell(v), style=heat(v)) for v in row[first:last]))
+            grid.add_row(label(x), *(Text(_cell(v), style=heat(v)) for v in row[first:last]))
         return grid
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -417,14 +433,22 @@ class _Grid:
 
         count = len(self.s.grid.scores)
         wide = options.update_width(10_000)
-        per = count
-        while per > 1 and Measurement.get(console, wide, self.table(0, per)).maximum > options.max_width:
-            per -= 1
+
+        def fits(table: Table) -> bool:
+            return Measurement.get(console, wide, table).maximum <= options.max_width
+
         yield from wrap(Text(_grid_intro()), options.max_width)
+        if fits(self.table(0, count)):
+            yield self.table(0, count)
+            return
+        yield from wrap(Text(THOUSANDS), options.max_width)
+        per = count
+        while per > 1 and not fits(self.table(0, per, narrow=True)):
+            per -= 1
         for first in range(0, count, per):
             if first:
                 yield Text()
-            yield self.table(first, first + per)
+            yield self.table(first, first + per, narrow=True)
 
 
 def game_strategy_rich(s: GameStrategy) -> RenderableType:
