@@ -295,8 +295,9 @@ def test_bad_settings_are_refused() -> None:
 # -- solo
 
 
-def test_solo_expected_turns_match_value_iteration() -> None:
-    levels = 20  # to 1,000
+def solo_turns_by_iteration(levels: int) -> np.ndarray:
+    """Expected turns to reach ``levels`` fifties from each score on classic, by value iteration
+    written here (a Farkle costs a turn), apart from the solo solver."""
     _, _, farkle, maxp = plain_rolls(CLASSIC)
     height = levels + maxp + 1
     pos = np.arange(height)[:, None]
@@ -315,6 +316,11 @@ def test_solo_expected_turns_match_value_iteration() -> None:
         e = new
         if change < 1e-14:
             break
+    return e
+
+
+def test_solo_expected_turns_match_value_iteration() -> None:
+    e = solo_turns_by_iteration(20)  # to 1,000
     solo = gs.solve_solo(CLASSIC, 1000)
     assert np.abs(solo.turns[:, 0] - e).max() < 1e-9
     assert solo.expected_turns(0) == pytest.approx(1 + solo.roll_value(0, 0, 6), abs=1e-9)

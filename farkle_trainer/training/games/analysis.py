@@ -58,7 +58,7 @@ from farkle_trainer.training.games.match import (
     final_winners,
     move_runs,
 )
-from farkle_trainer.training.games.setup import Form, MatchError, Setup
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
 
@@ -384,6 +384,22 @@ class Analysis:
     chart_seat: int
     resigned: int | None = None
     stopped: bool = False
+    #: A solo game's: what perfect play expects of it before its first roll (see
+    #: :func:`perfect_expectation`).
+    perfect: float | None = None
+
+
+def perfect_expectation(setup: Setup) -> float | None:
+    """What perfect play expects of a solo game before its first roll, exactly: the score of
+    ten turns (ten times the expected score of a turn), or the turns to reach the target from 0
+    (the solo solver's). None for a game to the target, and for ten turns under an opening
+    minimum or the three-Farkle penalty, where a turn's value depends on where it starts (what
+    the turns were worth from there is each account's ``expected``)."""
+    if setup.form == Form.FEWEST_TURNS:
+        return solve_solo(setup.rules, setup.target, setup.opening).expected_turns(0)
+    if setup.form == Form.TEN_TURNS and not (setup.opening or setup.penalty):
+        return SOLO_TURNS * solve(setup.rules, Objective.expected()).expected_turn_score
+    return None
 
 
 def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = False) -> Analysis:
@@ -409,6 +425,7 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         chart_seat=chart_seat,
         resigned=resigned,
         stopped=stopped,
+        perfect=perfect_expectation(setup),
     )
 
 

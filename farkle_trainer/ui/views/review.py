@@ -17,7 +17,7 @@ from farkle_trainer.engine.notation import dice_text, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
-from farkle_trainer.training.games.setup import Form, Setup
+from farkle_trainer.training.games.setup import SOLO_TURNS, Form, Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
@@ -117,11 +117,48 @@ def summary_line(name: str, s: Summary) -> str:
     )
 
 
-def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
-    """The decisions, each person's summary and every player's luck (the chance of winning
-    through the game follows them: see :func:`chance_lines`)."""
+def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """A solo game's: what perfect play expects of it, and how far the game came from that."""
     setup = state.setup
-    out = decision_lines(state, a)
+    score, turns = state.scores[0], state.turns[0]
+    if setup.form == Form.FEWEST_TURNS:
+        assert a.perfect is not None
+        line = (
+            f"Perfect play is expected to reach {pts(setup.target)} in {a.perfect:.2f} turns "
+            "(the exact expectation from 0)"
+        )
+        if state.over:
+            gap = turns - a.perfect
+            line += f"; you took {turns}, {abs(gap):.2f} {'more' if gap > 0 else 'fewer'}"
+        return [f"{line}."]
+    if setup.form != Form.TEN_TURNS:
+        return []
+    if a.perfect is None:
+        # Under an opening minimum or the penalty a turn is worth what its start allows.
+        played = len({move.turn for move in state.log})
+        rules = [("an opening minimum", setup.opening), ("the three-Farkle penalty", setup.penalty)]
+        under = " and ".join(words for words, on in rules if on)
+        return [
+            f"Played perfectly from where each of them started, your {plural(played, 'turn')} were "
+            f"expected to score {a.accounts[0].expected:,.2f} (under {under} a turn is worth what "
+            "its start allows)."
+        ]
+    line = (
+        f"Perfect play is expected to score {a.perfect:,.2f} over {SOLO_TURNS} turns ({SOLO_TURNS} x "
+        f"{a.perfect / SOLO_TURNS:,.2f}, the exact expected score of a turn)"
+    )
+    if state.over:
+        gap = score - a.perfect
+        line += f"; your {pts(score)} is {abs(gap):,.2f} {'above' if gap >= 0 else 'below'} it"
+    return [f"{line}."]
+
+
+def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """What perfect play expects (solo), the decisions, each person's summary and every
+    player's luck (the chance of winning through the game follows them: see
+    :func:`chance_lines`)."""
+    setup = state.setup
+    out = perfect_lines(state, a) + decision_lines(state, a)
     for s in a.summaries:
         if s.error_rate is not None and s.average_in_unit is not None:
             out.append(summary_line(setup.players[s.seat].name, s))
@@ -342,6 +379,7 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
     data["analysis"] = {
         "unit": a.unit.value,
         "set_aside": a.stopped,
+        "perfect_expected": a.perfect,
         "decisions": [_review_json(r, setup) for r in a.reviews],
         "summaries": [
             {
