@@ -610,3 +610,13 @@ def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_
         f"{starts:,.2f} (under an opening minimum a turn is worth what its start allows)." in out
     )
     assert "Perfect play is expected to score" not in out
+
+
+def test_a_game_set_aside_before_any_move_reviews_as_set_aside() -> None:
+    code, out = run(["play", "--vs", "hard", "--seed", "3", "--plain"], ["q"])
+    assert code == 0, out
+    code, out = run(["play", "--vs", "hard", "--seed", "4", "--plain"], ["n", "q"])
+    assert code == 0 and "The unfinished game 1 is set aside" in out
+    code, out = run(["review", "1", "--plain"], [])
+    assert code == 0, out
+    assert out.splitlines()[1:] == ["Game set aside at turn 1, unfinished. Scores: You 0, Hard 0."]
