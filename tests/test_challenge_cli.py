@@ -147,7 +147,7 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
     assert game.banked == best
     decisions = len(game.decisions)
-    tail = out.splitlines()[-7:]
+    tail = out.splitlines()[-8:]
     expected = 10 * solve(TEN_TURNS.rules, Objective.expected()).roll_value(0, 6)
     side = "above" if best >= expected else "below"
     assert tail == [
@@ -159,12 +159,13 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
         f"Every one of your {decisions} decisions was the solver's best play.",
         "Practice: recorded as training progress, not in stats.",
         f"Farkle class MATH7B: {points(best)} in 10 turns | {' '.join(game.marks)}",
+        "Kept as game 1 in farkle-train games: farkle-train review 1 shows it as it ended.",
         f"Result for class MATH7B: Ana, class challenge, {points(best)} points, "
         f"0.00 expected points given up. Saved to {path} for your teacher.",
     ]
     r = read_result(path)
     assert r.complete and r.activity == "challenge" and r.rules == "classic" and r.code == "MATH7B"
-    assert r.score == r.perfect_score == best and r.points_lost == 0.0
+    assert r.score == r.solver_game_score == best and r.points_lost == 0.0
     assert len(r.answers) == decisions and all(a.correct for a in r.answers)
     assert r.started == r.finished == "2026-11-29T12:00:00Z"
 
@@ -230,9 +231,10 @@ def test_no_hints_and_q_stops_with_a_partial_result(tmp_path: Path, farkle_home:
 def test_end_of_input_before_a_move() -> None:
     code, out, _ = play(["MATH7B", "--plain"], "")
     assert code == 0
-    assert out.splitlines()[-2:] == [
+    assert out.splitlines()[-3:] == [
         "Challenge stopped at turn 1 of 10 with 0 banked. "
         "To play it again from turn 1: farkle-train challenge MATH7B",
+        "Kept as game 1 in farkle-train games: farkle-train review 1 shows it up to where it stopped.",
         "Nothing was answered, so there is no result to hand in.",
     ]
 
@@ -342,3 +344,168 @@ def test_a_finished_challenge_is_kept_when_enter_is_pressed(
     said = " ".join(out.getvalue().split())
     assert said.endswith(f"Nothing was started: {path} keeps your finished result.")
     assert path.read_bytes() == finished
+
+
+# -- looking at a challenge again
+
+
+def listed_games() -> list[str]:
+    result = runner.invoke(app, ["games", "--plain"])
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()[1:]
+
+
+def review_cli(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["review", *args])
+    return result.exit_code, result.output
+
+
+def test_a_challenge_is_in_games_and_reviews_by_number_and_from_its_result_file(
+    tmp_path: Path, farkle_home: Path
+) -> None:
+    lines, game = script("MATH7B", greedy)
+    path = tmp_path / "ana.json"
+    code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
+    assert code == 0, out
+    assert "Kept as game 1 in farkle-train games: farkle-train review 1 shows it as it ended." in out
+    (listed,) = listed_games()
+    banked = points(game.banked)
+    assert listed.startswith("Game 1, ")
+    assert listed.endswith(f": class challenge MATH7B, training; {banked} in 10 turns; {banked} banked.")
+    code, by_number = review_cli("1", "--plain", "--moves")
+    assert code == 0, by_number
+    code, from_file = review_cli(str(path), "--plain", "--moves")
+    assert code == 0, from_file
+    assert by_number.splitlines()[0].startswith("Class challenge MATH7B, game 1, started ")
+    assert from_file.splitlines()[0] == (
+        f"Class challenge MATH7B of Ana from {path} (every move checked on the class's dice): "
+        "You (classic table); 10 turns played."
+    )
+    # The same analysis, the one any game gets: the game the moves make on the code's dice.
+    from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.ui.views.review import game_over_text
+
+    analysed = game_over_text(game, analyse(game)).splitlines()
+    assert by_number.splitlines()[1:] == from_file.splitlines()[1:]
+    assert by_number.splitlines()[1 : 1 + len(analysed)] == analysed
+    assert "Perfect play is expected to score 5,935.77 over 10 turns" in by_number
+    code, data = review_cli("1", "--json")
+    assert code == 0 and json.loads(data)["moves"] == [move.to_dict() for move in game.log]
+    # Its decisions are the challenge's answers: the game has no session of its own.
+    with Store.open(farkle_home) as store:
+        (row,) = store.games()
+        assert row.kind == "challenge" and not row.rated and row.outcome == "over"
+    kinds = {a["kind"] for a in answers(farkle_home)}
+    assert kinds == {"challenge"} and len(answers(farkle_home)) == len(game.decisions)
+
+
+def test_a_stopped_challenge_is_kept_as_it_stands_and_never_carried_on(farkle_home: Path) -> None:
+    lines, _ = script("MATH7B", greedy)
+    code, out, _ = play(["MATH7B", "--plain"], [*lines[:4], "q"])
+    assert code == 0, out
+    (stopped,) = [line for line in out.splitlines() if line.startswith("Challenge stopped at turn ")]
+    turn = stopped.split()[4]
+    (listed,) = listed_games()
+    assert f": class challenge MATH7B, training; stopped at turn {turn}; " in listed
+    code, shown = review_cli("1", "--plain")
+    assert code == 0, shown
+    assert shown.splitlines()[1].startswith(f"Challenge stopped at turn {turn} of 10, with ")
+    # Neither play nor play --resume offers it: a challenge starts again from turn 1.
+    result = runner.invoke(app, ["play", "--resume", "--plain"])
+    assert result.exit_code == 2 and "there is no unfinished game" in result.output
+
+
+def test_a_challenge_whose_terminal_closed_is_listed_as_stopped(farkle_home: Path) -> None:
+    from farkle_trainer.training.classroom.challenge import start_challenge
+    from farkle_trainer.training.games import match as m
+    from farkle_trainer.training.games.play import saved_state
+
+    with Store.open(farkle_home) as store:
+        session = store.start_session("challenge", rules="classic", code="MATH7B")
+        row = start_challenge(store, "MATH7B", session=session)
+        state = m.roll(saved_state(row), saved_state(row).setup.source())
+        store.save_game(row.id, state.to_dict(), version=row.version, rated=False)
+        assert store.unfinished_game() is None
+    (listed,) = listed_games()
+    assert listed.endswith(": class challenge MATH7B, training; stopped at turn 1; 0 banked.")
+    code, shown = review_cli("1", "--plain")
+    assert code == 0 and "Challenge stopped at turn 1 of 10, with 0 banked." in shown
+    result = runner.invoke(app, ["play", "--plain"], input="q\n")
+    assert "You have an unfinished" not in result.output
+
+
+def seal_again(path: Path, edit: Callable[[dict[str, object]], object]) -> None:
+    from farkle_trainer.training.classroom.results import checksum
+
+    doc = json.loads(path.read_text())
+    edit(doc)
+    doc.pop("checksum")
+    doc["checksum"] = checksum(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_a_result_file_is_reviewed_only_for_what_its_moves_prove(tmp_path: Path) -> None:
+    lines, _ = script("MATH7B", greedy)
+    path = tmp_path / "ana.json"
+    assert play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)[0] == 0
+    good = path.read_text()
+    # A move the code's dice never allowed, however well sealed, is refused in one line.
+    seal_again(path, lambda d: d["answers"][0].update(keep=[2, 2, 2, 2, 2, 2]))  # type: ignore[index]
+    code, out = review_cli(str(path), "--plain")
+    assert code == 2 and out.startswith(
+        f"Error: {path} cannot be reviewed: does not add up: answer 1's move "
+    )
+    assert len(out.splitlines()) == 1
+    path.write_text(good.replace('"score": ', '"score": 1'))
+    code, out = review_cli(str(path), "--plain")
+    assert code == 2 and out == (
+        f"Error: {path} cannot be reviewed: edited by hand or damaged: its checksum does not match its "
+        "contents\n"
+    )
+    # A quiz's result holds no game.
+    quiz = tmp_path / "quiz.json"
+    args = [
+        "score",
+        "--code",
+        "MATH7B",
+        "--count",
+        "1",
+        "--plain",
+        "--name",
+        "Ana",
+        "--save-result",
+        str(quiz),
+    ]
+    assert runner.invoke(app, args, input="0\n").exit_code == 0
+    code, out = review_cli(str(quiz), "--plain")
+    assert code == 2 and out == (
+        f"Error: {quiz} cannot be reviewed: it holds a scoring quiz result, not a game (class report reads "
+        "it)\n"
+    )
+
+
+def test_a_result_file_of_an_earlier_version_keeps_its_figure_under_its_own_name(tmp_path: Path) -> None:
+    from farkle_trainer.training.classroom.verify import verify
+
+    lines, game = script("MATH7B", perfect)
+    path = tmp_path / "ana.json"
+    assert play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)[0] == 0
+    written = json.loads(path.read_text())
+    assert written["version"] == 4 and written["solver_game_score"] == game.banked
+    assert "perfect_score" not in written
+
+    def as_version_3(doc: dict[str, object]) -> None:
+        doc["version"] = 3
+        doc["perfect_score"] = doc.pop("solver_game_score")
+
+    seal_again(path, as_version_3)
+    older = read_result(path)
+    assert older.version == 3 and older.solver_game_score == game.banked and verify(older) is None
+    code, out = review_cli(str(path), "--plain")
+    assert code == 0 and f"Game over: {points(game.banked)} in 10 turns." in out
+    # Under the other version's name the figure is not there: a finished challenge then claims none.
+    seal_again(path, lambda d: d.update(version=4))
+    code, out = review_cli(str(path), "--plain")
+    assert (
+        code == 2 and f"the solver's own game on the class's dice scores {points(game.banked)}, not " in out
+    )

@@ -106,17 +106,24 @@ def test_csv_for_a_spreadsheet() -> None:
 
 
 def test_a_challenge_section_names_each_figure_of_perfect_play() -> None:
+    from dataclasses import replace
+
     from farkle_trainer.engine.rules import PRESETS
     from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.training.games.setup import for_challenge
+    from farkle_trainer.training.games.tenturns import perfect_game
     from farkle_trainer.ui.views.classroom import perfect_play_lines, section_heading
 
     expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
-    results = [("ben.json", result("Ben", [("q9", "right")], activity="challenge"))]
-    (section,) = build_report(results).sections
+    solver_game = perfect_game(for_challenge("MATH7B").source())
+    assert solver_game.over and solver_game.banked > 0
+    claimed = replace(result("Ben", [("q9", "right")], activity="challenge"), solver_game_score=99_999)
+    (section,) = build_report([("ben.json", claimed)]).sections
     assert section_heading(section) == "Class challenge (classic rules): 1 student."
-    # Nobody finished: the solver's own game on the class's dice is not known from the files.
+    # The solver's own game is played again on the code's dice: a file's figure is never taken.
     assert perfect_play_lines(section) == [
-        f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice)."
+        f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice).",
+        f"The solver's own game on the class's dice scored {solver_game.banked:,}: one game, not a ceiling.",
     ]
 
 

@@ -200,12 +200,14 @@ def test_a_challenge_score_the_moves_do_not_give_is_caught(tmp_path: Path) -> No
         "wrong",
         "does not add up: a score of 99,999, but its moves bank 600",
     )
-    forge(path, lambda d: d.update(score=600, complete=True, perfect_score=600))
+    forge(path, lambda d: d.update(score=600, complete=True, solver_game_score=600))
     assert (
         problems(tmp_path)["cleo.json"][1]
         == "does not add up: marked complete, but its moves stop in turn 3 of 10"
     )
-    forge(path, lambda d: (d.update(complete=False, perfect_score=None), d["answers"][0].update(keep=[1])))
+    forge(
+        path, lambda d: (d.update(complete=False, solver_game_score=None), d["answers"][0].update(keep=[1]))
+    )
     assert problems(tmp_path)["cleo.json"][1].startswith("does not add up: answer 1 has ")
 
 
@@ -521,7 +523,7 @@ def test_a_version_2_quiz_is_still_verified_and_a_version_2_drill_is_not(tmp_pat
         ({"started": "yesterday"}, "edited: its started time 'yesterday' is not a time"),
         ({"started": "0"}, "edited: its started time '0' is not a time"),
         ({"finished": "\x1b[31m"}, "edited: its finished time '\\x1b[31m' is not a time"),
-        ({"perfect_score": 99999}, "edited: its totals do not add up to its answers"),
+        ({"solver_game_score": 99999}, "edited: its totals do not add up to its answers"),
     ],
 )
 def test_a_result_whose_fields_no_session_writes_is_left_out(

@@ -36,7 +36,7 @@ def test_a_result_file_round_trips(tmp_path: Path) -> None:
     finally:
         os.umask(umask)
     doc = json.loads(path.read_text())
-    assert doc["format"] == "farkle-trainer result" and doc["version"] == 3
+    assert doc["format"] == "farkle-trainer result" and doc["version"] == 4
     assert doc["checksum"] == checksum(doc) and doc["checksum"].startswith("sha256:")
     assert list(doc)[-1] == "checksum"
     assert {"name", "code", "activity", "rules", "answers", "score", "points_lost", "started"} <= set(doc)
@@ -61,7 +61,7 @@ def test_reformatting_a_file_keeps_it_valid(tmp_path: Path) -> None:
         (lambda d: d.update(score=2), "tampered", "checksum does not match"),
         (lambda d: d.update(name="Someone Else"), "tampered", "checksum does not match"),
         (lambda d: d.pop("checksum"), "tampered", "no checksum"),
-        (lambda d: d.update(version=4), "newer", "newer farkle-trainer"),
+        (lambda d: d.update(version=5), "newer", "newer farkle-trainer"),
         (lambda d: d.update(format="something else"), "not-result", "not a farkle-trainer result"),
     ],
 )

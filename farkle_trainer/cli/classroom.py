@@ -73,13 +73,14 @@ def challenge(
     Everyone with the code plays the same dice, on the classic table with no house rules and no hints.
 
     It ends with your score, what perfect play is expected to score, the points your decisions gave
-    up, the luck of the dice and the costliest decisions.
+    up, the luck of the dice and the costliest decisions. It is kept in farkle-train games, and
+    farkle-train review shows it again (from its number, or from your result file).
 
     Practice: recorded as training progress, never in stats.
 
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
-    from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge
+    from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge, start_challenge
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
     from farkle_trainer.training.record import AnswerRecord
@@ -106,7 +107,8 @@ def challenge(
         def decided(review: Review, banked: int) -> None:
             session.record(AnswerRecord.of_game(review, code=entry.code), score=banked)
 
-        outcome = play_challenge(front, game_view, entry.code, decided=decided)
+        row = start_challenge(store, entry.code, session=session.id)
+        outcome = play_challenge(front, game_view, store, row, decided=decided)
         if outcome.finished:
             session.finish()
             front.say(view.challenge_summary(entry.code, outcome.state, outcome.reviews))
@@ -114,12 +116,13 @@ def challenge(
             if outcome.exit_code and front.plain:
                 front.say()  # Ctrl-C left the cursor after the prompt
             front.say(view.challenge_stopped(entry.code, outcome.state))
+        front.say(view.challenge_kept(outcome.game, outcome.state))
         end_result(
             front,
             recorder,
             outcome.finished,
             score=outcome.state.banked,
-            perfect_score=outcome.perfect_score,
+            solver_game_score=outcome.solver_game_score,
         )
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

@@ -22,6 +22,7 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt, GameRow
+    from farkle_trainer.training.classroom.verify import ChallengeGame
     from farkle_trainer.training.games.analysis import Analysis
     from farkle_trainer.training.games.match import MatchState
     from farkle_trainer.ui.terminal import Terminal
@@ -66,9 +67,9 @@ GameArg = Annotated[
     str,
     argument(
         "GAME",
-        "A saved game's number or a daily game's d-number (see farkle-train games), a day's date "
-        "(its daily game: the official one, else the latest practice), or a FILE.json written by "
-        "play --save.",
+        "A saved game's or challenge's number or a daily game's d-number (see farkle-train games), a "
+        "day's date (its daily game: the official one, else the latest practice), a FILE.json written "
+        "by play --save, or a class challenge's result file.",
     ),
 ]
 
@@ -93,9 +94,10 @@ def review(
     """Show a finished game's analysis again: decisions, error rate, accuracy and rating, luck,
     win chances; then every move, one at a time on a terminal (n, p or the arrows; q leaves).
 
-    A game given up or set aside is analysed up to where it stopped. A game file is checked
-    first: its moves are played again on the dice of its seed, and a move that is not legal
-    there, or a result the moves do not give, is refused.
+    A game given up or set aside, or a challenge stopped, is analysed up to where it stopped. A
+    game file (or a challenge's result file) is checked first: its moves are played again on the
+    dice of its seed (or class code), and a move that is not legal there, or a result the moves
+    do not give, is refused.
     Example: farkle-train review 3
     """
     term = open_terminal(plain or json)
@@ -107,10 +109,11 @@ def review(
         _review_daily(term, attempt, moves=moves, json=json)
         return
     from farkle_trainer.training.games.analysis import analyse
-    from farkle_trainer.training.games.gamefile import read_game_file
+    from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
     from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import review as view
+    from farkle_trainer.ui.views.games import is_challenge
 
     stopped = False
     number = number_or_text(game)
@@ -123,13 +126,18 @@ def review(
         state = _state(row)
         if state is None:
             fail(f"saved game {number} cannot be read: its state is not a game")
-        if not row.finished:
+        challenge = is_challenge(row)
+        if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
         resigned = None
         if row.outcome == "resigned" and not state.over:
             resigned = resigned_seat(state)
-        stopped = row.outcome == SET_ASIDE and not state.over
-        heading = f"Game {number}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
+        # A challenge is never carried on: one not over is shown up to where it stopped.
+        stopped = (row.outcome == SET_ASIDE or challenge) and not state.over
+        started = f"started {row.started_at:%Y-%m-%d %H:%M} UTC"
+        heading = f"Game {number}, {started}"
+        if challenge:
+            heading = f"Class challenge {state.setup.code}, game {number}, {started}"
     else:
         path = Path(game)
         if path.suffix.lower() != ".json":
@@ -139,11 +147,23 @@ def review(
             )
         # Checking a Hard computer's moves may need the game solved: said as the solve starts.
         with solving(term, quiet=json):
-            saved = read_game_file(path)
-        state, resigned = saved.state, saved.resigned
-        if not state.over and resigned is None:
-            fail(f"the game in {path} is not over (turn {state.turn}): it can be reviewed once it ends")
-        heading = f"Game from {path} (every move checked on its dice)"
+            try:
+                saved = read_game_file(path)
+            except GameFileError as not_a_game:
+                saved = None
+                result = _challenge_result(path, not_a_game)
+        if saved is None:
+            # A class challenge's result file: its moves played again on the class's dice.
+            state, resigned, stopped = result.state, None, not result.state.over
+            who = f" of {result.name}" if result.name else ""
+            heading = (
+                f"Class challenge {result.code}{who} from {path} (every move checked on the class's dice)"
+            )
+        else:
+            state, resigned = saved.state, saved.resigned
+            if not state.over and resigned is None:
+                fail(f"the game in {path} is not over (turn {state.turn}): it can be reviewed once it ends")
+            heading = f"Game from {path} (every move checked on its dice)"
     # A game given up (or set aside) before any move has nothing to analyse.
     ended = state.over or ((resigned is not None or stopped) and bool(state.log))
     with solving(term, quiet=json):
@@ -157,6 +177,20 @@ def review(
         lambda: view.game_over_rich(state, analysis, resigned, stopped=stopped),
     )
     _moves(term, state, analysis, every=moves)
+
+
+def _challenge_result(path: Path, not_a_game: Exception) -> ChallengeGame:
+    """The game a class challenge's result file records, every claim of it checked; a file that
+    is no result at all is refused as ``not_a_game`` says."""
+    from farkle_trainer.training.classroom.results import NotAResult, ResultError, read_result
+    from farkle_trainer.training.classroom.verify import challenge_game
+
+    try:
+        return challenge_game(read_result(path))
+    except NotAResult:
+        raise not_a_game from None
+    except ResultError as exc:
+        fail(f"{path} cannot be reviewed: {exc}")
 
 
 def _daily_reference(text: str) -> int | str | None:

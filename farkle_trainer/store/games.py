@@ -1,7 +1,9 @@
-"""Whole games (``play``): saved after every action, rated or training.
+"""Whole games (``play``) and class challenges: saved after every action, rated or training.
 
 A rated game against the computer is an official result (no coach, no hint asked, no undo);
-every other game is training, and its decisions become answers in the game's own session.
+every other game is training, and its decisions become answers in the game's own session (a
+class challenge's, in the challenge's session). A challenge is never carried on: one that
+stops is kept as it stands, and never offered to resume.
 A progress reset deletes that session and its answers but keeps the game. A game whose saved
 state cannot be read is closed as damaged (outcome ``damaged``), its stored text kept as it is.
 """
@@ -20,6 +22,8 @@ from farkle_trainer.store.versioned import Versioned, VersionedRows
 GAME_SESSION = "game"
 #: The outcome of a game closed because its saved state could not be read.
 DAMAGED = "damaged"
+#: The kind of a class challenge's game (a ten-turn solo game on a class code's dice).
+CHALLENGE_GAME = "challenge"
 
 GAMES = Versioned("games", "saved game", "game", "the game {} is already over")
 
@@ -36,16 +40,31 @@ def _game(r: sqlite3.Row) -> GameRow:
     )
 
 
+#: The outcome of a class challenge stopped before its end (it is never carried on).
+STOPPED = "stopped"
+
+
 class GameQueries(VersionedRows):
     """Saved games, the unfinished one to resume, and the rated ones for the records."""
 
     def add_game(
-        self, state: dict[str, Any], *, kind: str, level: str | None, rated: bool, rules: str
+        self,
+        state: dict[str, Any],
+        *,
+        kind: str,
+        level: str | None,
+        rated: bool,
+        rules: str,
+        session_id: int | None = None,
     ) -> GameRow:
-        """A new game, saved before its first roll; a training game gets its own session."""
+        """A new game, saved before its first roll; a game gets a session of its own, unless it is
+        played in one already (``session_id``: a class challenge's)."""
         now = stamp(self.now())
         with self._transaction() as db:
-            session_id = insert_session(db, GAME_SESSION, rules, None, None, {"kind": kind}, at=self.now())
+            if session_id is None:
+                session_id = insert_session(
+                    db, GAME_SESSION, rules, None, None, {"kind": kind}, at=self.now()
+                )
             cursor = db.execute(
                 """INSERT INTO games (kind, level, rated, session_id, started_at, updated_at, state)
                    VALUES (?, ?, ?, ?, ?, ?, ?)""",
@@ -63,10 +82,11 @@ class GameQueries(VersionedRows):
         return [_game(r) for r in rows]
 
     def unfinished_game(self) -> GameRow | None:
-        """The latest game not yet over, if any."""
+        """The latest game not yet over that can be carried on, if any: never a class challenge."""
         with self._errors():
             row = self._db.execute(
-                "SELECT * FROM games WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"
+                "SELECT * FROM games WHERE finished_at IS NULL AND kind != ? ORDER BY id DESC LIMIT 1",
+                (CHALLENGE_GAME,),
             ).fetchone()
         return None if row is None else _game(row)
 

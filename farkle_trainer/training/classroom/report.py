@@ -33,7 +33,8 @@ from farkle_trainer.training.classroom.results import (
 )
 from farkle_trainer.training.classroom.verify import verify
 from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
-from farkle_trainer.training.games.tenturns import expected_turn
+from farkle_trainer.training.games.setup import for_challenge
+from farkle_trainer.training.games.tenturns import expected_turn, perfect_play
 from farkle_trainer.training.record import AnswerRecord
 
 
@@ -110,8 +111,8 @@ class Section:
     min_asked: int = 1
     #: A challenge's: what perfect play is expected to score over its ten turns.
     perfect_play_expected: float | None = None
-    #: A challenge's: what the solver's own game on the class's dice scored (known from a
-    #: finished result, whose claim of it was checked); None when nobody finished.
+    #: A challenge's: what the solver's own game on the class's dice scored, played again on
+    #: the code's dice (never a file's figure).
     solver_game_score: int | None = None
 
 
@@ -332,5 +333,5 @@ def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]
         tuple(r[2] for r in rows),
         min_asked,
         perfect_play_expected=TURNS * expected_turn(),
-        solver_game_score=next((r.perfect_score for _, r in group if r.complete), None),
+        solver_game_score=perfect_play(for_challenge(group[0][1].code).source()),
     )

@@ -12,9 +12,12 @@ edits and damage, it proves nothing: anyone can recompute it. What a file's answ
 checked by grading them again (:mod:`farkle_trainer.training.classroom.verify`).
 
 Version 2 keeps each decision's play (``keep`` and ``action``) so it can be replayed; files
-of version 1 are still read, and reported as not verifiable. Version 3 is written since
+of version 1 are still read, and reported as not verifiable. Version 3 was written since
 final-round drills put the player below the target: a version 2 drill file is read but not
 verified (its final rounds were drawn the older way), its quizzes and challenges still are.
+Version 4 names a challenge's figure of the solver's own game on the class's dice
+``solver_game_score``, as the report does; versions up to 3 called it ``perfect_score``, and
+are read as they are.
 
 :class:`ResultRecorder` rewrites the file after every answer of a session, so a session cut
 short still leaves the answers given, and never over another session's result saved there since.
@@ -48,9 +51,12 @@ from farkle_trainer.training.classroom.codes import (
 from farkle_trainer.training.record import AnswerRecord
 
 RESULT_FORMAT = "farkle-trainer result"
-RESULT_VERSION = 3
+RESULT_VERSION = 4
 #: The versions this program reads: version 1 lacks the plays, so it is read but not verified.
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
+#: The key of the solver's own game on a challenge's dice, by the versions that wrote it.
+SOLVER_GAME_KEY = "solver_game_score"
+_OLDER_SOLVER_GAME_KEY = "perfect_score"
 CHECKSUM_PREFIX = "sha256:"
 #: Totals are the exact sum rounded once to two decimals; files written before losses were kept
 #: exact hold losses rounded to two decimals, whose sum may differ from the total by this.
@@ -65,6 +71,11 @@ class ResultError(InputError):
         self.kind = kind
 
 
+class NotAResult(ResultError):
+    """A file that is no result document at all: not a file that can be read, not JSON, or a
+    document of another kind."""
+
+
 # -- results
 
 
@@ -73,7 +84,8 @@ class Result:
     """What a student hands in: who, which code and activity, every answer and the totals.
 
     ``score`` is the number of right answers in a quiz or drills, and the points banked in a
-    challenge (``perfect_score``: what perfect play banked on the same dice). ``planned`` is
+    challenge (``solver_game_score``: what the solver's own game banked on the class's dice, a
+    finished challenge's). ``planned`` is
     how many questions the session had (turns, for a challenge); ``complete`` says it ran to
     its end. Times are UTC, as ``2026-11-29T10:15:00Z``.
     """
@@ -89,7 +101,7 @@ class Result:
     complete: bool
     started: str
     finished: str | None
-    perfect_score: int | None = None
+    solver_game_score: int | None = None
     #: The result format the file was written in (older ones cannot all be checked).
     version: int = field(default=RESULT_VERSION, compare=False)
 
@@ -154,7 +166,7 @@ def result_document(r: Result) -> dict[str, Any]:
         "answers": [a.entry() for a in r.answers],
         "right": r.right,
         "score": r.score,
-        "perfect_score": r.perfect_score,
+        SOLVER_GAME_KEY: r.solver_game_score,
         "points_lost": r.points_lost,
         "chance_lost": r.chance_lost,
     }
@@ -364,11 +376,11 @@ def parse_result(text: str) -> Result:
         data = json.loads(text)
     except ValueError as exc:
         where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise ResultError("not-json", f"not JSON{where}: not a result file") from None
+        raise NotAResult("not-json", f"not JSON{where}: not a result file") from None
     except RecursionError:
-        raise ResultError("not-result", "nested too deeply to be a result file") from None
+        raise NotAResult("not-result", "nested too deeply to be a result file") from None
     if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
-        raise ResultError("not-result", "not a farkle-trainer result file")
+        raise NotAResult("not-result", "not a farkle-trainer result file")
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > RESULT_VERSION:
         raise ResultError(
@@ -406,7 +418,7 @@ def parse_result(text: str) -> Result:
             raise ResultError(
                 "not-result", f"not a result file: its name is not one a student can type ({exc})"
             ) from None
-    perfect = _need(data, "perfect_score", int, optional=True)
+    solver_game = _need(data, _solver_game_key(version), int, optional=True)
     for key in ("started", "finished"):
         moment = data.get(key)
         if isinstance(moment, str) and not _is_time(moment):
@@ -423,11 +435,16 @@ def parse_result(text: str) -> Result:
         complete=_need(data, "complete", bool),
         started=_need(data, "started", str),
         finished=_need(data, "finished", str, optional=True),
-        perfect_score=perfect,
+        solver_game_score=solver_game,
         version=version,
     )
     _check_totals(result, data)
     return result
+
+
+def _solver_game_key(version: int) -> str:
+    """Where a result of ``version`` keeps the solver's own game on a challenge's dice."""
+    return SOLVER_GAME_KEY if version >= 4 else _OLDER_SOLVER_GAME_KEY
 
 
 def _is_time(text: str) -> bool:
@@ -449,7 +466,7 @@ def _check_totals(r: Result, data: Mapping[str, Any]) -> None:
         and same(data.get("chance_lost"), r.chance_lost)
         and data.get("right") == r.right
         and (r.activity == "challenge" or r.score == r.right)
-        and (r.activity == "challenge" or r.perfect_score is None)
+        and (r.activity == "challenge" or r.solver_game_score is None)
         and [a.number for a in r.answers] == list(range(1, len(r.answers) + 1))
     )
     if not adds_up:
@@ -461,18 +478,19 @@ MAX_RESULT_FILE = 4 * 1024 * 1024
 
 
 def read_result(path: Path) -> Result:
-    """The result in ``path``: only a regular file of a sane size."""
+    """The result in ``path``: only a regular file of a sane size (anything else, or a file that
+    cannot be read, is :class:`NotAResult`)."""
     try:
         text = read_text(path, MAX_RESULT_FILE)
     except NotARegularFile:
-        raise ResultError("unreadable", "not a regular file: not a result file") from None
+        raise NotAResult("unreadable", "not a regular file: not a result file") from None
     except FileTooLarge:
         too_large = f"too large to be a result file (over {MAX_RESULT_FILE // 2**20} MB)"
-        raise ResultError("not-result", too_large) from None
+        raise NotAResult("not-result", too_large) from None
     except UnicodeDecodeError:
-        raise ResultError("not-json", "not JSON (not even text): not a result file") from None
+        raise NotAResult("not-json", "not JSON (not even text): not a result file") from None
     except OSError as exc:
-        raise ResultError("unreadable", f"cannot be read: {exc.strerror or exc}") from None
+        raise NotAResult("unreadable", f"cannot be read: {exc.strerror or exc}") from None
     return parse_result(text)
 
 
@@ -526,7 +544,7 @@ class ResultRecorder:
             self._score = score
         self._save(self.result(complete=False))
 
-    def result(self, *, complete: bool, perfect_score: int | None = None) -> Result:
+    def result(self, *, complete: bool, solver_game_score: int | None = None) -> Result:
         right = sum(a.correct for a in self.answers)
         return Result(
             name=self.name,
@@ -540,14 +558,16 @@ class ResultRecorder:
             complete=complete,
             started=self._started,
             finished=_stamp(self.clock()) if complete else None,
-            perfect_score=perfect_score,
+            solver_game_score=solver_game_score,
         )
 
-    def finish(self, *, complete: bool, score: int | None = None, perfect_score: int | None = None) -> Result:
+    def finish(
+        self, *, complete: bool, score: int | None = None, solver_game_score: int | None = None
+    ) -> Result:
         """The final result, written to the file if there is one and anything was answered."""
         if score is not None:
             self._score = score
-        r = self.result(complete=complete, perfect_score=perfect_score)
+        r = self.result(complete=complete, solver_game_score=solver_game_score)
         if r.answers:
             self._save(r)
         return r

@@ -5,7 +5,7 @@ taken on trust except its answers. :func:`verify` asks the code's questions agai
 file's settings and grades the file's answers with the quiz's own grader, the drill's
 grading, or a replay of the challenge's moves on the code's dice; then it compares what
 follows with what the file claims: each answer's question, grade, right or wrong and loss,
-the score, ``complete`` and perfect play.
+the score, ``complete`` and the solver's own game on the class's dice.
 
 What this proves is that the answers are answers to the code's questions and are graded
 right. It cannot prove who gave them (the name is what the student typed) or when
@@ -15,6 +15,7 @@ right. It cannot prove who gave them (the name is what the student typed) or whe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from farkle_trainer.engine.decisions import KINDS, Kind, decision_for, grade, question_line
@@ -23,8 +24,8 @@ from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
-from farkle_trainer.training.classroom.codes import class_drills, class_quiz
-from farkle_trainer.training.classroom.results import RESULT_VERSION, Result, ResultError
+from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES, class_drills, class_quiz
+from farkle_trainer.training.classroom.results import Result, ResultError
 from farkle_trainer.training.drills.drills import Level as DrillLevel
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import review_move
@@ -36,8 +37,10 @@ from farkle_trainer.training.quizzes.quiz import grade as grade_quiz
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.training.record import AnswerRecord
 
-#: The oldest result version whose quizzes and challenges a code still asks the same way.
+#: The oldest result version whose quizzes and challenges a code still asks the same way, and
+#: the oldest whose drills it does (final rounds were drawn another way before).
 _SAME_QUESTIONS_SINCE = 2
+_SAME_DRILLS_SINCE = 3
 #: What a report says of a result it reads but cannot check.
 OLDER_FORMAT = "not verifiable (older format)"
 
@@ -55,9 +58,7 @@ def verify(r: Result) -> str | None:
     Returns None when everything was checked, or why it could not be (an older format, a
     rule set that is not a preset: its table is not known here).
     """
-    if r.version < RESULT_VERSION and not (r.version == _SAME_QUESTIONS_SINCE and r.activity != "decide"):
-        # Version 3 changed only how final-round drills are drawn: older quizzes and
-        # challenges are the same questions and can still be checked.
+    if _older(r):
         return OLDER_FORMAT
     rules = PRESETS.get(r.rules)
     if r.activity == "challenge":
@@ -79,6 +80,14 @@ def verify(r: Result) -> str | None:
         )
         _compare(r.answers, expected)
     return None
+
+
+def _older(r: Result) -> bool:
+    """Whether ``r`` is of a format whose answers cannot be checked: version 1 keeps no plays,
+    and version 2 drew final-round drills another way. Version 3 changed only that, version 4
+    only a key's name: older quizzes and challenges are the same questions and are checked."""
+    since = _SAME_DRILLS_SINCE if r.activity == "decide" else _SAME_QUESTIONS_SINCE
+    return r.version < since
 
 
 # -- settings
@@ -205,8 +214,32 @@ def _not_the_codes(a: AnswerRecord) -> str:
 # -- replaying a challenge
 
 
-def _verify_challenge(r: Result) -> None:
-    """Replay the moves on the code's dice: each decision graded again, the score and the end."""
+@dataclass(frozen=True)
+class ChallengeGame:
+    """The game a class challenge's result records, played again on the class's dice."""
+
+    state: m.MatchState
+    code: str
+    name: str | None
+
+
+def challenge_game(r: Result) -> ChallengeGame:
+    """The game of a challenge result, its moves played again on the class code's dice once
+    every claim of the file is checked: :class:`ClaimError` for the first that is false, and a
+    :class:`ResultError` for a result that is no challenge or keeps no moves."""
+    if r.activity != "challenge":
+        raise ResultError(
+            "not-result",
+            f"it holds a {ACTIVITY_NAMES[r.activity]} result, not a game (class report reads it)",
+        )
+    if _older(r):
+        raise ResultError("not-result", "its result format is older and keeps no moves to play again")
+    return ChallengeGame(_verify_challenge(r), r.code, r.name)
+
+
+def _verify_challenge(r: Result) -> m.MatchState:
+    """Replay the moves on the code's dice: each decision graded again, the score and the end;
+    the game they make."""
     if r.rules != CHALLENGE_RULES or r.planned != SOLO_TURNS:
         raise ClaimError(f"a challenge is {SOLO_TURNS} turns on {CHALLENGE_RULES} rules")
     setup = for_challenge(r.code)
@@ -235,11 +268,13 @@ def _verify_challenge(r: Result) -> None:
         raise ClaimError(f"a score of {r.score:,}, but its moves bank {state.banked:,}")
     if r.complete and not state.over:
         raise ClaimError(f"marked complete, but its moves stop in turn {state.turn} of {SOLO_TURNS}")
-    perfect = perfect_play(source) if r.complete else None
-    if r.perfect_score != perfect:
+    solver_game = perfect_play(source) if r.complete else None
+    if r.solver_game_score != solver_game:
         raise ClaimError(
-            f"perfect play on the class's dice scores {_points(perfect)}, not {_points(r.perfect_score)}"
+            f"the solver's own game on the class's dice scores {_points(solver_game)}, "
+            f"not {_points(r.solver_game_score)}"
         )
+    return state
 
 
 def _points(value: int | None) -> str:

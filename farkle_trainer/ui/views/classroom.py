@@ -81,6 +81,12 @@ def challenge_stopped(code: str, state: MatchState) -> str:
     return f"Challenge stopped at {where}. To play it again from turn 1: farkle-train challenge {code}"
 
 
+def challenge_kept(game: int, state: MatchState) -> str:
+    """Where the challenge is kept, to look at again."""
+    shown = "as it ended" if state.over else "up to where it stopped"
+    return f"Kept as game {game} in farkle-train games: farkle-train review {game} shows it {shown}."
+
+
 def _result_words(r: Result) -> str:
     if r.activity == "challenge":
         what = f"{points(r.score)} points" if r.complete else f"stopped with {points(r.score)} banked"

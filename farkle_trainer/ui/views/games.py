@@ -1,7 +1,8 @@
-"""``farkle-train games``: every saved game, whole games and daily games alike, newest first.
+"""``farkle-train games``: every saved game, whole games, class challenges and daily games alike,
+newest first.
 
-A whole game is named by its number, a daily game by ``d`` and its own number (``d4``), so
-``farkle-train review`` opens either from the name the list shows.
+A whole game or a challenge is named by its number, a daily game by ``d`` and its own number
+(``d4``), so ``farkle-train review`` opens either from the name the list shows.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.notation import plural
 from farkle_trainer.engine.notation import points as pts
+from farkle_trainer.store.games import CHALLENGE_GAME
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, rated_by_an_earlier_rule
@@ -57,7 +59,14 @@ def _resigned(state: m.MatchState, outcome: str | None) -> int | None:
     return resigned_seat(state) if outcome == "resigned" and not state.over else None
 
 
-def result_words(state: m.MatchState, outcome: str | None, finished: bool) -> str:
+def is_challenge(row: GameRow) -> bool:
+    return row.kind == CHALLENGE_GAME
+
+
+def result_words(state: m.MatchState, outcome: str | None, finished: bool, *, challenge: bool = False) -> str:
+    if challenge and not state.over:
+        # A challenge is never carried on: one not over stopped there (or its terminal closed).
+        return f"stopped at turn {min(state.turn, SOLO_TURNS)}"
     if not finished:
         return f"unfinished (turn {state.turn})"
     if outcome == SET_ASIDE and not state.over:
@@ -107,13 +116,22 @@ def _daily_kind(attempt: DailyAttempt) -> str:
 UNREADABLE = "its saved state cannot be read"
 
 
+def _who(row: GameRow, state: m.MatchState) -> str:
+    """Who played: the line-up, or the class challenge it was."""
+    return f"class challenge {state.setup.code}" if is_challenge(row) else line_up(state.setup)
+
+
+def _result(row: GameRow, state: m.MatchState) -> str:
+    return result_words(state, row.outcome, row.finished, challenge=is_challenge(row))
+
+
 def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
     when = f"{_started(row.started_at)} UTC"
     if state is None:
         return f"Game {row.id}, {when}, {_kind(row, state)}: {UNREADABLE}."
-    result = result_words(state, row.outcome, row.finished)
     return (
-        f"Game {row.id}, {when}: {line_up(state.setup)}, {_kind(row, state)}; {result}; {scores_text(state)}."
+        f"Game {row.id}, {when}: {_who(row, state)}, {_kind(row, state)}; {_result(row, state)}; "
+        f"{scores_text(state)}."
     )
 
 
@@ -153,11 +171,14 @@ def _cells(s: Saved) -> tuple[str, ...]:
     assert row is not None
     if s.state is None:
         return (str(row.id), _started(row.started_at), _kind(row, None), UNREADABLE, "")
-    result = result_words(s.state, row.outcome, row.finished)
-    return (str(row.id), _started(row.started_at), _kind(row, s.state), result, scores_text(s.state))
+    kind = f"challenge {s.state.setup.code}" if is_challenge(row) else _kind(row, s.state)
+    return (str(row.id), _started(row.started_at), kind, _result(row, s.state), scores_text(s.state))
 
 
 def _unfinished(s: Saved) -> bool:
+    """A game that can be carried on: a challenge never is."""
+    if s.game is not None and is_challenge(s.game):
+        return False
     row = s.daily or s.game
     assert row is not None
     return not row.finished
@@ -201,9 +222,10 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
         data["scores"] = list(state.scores)
         winners = m.final_winners(state, _resigned(state, row.outcome))
         data["winners"] = None if winners is None else [state.setup.players[i].name for i in winners]
-        data["result"] = result_words(state, row.outcome, row.finished)
+        data["result"] = _result(row, state)
         data["target"] = state.setup.target
         data["rules"] = state.setup.rules.name
+        data["code"] = state.setup.code or None
     return data
 
 

@@ -418,6 +418,9 @@ def stopped_line(state: m.MatchState) -> str:
 def result_line(state: m.MatchState, resigned: int | None = None, *, stopped: bool = False) -> str:
     """How the game ended: over, given up by the seat ``resigned``, or set aside (``stopped``)."""
     setup = state.setup
+    if stopped and not state.over and setup.activity == "challenge" and setup.code:
+        # A challenge is never carried on: it stopped there.
+        return f"Challenge stopped at turn {state.turn} of {SOLO_TURNS}, with {scores_text(state)}."
     if stopped and not state.over:
         return f"Game set aside at turn {state.turn}, unfinished. Scores: {scores_text(state)}."
     if setup.form != Form.MATCH and resigned is not None:
