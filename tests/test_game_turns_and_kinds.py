@@ -202,8 +202,9 @@ def test_no_to_carry_on_says_first_that_a_training_game_is_set_aside(farkle_home
     code, review = run(["review", "1", "--plain"])
     assert code == 0, review
     assert (
-        "Game set aside at turn 1, unfinished. Scores: 0 banked.\nThe only decision was the best play."
-        in review
+        "Game set aside at turn 1, unfinished. Scores: 0 banked.\n"
+        "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected score "
+        "of a turn).\nThe only decision was the best play." in review
     )
     assert "resigned" not in review
 
