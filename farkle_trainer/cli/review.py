@@ -153,8 +153,8 @@ def review(
         return
     term.say(view.review_heading(heading, state))
     term.show(
-        view.game_over_text(state, analysis, resigned),
-        lambda: view.game_over_rich(state, analysis, resigned),
+        view.game_over_text(state, analysis, resigned, stopped=stopped),
+        lambda: view.game_over_rich(state, analysis, resigned, stopped=stopped),
     )
     _moves(term, state, analysis, every=moves)
 
