@@ -13,6 +13,7 @@ from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.decisions import Position, decision_for
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills.drills import Plan
 from farkle_trainer.training.drills.session import drill_stream
@@ -59,6 +60,26 @@ def test_the_hint_ranks_plays_by_the_runs_of_farkles() -> None:
     assert (data["options"][0]["keep"], data["best_action"]) == ([1, 5], "bank")
     code, out, _ = run(*args)
     assert json.loads(out)["best_action"] == "roll"
+
+
+def test_a_last_turns_hint_shows_the_run_and_that_a_farkle_now_just_ends_the_game() -> None:
+    args = ["hint", "4", "3", "3", "6", "3", "4", "--score", "700", "--opponent", "3650", "--target", "2000"]
+    args += ["--penalty", "1000", "--last-turn"]
+    code, out, err = run(*args, "--farkles", "2", "--opponent-farkles", "2", "--plain")
+    assert code == 0, err
+    assert out.splitlines()[1:3] == [
+        "Your final turn: the opponent reached 3,650, you have 700 (2 Farkles in a row); values are "
+        "chances of passing them (a tie counts one half).",
+        "Three Farkles in a row cost 1,000, but not in a last turn: a Farkle now just ends the game.",
+    ]
+    # The points figures count a Farkle as the game does there: the turn's points lost, no more.
+    data = json.loads(run(*args, "--farkles", "2", "--json")[1])
+    plain = solve(PENALTY, Objective.expected())
+    for option in data["options"]:
+        t = option["points_after"]
+        assert (option["bank_ev"], option["roll_ev"]) == (t, plain.roll_value(t, option["dice_left"] or 6))
+    assert json.loads(run(*args, "--json")[1])["options"] == data["options"]
+    assert (data["points_best"], data["points_action"]) == ([3, 3, 3], "roll")
 
 
 @pytest.mark.parametrize(

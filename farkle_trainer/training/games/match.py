@@ -11,6 +11,10 @@ House rules, as the design reads them:
   banking ends a run of Farkles;
 * when a player banks to the target or more, every other player gets exactly one last
   turn (the final round); then the highest score wins and equal top scores share the win.
+  A Farkle in a last turn just ends it, the penalty not charged: the player is behind the
+  one who reached the target, so the game is theirs to win only by passing them, and a
+  lower losing score would change nothing but the figure (the game solver, the hint and
+  the analysis count a last turn's Farkle the same way).
 
 Solo has two forms: ten turns for the highest score, and the target in as few turns as
 possible (a Farkle costs a turn).
@@ -492,7 +496,7 @@ def _throw(state: MatchState, source: DiceSource) -> MatchState:
     run = state.farkles[seat] + 1
     score = state.scores[seat]
     if run == FARKLES_FOR_PENALTY:
-        if state.setup.penalty:
+        if state.setup.penalty and not state.last_turn:
             score = max(0, score - state.setup.penalty)
         run = 0
     return _end_turn(state, score, run)

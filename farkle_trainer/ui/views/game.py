@@ -71,8 +71,8 @@ def _game_heading(h: GameHint) -> list[str]:
     if g.last_turn:
         assert g.leader is not None
         out.append(
-            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}; "
-            "values are chances of passing them (a tie counts one half)."
+            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}"
+            f"{in_a_row(runs.my_farkles)}; values are chances of passing them (a tie counts one half)."
         )
     else:
         out.append(
@@ -80,7 +80,12 @@ def _game_heading(h: GameHint) -> list[str]:
             f"the opponent {points(g.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
             "values are chances of winning the game."
         )
-    if h.penalty and not g.last_turn:
+    if h.penalty and g.last_turn:
+        out.append(
+            f"Three Farkles in a row cost {points(h.penalty)}, but not in a last turn: "
+            "a Farkle now just ends the game."
+        )
+    elif h.penalty:
         out.append(f"Three Farkles in a row cost {points(h.penalty)} (never below 0).")
     opened = g.my_score > 0 or bool(runs.my_opened)
     if h.opening and not opened:

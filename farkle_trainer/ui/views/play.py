@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
 from farkle_trainer.engine.grading import Unit, gives_up_text
 from farkle_trainer.engine.notation import dice_count, dice_text, labelled_roll, move_words, percent, plural
 from farkle_trainer.engine.notation import points as pts
@@ -193,6 +194,8 @@ def farkle_line(move: m.Move, after: m.MatchState) -> str:
     score = after.scores[move.seat]
     if score < move.score:
         text += f"; a third Farkle in a row costs {pts(move.score - score)}"
+    elif move.last_turn and after.setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1:
+        text += "; in a last turn a third Farkle in a row just ends the game, with no penalty"
     return f"{text}. {name} {pts(score)}."
 
 
