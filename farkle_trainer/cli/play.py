@@ -145,8 +145,9 @@ def play(
             "--vs",
             metavar="LEVELS",
             help="Computers to play: easy, medium or hard, up to three, comma-separated (default: "
-            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score, Hard "
-            "the best chance of winning (with three or four players, against the leader).",
+            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score under "
+            "the house rules, Hard the best chance of winning (with three or four players, against "
+            "the leader).",
             show_default=False,
         ),
     ] = None,
