@@ -25,9 +25,11 @@ from farkle_trainer.engine.decisions import (
     points_choice,
     position_data,
     position_from_data,
+    question_line,
     situation_lines,
 )
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
+from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import (
     POINT_GRADES,
@@ -252,6 +254,28 @@ def test_who_has_opened_is_said_and_enforced() -> None:
     assert [c.action for c in d.choices] == ["roll"]  # 300 is short of the minimum
     table = solve_game(OPENING)
     assert d.best.value == table.roll_value(0, 0, 300, 2)
+
+
+def test_a_player_knocked_back_to_0_is_told_in_words_that_they_have_opened() -> None:
+    rules = OPENING.with_house_rules(three_farkle_penalty=500)
+    runs = Runs(my_farkles=0, opponent_farkles=1, my_opened=True, opponent_opened=True)
+    p = Position(rules, Kind.GAME, 200, (1, 3, 4), banked=0, opponent=0, target=1000, opening=350, runs=runs)
+    assert situation_lines(p)[:4] == [
+        "Game to 1,000 against one opponent: you have 0 banked, your opponent 0 (1 Farkle in a row).",
+        "Three Farkles in a row cost 500 (never below 0).",
+        "You have opened already (the penalty knocked you back to 0): the opening minimum of 350 no "
+        "longer holds you.",
+        "Your opponent has opened already (the penalty knocked them back to 0).",
+    ]
+    d = decision_for(p)
+    assert {c.action for c in d.choices} == {"bank", "roll"}  # 300 banks: the minimum holds no more
+    table = solve_game(rules)
+    # Banked, 300 against 0: the opponent's turn, their run of 1 and opened, this player's run over.
+    assert d.choice((1,), "bank").value == 1 - table.win_chance(0, 300, Runs(1, 0, True, None))
+    solo = Position(
+        rules, Kind.SOLO, 0, (1, 3, 4), banked=0, target=1000, opening=350, runs=Runs(my_opened=True)
+    )
+    assert "You have opened already (the penalty knocked you back to 0)" in question_line(solo)
 
 
 # -- generation

@@ -621,8 +621,17 @@ def _scores_lines(p: Position) -> list[str]:
     if p.opening:
         if not p.opened:
             out.append(_not_opened(p))
-        if p.kind == "game" and not p.opponent and not runs.opponent_opened:
-            out.append(f"Your opponent has not opened yet (opening minimum {points(p.opening)}).")
+        elif not p.banked:
+            out.append(
+                f"You have opened already (the penalty knocked you back to 0): the opening minimum "
+                f"of {points(p.opening)} no longer holds you."
+            )
+        if p.kind == "game" and not p.opponent:
+            out.append(
+                "Your opponent has opened already (the penalty knocked them back to 0)."
+                if runs.opponent_opened
+                else f"Your opponent has not opened yet (opening minimum {points(p.opening)})."
+            )
     return out
 
 
