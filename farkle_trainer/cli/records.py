@@ -116,12 +116,16 @@ def stats(
     """Official results only: daily games (streaks, best, average, histogram) and rated games.
 
     The first attempt at each day's game is the official one; rated games are one person
-    against one computer with no coach and no hint; nothing from training counts. Each result
-    is what its saved moves replay to: one whose moves do not give it is listed, not counted.
+    against one computer on a preset with the references' house rules, with no coach and no
+    hint, reported for each level, rule set and target; nothing from training counts. Each
+    result is what its saved moves replay to, the computer's included: one whose moves do not
+    give it, or whose dice fair dice give less than once in a billion games, is listed, not
+    counted; a rated game that cannot be read counts as resigned.
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
     from farkle_trainer.training.games.play import official_game_stats
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)
@@ -133,7 +137,9 @@ def stats(
     with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
         summary = official_stats(store, today)
-        games = official_game_stats(store)
+        # Checking a Hard computer's moves may need its game solved: said as the solve starts.
+        with solving(out, quiet=json):
+            games = official_game_stats(store)
     if json:
         out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})
     else:

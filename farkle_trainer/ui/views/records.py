@@ -496,12 +496,27 @@ def stats_rich(s: StatsSummary) -> RenderableType:
 
 
 def unverifiable_games_lines(g: GameStats) -> list[str]:
-    """The games left out of the rated games' figures, each with why."""
-    if not g.unverifiable:
-        return []
-    counted = plural(len(g.unverifiable), "game")
-    heading = f"Not counted: {counted} whose saved moves do not bear out what the store says of them:"
-    return [heading, *(f"  game {u.game}: {u.reason}" for u in g.unverifiable)]
+    """The games counted as resigned because they are damaged, and those left out of the rated
+    games' figures, each with why."""
+    lines = []
+    if g.unread:
+        lines.append(f"Counted as resigned: {plural(len(g.unread), 'damaged rated game')}:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unread]
+    if g.unverifiable:
+        counted = plural(len(g.unverifiable), "game")
+        lines.append(f"Not counted: {counted} whose saved moves or dice do not bear out what the store says:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unverifiable]
+    return lines
+
+
+def rule_set_words(r: LevelRecord) -> str:
+    """``classic to 10,000``, with any opening minimum and penalty; ``rules unknown`` for games
+    whose saved state cannot be read."""
+    if r.rules is None or r.target is None:
+        return "rules unknown"
+    house = [f"opening {r.opening:,}"] if r.opening else []
+    house += [f"penalty {r.penalty:,}"] if r.penalty else []
+    return ", ".join([f"{r.rules} to {r.target:,}", *house])
 
 
 def game_stats_lines(g: GameStats) -> list[str]:
@@ -520,7 +535,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
         average = "" if r.average_score is None else f"; average score {average_points(r.average_score)}"
         best = "" if r.best is None else f", best {r.best:,}"
         out.append(
-            f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
+            f"  against {r.level}, {rule_set_words(r)}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
             f"{r.losses} lost{resigned}{average}{best}"
         )
     return out + unverifiable_games_lines(g)
@@ -564,13 +579,20 @@ def game_stats_rich(g: GameStats) -> RenderableType:
     counts = _level_counts(g)
     table = Table()
     table.add_column("level")
+    table.add_column("rules")
     for name, _ in counts:
         table.add_column(name, justify="right")
     table.add_column("average", justify="right")
     table.add_column("best", justify="right")
     for r in g.levels:
         best = "-" if r.best is None else f"{r.best:,}"
-        table.add_row(r.level, *(f"{count(r):,}" for _, count in counts), _average(r.average_score), best)
+        table.add_row(
+            r.level,
+            rule_set_words(r),
+            *(f"{count(r):,}" for _, count in counts),
+            _average(r.average_score),
+            best,
+        )
     return fit(Group(heading, streak, table, *left_out), game_stats_text(g))
 
 
@@ -582,6 +604,10 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
         "levels": [
             {
                 "level": r.level,
+                "rules": r.rules,
+                "opening": r.opening,
+                "penalty": r.penalty,
+                "target": r.target,
                 "played": r.played,
                 "wins": r.wins,
                 "shared": r.shared,
@@ -593,4 +619,5 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
             for r in g.levels
         ],
         "unverifiable": [{"game": u.game, "reason": u.reason} for u in g.unverifiable],
+        "unread": [{"game": u.game, "reason": u.reason} for u in g.unread],
     }
