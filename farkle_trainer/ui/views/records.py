@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.training.games.daily import DailyStatus
+    from farkle_trainer.training.resets import ProgressHeld, StatsHeld
 
 KIND_LABELS = {
     "score": "Scoring",
@@ -490,6 +491,46 @@ def stats_rich(s: StatsSummary) -> RenderableType:
         recent.add_row(r.date, points(r.score), r.marks or "")
     parts.append(recent)
     return fit(Group(*parts), stats_text(s))
+
+
+# -- resets
+
+
+def _and(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _of_them(count: int, unfinished: int, noun: str, tail: str = "") -> str:
+    """``2 rated games``, ``1 unfinished rated game``, ``3 rated games, 1 of them unfinished``,
+    with ``tail`` after the noun."""
+    if unfinished == count:
+        return f"{plural(count, f'unfinished {noun}')}{tail}"
+    if unfinished:
+        return f"{plural(count, noun)}{tail}, {unfinished} of them unfinished"
+    return f"{plural(count, noun)}{tail}"
+
+
+def progress_held_words(held: ProgressHeld) -> str:
+    """Everything ``reset progress`` deletes, as its question names it."""
+    parts = []
+    if held.answers:
+        parts.append(f"{plural(held.answers, 'answer')} in {plural(held.sessions, 'session')}")
+    if held.practice_games:
+        parts.append(plural(held.practice_games, "practice daily game"))
+    if held.lessons:
+        parts.append(f"{held.lessons} {'lesson' if held.lessons == 1 else 'lessons'} read")
+    return f"all training progress ({_and(parts or ['nothing'])})"
+
+
+def stats_held_words(held: StatsHeld) -> str:
+    """Everything ``reset stats`` deletes, as its question names it."""
+    parts = []
+    if held.daily:
+        parts.append(_of_them(held.daily, held.daily_unfinished, "official daily game"))
+    if held.games:
+        moves = f" with {'its' if len(held.games) == 1 else 'their'} moves"
+        parts.append(_of_them(len(held.games), held.games_unfinished, "rated game", moves))
+    return f"all official results ({'; '.join(parts or ['nothing'])}; with the streaks and records they make)"
 
 
 # -- rated games
