@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
     from farkle_trainer.training.games.match import MatchState
-    from farkle_trainer.training.games.play import Played
+    from farkle_trainer.training.games.play import Played, Unfinished
     from farkle_trainer.training.games.setup import Setup
     from farkle_trainer.ui.terminal import Terminal
 
@@ -228,12 +228,14 @@ def play(
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
-    Only a game of one person against one computer, with no coach and on dice nobody can know
-    in advance (drawn as they are rolled: no --seed, no --code), is rated and counts in stats:
+    Only a game of one person against one computer, on a preset table to 2,000, 5,000 or 10,000
+    (no opening minimum, or 350, 500 or 1,000), with no coach and on dice nobody can know in
+    advance (drawn as they are rolled: no --seed, no --code), is rated and counts in stats:
     only there is the game graded by the exact chance of winning. Against two or three
-    computers, with friends (whose decisions stay in the game, in nobody's progress), or solo,
-    it is training. During the game h asks the coach (a rated game has none), resign gives up,
-    q stops. At the end a yes to "Play again?" starts the same game with the other player first.
+    computers, with friends (whose decisions stay in the game, in nobody's progress), solo, or
+    on a rule file of your own, it is training. During the game h asks the coach (a rated game
+    has none), resign gives up, q stops. At the end a yes to "Play again?" starts the same game
+    with the other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
@@ -318,13 +320,18 @@ def _again(term: Terminal, setup: Setup) -> bool:
         return False
 
 
-def _offer(term: Terminal, row: GameRow) -> bool:
-    """Whether to carry on with the unfinished game ``row`` (else a rated one counts as
-    resigned, a training one is set aside): by default yes, as closing it may count as a loss."""
+def _offer(term: Terminal, game: Unfinished, where: Path) -> bool | None:
+    """Whether to carry on with the unfinished game (else a rated one counts as resigned, a
+    training one is set aside): by default yes, as closing it may count as a loss. A game that
+    cannot be played on is not offered: what starting a new game does to it is said first, and
+    the answer is whether to start it (None: no)."""
     from farkle_trainer.ui.views import play as view
 
-    term.say(view.unfinished_line(row))
-    return term.yes_no(view.resume_prompt(row), default=True)
+    if game.damage is not None:
+        term.say(view.damaged_unfinished_line(game.row, game.damage, where, rated=game.rated))
+        return False if term.yes_no(view.START_NEW_PROMPT, default=True) else None
+    term.say(view.unfinished_line(game.row, rated=game.rated))
+    return term.yes_no(view.resume_prompt(rated=game.rated), default=True)
 
 
 class _GameFile:
@@ -359,18 +366,13 @@ def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> Non
         raise typer.Exit(INTERRUPTED) from None
 
 
-def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
+def _check_save_first(save: Path, game: Unfinished | None, *, force: bool) -> None:
     """Before the unfinished game is offered: a file at ``save`` that is not that game's own
     can be written by no game here, whatever the answer, so it is refused at once."""
-    from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.gamefile import check_replace, holds_game
-    from farkle_trainer.training.games.setup import MatchError
 
-    try:
-        unfinished = None if row is None else game.saved_state(row)
-    except MatchError:
-        unfinished = None
-    if unfinished is None or not holds_game(save, unfinished):
+    state = None if game is None else game.state
+    if state is None or not holds_game(save, state):
         check_replace(save, None, force=force)
 
 
@@ -413,6 +415,7 @@ def _play(
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import check_replace
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
     from farkle_trainer.ui.views import review as ending
 
@@ -422,19 +425,28 @@ def _play(
         if pausing:
             time.sleep(PAUSE_SECONDS)
 
+    # Checking a Hard computer's moves may need its game solved: said as the solve starts.
+    with solving(term):
+        old = None if row is None else game.unfinished(row)
     try:
         if fresh is None:
-            if row is None:
+            if old is None:
                 fail("there is no unfinished game to carry on: start one with farkle-train play")
-            state = game.saved_state(row)
+            if old.state is None:
+                fail(view.cannot_resume_line(old.row, old.damage or "", rated=old.rated))
+            state = old.state
             resumed = True
         else:
             if save is not None:
-                _check_save_first(save, row, force=force)
-            resumed = row is not None and _offer(term, row)
-            if row is not None and resumed:
+                _check_save_first(save, old, force=force)
+            answer = old is not None and _offer(term, old, store.path)
+            if answer is None:
+                term.say(view.NOTHING_STARTED)
+                return None
+            resumed = answer
+            if old is not None and old.state is not None and resumed:
                 term.say(view.SETTINGS_KEPT)
-                state = game.saved_state(row)
+                state = old.state
             else:
                 state = m.new_match(fresh)
     except EndOfInput:
@@ -450,13 +462,9 @@ def _play(
         warm_table(term, state.setup)
     else:
         _warm_before_start(term, state.setup, unfinished=row is not None)
-        if row is not None:
-            damage = game.abandon(store, row)
-            term.say(
-                view.abandoned_line(row)
-                if damage is None
-                else view.closed_damaged_line(row, damage, store.path)
-            )
+        if old is not None:
+            game.abandon(store, old)
+            term.say(view.abandoned_line(old.row, rated=old.rated, damaged=old.state is None))
         row = game.start_game(store, state, file=file)
     assert row is not None
     write = _GameFile(file)

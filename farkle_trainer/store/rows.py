@@ -75,9 +75,11 @@ class DailyAttempt:
 class GameRow:
     """One whole game (``play``): its last saved state, and once over its outcome.
 
-    ``state`` is None when the stored text cannot be read back as a game state's JSON.
+    ``state`` is None when the stored text cannot be read back as a game state's JSON, and
+    ``state_error`` then says why ("is not valid JSON", "is a JSON list, not an object").
     ``outcome`` is ``win``, ``loss``, ``shared`` or ``resigned`` for the person of a rated
-    game, ``over`` or ``resigned`` for the others; None while the game goes on.
+    game, ``over`` or ``resigned`` for the others, ``damaged`` for a game closed unfinished
+    because it could not be played on; None while the game goes on.
     """
 
     id: int
@@ -92,6 +94,7 @@ class GameRow:
     version: int
     outcome: str | None
     score: int | None
+    state_error: str | None = None
 
     @property
     def finished(self) -> bool:

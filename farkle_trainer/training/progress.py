@@ -478,12 +478,24 @@ def export_answers(store: Store, path: Path) -> int:
 @dataclass(frozen=True)
 class RatedResult:
     """A rated game as its moves replay: the computers it was against (``hard``, ``easy,hard``),
-    how it ended for the person (``win``, ``loss``, ``shared`` or ``resigned``) and their score."""
+    how it ended for the person (``win``, ``loss``, ``shared`` or ``resigned``) and their score,
+    and what it was played on: the rule set (a preset's name), its opening minimum and
+    three-Farkle penalty, and the target.
+
+    A game stored as rated whose saved state cannot be read, or that was closed unfinished
+    because it could not be played on, counts as resigned, with the level the store names and
+    nothing else known (``rules`` and ``score`` None); ``unread`` says why.
+    """
 
     game: int
     level: str
     outcome: str
-    score: int
+    score: int | None
+    rules: str | None = None
+    opening: int = 0
+    penalty: int = 0
+    target: int | None = None
+    unread: str | None = None
 
 
 @dataclass(frozen=True)
@@ -501,7 +513,8 @@ Verdict = RatedResult | Unverifiable | None
 
 @dataclass(frozen=True)
 class LevelRecord:
-    """Rated games against one line-up of computers (``hard``, ``easy,hard``)."""
+    """Rated games against one line-up of computers (``hard``, ``easy,hard``) on one rule set,
+    opening minimum, penalty and target (``rules`` None: games whose saved state cannot be read)."""
 
     level: str
     played: int
@@ -511,34 +524,52 @@ class LevelRecord:
     resigned: int
     average_score: float | None
     best: int | None
+    rules: str | None = None
+    opening: int = 0
+    penalty: int = 0
+    target: int | None = None
 
 
 @dataclass(frozen=True)
 class GameStats:
-    """Every finished rated game, by level, and the runs of wins (a shared win ends a run);
-    ``unverifiable`` the games left out of them."""
+    """Every finished rated game, by level, rule set and target, and the runs of wins (a shared
+    win ends a run); ``unverifiable`` the games left out of them, ``unread`` those counted as
+    resigned because they are damaged (see :class:`RatedResult`)."""
 
     levels: tuple[LevelRecord, ...]
     current_streak: int
     longest_streak: int
     unverifiable: tuple[Unverifiable, ...] = ()
+    unread: tuple[Unverifiable, ...] = ()
 
     @property
     def played(self) -> int:
         return sum(r.played for r in self.levels)
 
 
+def _line(r: RatedResult) -> tuple[str, str | None, int, int, int | None]:
+    return (r.level, r.rules, r.opening, r.penalty, r.target)
+
+
+def _line_order(line: tuple[str, str | None, int, int, int | None]) -> tuple[object, ...]:
+    level, rules, opening, penalty, target = line
+    return (level, rules is None, rules or "", target or 0, opening, penalty)
+
+
 def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiable] = ()) -> GameStats:
-    """The stats of rated games from their results (oldest first)."""
-    by_level: dict[str, list[RatedResult]] = {}
+    """The stats of rated games from their results (oldest first): one line for each level, rule
+    set and target, since a score to 2,000 and one to 10,000 average to nothing."""
+    by_line: dict[tuple[str, str | None, int, int, int | None], list[RatedResult]] = {}
     run = longest = 0
     for result in results:
-        by_level.setdefault(result.level, []).append(result)
+        by_line.setdefault(_line(result), []).append(result)
         run = run + 1 if result.outcome == "win" else 0
         longest = max(longest, run)
     levels = []
-    for level, games in sorted(by_level.items()):
-        scores = [g.score for g in games]
+    for line in sorted(by_line, key=_line_order):
+        games = by_line[line]
+        scores = [g.score for g in games if g.score is not None]
+        level, rules, opening, penalty, target = line
         levels.append(
             LevelRecord(
                 level=level,
@@ -549,9 +580,14 @@ def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiab
                 resigned=sum(g.outcome == "resigned" for g in games),
                 average_score=sum(scores) / len(scores) if scores else None,
                 best=max(scores, default=None),
+                rules=rules,
+                opening=opening,
+                penalty=penalty,
+                target=target,
             )
         )
-    return GameStats(tuple(levels), run, longest, tuple(unverifiable))
+    unread = tuple(Unverifiable(r.game, r.unread) for r in results if r.unread is not None)
+    return GameStats(tuple(levels), run, longest, tuple(unverifiable), unread)
 
 
 def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:

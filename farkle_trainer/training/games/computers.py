@@ -24,14 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.dice import counts_of, format_dice
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
 from farkle_trainer.engine.game import GameTable, game_plays, solve_game
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.match import MatchState, opened, play, roll, runs_of
+from farkle_trainer.training.games.match import Claim, MatchState, opened, play, roll, runs_of
 from farkle_trainer.training.games.setup import Level, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
@@ -129,6 +129,19 @@ def hard(state: MatchState) -> Choice:
     best = plays.best
     assert best is not None
     return Choice(best.keep, best.action)
+
+
+def as_played(state: MatchState, claim: Claim) -> str | None:
+    """What is wrong with a saved game's claim of a computer's move, None when it is the move
+    that computer makes on these dice: a computer decides from what it sees alone, so a game
+    kept anywhere (a file, the store) replays the computers' moves too."""
+    if state.player.human:
+        return None
+    choice = choose(state)
+    if (choice.keep, choice.action) == (tuple(sorted(claim.keep)), claim.action):
+        return None
+    made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
+    return f"{state.player.name} does not play that on these dice: it {made}"
 
 
 def step(state: MatchState, source: DiceSource) -> MatchState:

@@ -65,6 +65,15 @@ class ReplayError(MatchError):
     """A saved game whose moves its dice do not give."""
 
 
+class UnreadableState(MatchError):
+    """A saved state that is not a game's: a part missing, of the wrong kind, or out of bounds.
+    ``why`` says which, in words that follow "the saved game cannot be read: "."""
+
+    def __init__(self, why: str):
+        self.why = why
+        super().__init__(f"the saved game cannot be read: {why}")
+
+
 @dataclass(frozen=True)
 class Claim:
     """What a saved game says of one move: whose it was, the dice it showed, what was set
@@ -310,7 +319,7 @@ class MatchState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchState:
-        """The state :meth:`to_dict` gave; :class:`MatchError` for anything else."""
+        """The state :meth:`to_dict` gave; :class:`UnreadableState` for anything else."""
         try:
             if data["version"] != MATCH_VERSION:
                 raise MatchError(f"saved by another version of the game ({data['version']!r})")
@@ -333,9 +342,13 @@ class MatchState:
                 log=tuple(Move.from_dict(m) for m in data["log"]),
             )
         except MatchError as exc:
-            raise MatchError(f"the saved game cannot be read: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise MatchError(f"the saved game cannot be read: {exc!r}") from None
+            raise UnreadableState(str(exc)) from None
+        except KeyError as exc:
+            raise UnreadableState(f"it has no {exc.args[0]!r}, which every saved game has") from None
+        except (TypeError, AttributeError) as exc:
+            raise UnreadableState(f"a part of it is not of the kind a saved game holds ({exc})") from None
+        except ValueError as exc:
+            raise UnreadableState(f"a value in it is not one a saved game holds ({exc})") from None
         _check_consistent(state)
         return state
 
@@ -377,7 +390,7 @@ def _check_consistent(state: MatchState) -> None:
         any(not 0 <= m.seat < size or len(m.scores) != size for m in state.log),
     ]
     if any(problems):
-        raise MatchError("the saved game cannot be read: its scores, turns and dice do not add up")
+        raise UnreadableState("its scores, turns and dice do not add up")
 
 
 def _flag(value: Any) -> bool:
@@ -698,11 +711,13 @@ def replay(
     return state
 
 
-def rebuilt(saved: MatchState, setup: Setup | None = None) -> MatchState:
-    """``saved`` played again from its moves on the dice of ``setup`` (by default its own)."""
+def rebuilt(saved: MatchState, setup: Setup | None = None, *, vet: Vet | None = None) -> MatchState:
+    """``saved`` played again from its moves on the dice of ``setup`` (by default its own), each
+    decision looked at by ``vet`` first, if given."""
     return replay(
         saved.setup if setup is None else setup,
         (m.claim for m in saved.log),
         hints=saved.hints,
         showing=(saved.roll, saved.kept),
+        vet=vet,
     )

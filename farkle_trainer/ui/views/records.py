@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.training.games.daily import DailyStatus
+    from farkle_trainer.training.resets import ProgressHeld, StatsHeld
 
 KIND_LABELS = {
     "score": "Scoring",
@@ -492,16 +493,71 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     return fit(Group(*parts), stats_text(s))
 
 
+# -- resets
+
+
+def _and(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _of_them(count: int, unfinished: int, noun: str, tail: str = "") -> str:
+    """``2 rated games``, ``1 unfinished rated game``, ``3 rated games, 1 of them unfinished``,
+    with ``tail`` after the noun."""
+    if unfinished == count:
+        return f"{plural(count, f'unfinished {noun}')}{tail}"
+    if unfinished:
+        return f"{plural(count, noun)}{tail}, {unfinished} of them unfinished"
+    return f"{plural(count, noun)}{tail}"
+
+
+def progress_held_words(held: ProgressHeld) -> str:
+    """Everything ``reset progress`` deletes, as its question names it."""
+    parts = []
+    if held.answers:
+        parts.append(f"{plural(held.answers, 'answer')} in {plural(held.sessions, 'session')}")
+    if held.practice_games:
+        parts.append(plural(held.practice_games, "practice daily game"))
+    if held.lessons:
+        parts.append(f"{held.lessons} {'lesson' if held.lessons == 1 else 'lessons'} read")
+    return f"all training progress ({_and(parts or ['nothing'])})"
+
+
+def stats_held_words(held: StatsHeld) -> str:
+    """Everything ``reset stats`` deletes, as its question names it."""
+    parts = []
+    if held.daily:
+        parts.append(_of_them(held.daily, held.daily_unfinished, "official daily game"))
+    if held.games:
+        moves = f" with {'its' if len(held.games) == 1 else 'their'} moves"
+        parts.append(_of_them(len(held.games), held.games_unfinished, "rated game", moves))
+    return f"all official results ({'; '.join(parts or ['nothing'])}; with the streaks and records they make)"
+
+
 # -- rated games
 
 
 def unverifiable_games_lines(g: GameStats) -> list[str]:
-    """The games left out of the rated games' figures, each with why."""
-    if not g.unverifiable:
-        return []
-    counted = plural(len(g.unverifiable), "game")
-    heading = f"Not counted: {counted} whose saved moves do not bear out what the store says of them:"
-    return [heading, *(f"  game {u.game}: {u.reason}" for u in g.unverifiable)]
+    """The games counted as resigned because they are damaged, and those left out of the rated
+    games' figures, each with why."""
+    lines = []
+    if g.unread:
+        lines.append(f"Counted as resigned: {plural(len(g.unread), 'damaged rated game')}:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unread]
+    if g.unverifiable:
+        counted = plural(len(g.unverifiable), "game")
+        lines.append(f"Not counted: {counted} whose saved moves or dice do not bear out what the store says:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unverifiable]
+    return lines
+
+
+def rule_set_words(r: LevelRecord) -> str:
+    """``classic to 10,000``, with any opening minimum and penalty; ``rules unknown`` for games
+    whose saved state cannot be read."""
+    if r.rules is None or r.target is None:
+        return "rules unknown"
+    house = [f"opening {r.opening:,}"] if r.opening else []
+    house += [f"penalty {r.penalty:,}"] if r.penalty else []
+    return ", ".join([f"{r.rules} to {r.target:,}", *house])
 
 
 def game_stats_lines(g: GameStats) -> list[str]:
@@ -520,7 +576,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
         average = "" if r.average_score is None else f"; average score {average_points(r.average_score)}"
         best = "" if r.best is None else f", best {r.best:,}"
         out.append(
-            f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
+            f"  against {r.level}, {rule_set_words(r)}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
             f"{r.losses} lost{resigned}{average}{best}"
         )
     return out + unverifiable_games_lines(g)
@@ -564,13 +620,20 @@ def game_stats_rich(g: GameStats) -> RenderableType:
     counts = _level_counts(g)
     table = Table()
     table.add_column("level")
+    table.add_column("rules")
     for name, _ in counts:
         table.add_column(name, justify="right")
     table.add_column("average", justify="right")
     table.add_column("best", justify="right")
     for r in g.levels:
         best = "-" if r.best is None else f"{r.best:,}"
-        table.add_row(r.level, *(f"{count(r):,}" for _, count in counts), _average(r.average_score), best)
+        table.add_row(
+            r.level,
+            rule_set_words(r),
+            *(f"{count(r):,}" for _, count in counts),
+            _average(r.average_score),
+            best,
+        )
     return fit(Group(heading, streak, table, *left_out), game_stats_text(g))
 
 
@@ -582,6 +645,10 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
         "levels": [
             {
                 "level": r.level,
+                "rules": r.rules,
+                "opening": r.opening,
+                "penalty": r.penalty,
+                "target": r.target,
                 "played": r.played,
                 "wins": r.wins,
                 "shared": r.shared,
@@ -593,4 +660,5 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
             for r in g.levels
         ],
         "unverifiable": [{"game": u.game, "reason": u.reason} for u in g.unverifiable],
+        "unread": [{"game": u.game, "reason": u.reason} for u in g.unread],
     }
