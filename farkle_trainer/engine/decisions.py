@@ -11,7 +11,8 @@ Kinds of decision (:class:`Kind`):
 * ``bank-or-roll``: the dice are already set aside; only bank, or roll the dice left;
 * ``keep``: which dice to set aside, then bank or roll (the full decision);
 * ``final-round``: the leader has S, the player has B banked and must pass S this turn;
-  the value of a play is its exact chance of passing, not its expected score;
+  the value of a play is its exact chance of passing, not its expected score (a player with
+  nothing banked may have an opening minimum to meet before banking);
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
   minimum (the rule set's, or 500 when it has none);
 * ``game``: a two-player game to a target, both banked scores known; a play is worth its
@@ -136,8 +137,19 @@ class Position:
             raise DrillError("game and solo drills, and only they, have a target")
         if self.opening < 0 or self.opening % STEP:
             raise DrillError(f"an opening minimum is a non-negative multiple of {STEP}")
-        if self.kind not in SCORE_KINDS and (self.opening > 0) != (self.kind == "opening"):
-            raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
+        unopened_final = self.kind == Kind.FINAL_ROUND and self.banked == 0
+        if (
+            self.kind not in SCORE_KINDS
+            and self.opening > 0
+            and self.kind != "opening"
+            and not unopened_final
+        ):
+            raise DrillError(
+                "opening drills, and final rounds of a player with nothing banked, only have an opening "
+                "minimum (a multiple of 50)"
+            )
+        if self.kind == "opening" and not self.opening:
+            raise DrillError("an opening drill has an opening minimum (a multiple of 50)")
         if self.runs != NO_RUNS:
             self._check_runs()
 
@@ -237,7 +249,7 @@ class Position:
     def objective(self) -> Objective:
         need = self.need
         if need:
-            return Objective.reach(need)
+            return Objective.reach(need, opening=self.opening)
         return Objective.expected(opening=self.opening, farkle_value=self.farkle_value)
 
     @property
@@ -699,6 +711,8 @@ def situation_lines(p: Position) -> list[str]:
             f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
             f"so you need {points(p.need)} this turn to pass."
         )
+        if p.opening:
+            out.append(_not_opened(p))
     if p.kind == "opening":
         out.append(
             f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."

@@ -311,6 +311,11 @@ def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...
     if not topics:
         return Suggestion("farkle-train score", "Start with the scoring quiz.")
     for t in weakest:
+        if t.kind == MISTAKES:
+            return Suggestion(
+                "farkle-train decide --mistakes",
+                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} mistakes drilled again were right.",
+            )
         if t.topic in PRACTICE_COMMANDS:
             return Suggestion(
                 PRACTICE_COMMANDS[t.topic],

@@ -40,6 +40,8 @@ from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import RenderableType
 
     from farkle_trainer.engine.rules import Rules
@@ -185,14 +187,23 @@ def make_plan(
 
 
 def play_drills(
-    front: Frontend, view: DrillView, plan: Plan, session: Session, *, strategy: bool = False
+    front: Frontend,
+    view: DrillView,
+    plan: Plan,
+    session: Session,
+    *,
+    strategy: bool = False,
+    rules_file: Path | None = None,
 ) -> Rounds[Grading]:
-    """Ask every drill of ``plan``, recording each graded decision as it is made."""
+    """Ask every drill of ``plan``, recording each graded decision as it is made, and each one
+    graded an inaccuracy or worse as a personal position (``rules_file``: where its rule table
+    came from, None for a preset)."""
+    from farkle_trainer.training.mistakes import drill_mistake
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
         g = play_drill(front, view, position, number, plan.count, strategy=strategy)
-        session.record(AnswerRecord.of_drill(g))
+        session.record(AnswerRecord.of_drill(g).with_mistake(drill_mistake(g, rules_file)))
         plan.answered(g)
         return g
 

@@ -44,6 +44,7 @@ KIND_LABELS = {
     "challenge": "Challenges",
     "lesson": "Lessons",
     "game": "Whole games",
+    MISTAKES: "Your mistakes",
 }
 BAR_WIDTH = 30
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -269,10 +270,12 @@ def due_lines(d: Due) -> list[str]:
     if not d.due_today and not any(d.forecast):
         return []
     parts = [_due_part(kind, n) for kind, n in d.today_by_kind]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     now = f" ({d.now:,} now)" if d.now != d.due_today else ""
-    today = f"Due today: {d.due_today:,}{now}"
-    if parts:
-        today += ": " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+    if len(parts) == 1:
+        today = f"Due today: {listed}{now}"
+    else:
+        today = f"Due today: {d.due_today:,}{now}" + (f": {listed}" if parts else "")
     out = [today + "."]
     if mistakes := d.count(MISTAKES, now=True):
         out.append(f"Your mistakes due now: {mistakes:,} (farkle-train decide --mistakes).")
