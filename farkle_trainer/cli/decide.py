@@ -238,7 +238,7 @@ def _drill_mistakes(
             waiting = store.next_due(MISTAKES)
             front.say(view.no_mistakes_line(waiting, store.now(), kinds=kinds, others=due.other_kinds))
             if json:
-                print_data({"activity": MISTAKES, **view.summary_data(summarize([]), [], planned=0)})
+                print_data({**_mistakes_context(), **view.summary_data(summarize([]), [], planned=0)})
             return
         front.say(view.mistakes_intro(len(positions), due.due))
         with solving(front, for_positions(positions), quiet=json) as progress:
@@ -256,6 +256,12 @@ def _drill_mistakes(
     )
     if json:
         data = view.summary_data(summary, rounds.results, planned=planned, records=sessions.answers)
-        print_data({"activity": MISTAKES, **data})
+        print_data({**_mistakes_context(), **data})
     if rounds.exit_code:
         raise typer.Exit(rounds.exit_code)
+
+
+def _mistakes_context() -> dict[str, object]:
+    """What ``decide --mistakes --json`` says of the session: each position keeps its own rules,
+    and no seed or class code chose them."""
+    return {"activity": "mistakes", "rules": None, "seed": None, "code": None}
