@@ -187,9 +187,18 @@ def test_a_challenges_mistakes_come_back(farkle_home: Path) -> None:
 
 def test_options_that_fix_other_drills_are_refused_or_said_to_be_unused(farkle_home: Path) -> None:
     code, _, err = cli(["decide", "--mistakes", "--seed", "3"])
-    assert code == 2 and err.strip() == "Error: --mistakes drills your own positions: leave out --seed"
-    code, _, err = cli(["decide", "--mistakes", "--code", "MATH7B", "--seed", "3"])
-    assert code == 2 and "leave out --seed and --code" in err
+    assert (
+        code == 2
+        and err.strip() == "Error: --mistakes drills your own positions, for no class: leave out --seed"
+    )
+    code, _, err = cli(["decide", "--mistakes", "--code", "MATH7B", "--seed", "3", "--save-result", "a.json"])
+    assert code == 2 and "leave out --seed, --code and --save-result" in err
+    code, out, _ = cli(["decide", "--mistakes", "--json"])
+    assert code == 0 and json.loads(out) == {
+        "activity": "mistakes", "rules": None, "seed": None, "code": None, "planned": 0, "decisions": 0,
+        "stopped": False, "grades": {"best": 0, "fine": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0},
+        "averages": [], "average_points": None, "rating": None, "worst": None, "answers": [],
+    }  # fmt: skip
     code, out, _ = cli(["decide", "--mistakes", "--level", "hard", "--target", "2000", "--plain"])
     assert code == 0
     assert out.splitlines() == [
@@ -237,3 +246,28 @@ def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
         [game] = store.games()
         assert game.rated and store.rated_games() == [game]
         assert load_progress(store).answers == 0  # a rated game's decisions are official
+
+
+def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, farkle_home: Path) -> None:
+    from farkle_trainer import load_rules
+
+    table = tmp_path / "kitchen.toml"
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
+    setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, seed="7", chosen_seed=True)
+    lines, state = greedy_script(setup, bank_at=100)
+    code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], lines)
+    assert code == 0, err
+    expected = mistakes_of(state)
+    assert set(cards(farkle_home)) == set(expected) and expected
+    with Store.open(farkle_home) as store:
+        assert store.games()[0].state["rules_file"] == str(table)  # type: ignore[index]
+        [item] = store.due_items(MISTAKES, limit=1)
+        assert item.extra["rules"]["file"] == str(table)  # type: ignore[index]
+    code, out, _ = cli(["decide", "--mistakes", "--count", "1", "--plain"], "q\n")
+    assert code == 0 and "(kitchen rules)" in out
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 400\n')
+    code, out, _ = cli(["decide", "--mistakes", "--plain"])
+    assert out.splitlines() == [
+        f"Skipped {len(expected)} of your mistakes: the rule file {table} has changed since.",
+        "No other mistakes are due now.",
+    ]

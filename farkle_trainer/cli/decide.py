@@ -98,9 +98,16 @@ def decide(
     Example: farkle-train decide --kind keep --count 5
     """
     if mistakes:
-        given = {"--seed": seed is not None, "--code": options.code is not None}
+        given = {
+            "--seed": seed is not None,
+            "--code": options.code is not None,
+            "--save-result": options.save_result is not None,
+            "--name": options.name is not None,
+            "--force": options.force,
+        }
         if chosen := [option for option, value in given.items() if value]:
-            fail(f"--mistakes drills your own positions: leave out {' and '.join(chosen)}")
+            named = chosen[0] if len(chosen) == 1 else f"{', '.join(chosen[:-1])} and {chosen[-1]}"
+            fail(f"--mistakes drills your own positions, for no class: leave out {named}")
         _drill_mistakes(
             kind,
             count,
@@ -214,8 +221,8 @@ def _drill_mistakes(
 ) -> None:
     """``decide --mistakes``: the due personal positions, each graded as its drill is."""
     from farkle_trainer.training.drills.drills import summarize
-    from farkle_trainer.training.drills.session import check_count, parse_kinds
-    from farkle_trainer.training.mistakes import MISTAKES, Sessions, due_mistakes, play_mistakes
+    from farkle_trainer.training.drills.session import Sessions, check_count, parse_kinds, play_mistakes
+    from farkle_trainer.training.mistakes import MISTAKES, due_mistakes
     from farkle_trainer.training.solving import for_positions, solve_all
     from farkle_trainer.ui.aside import open_terminal_aside, print_data
     from farkle_trainer.ui.progress import solving

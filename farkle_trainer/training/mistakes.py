@@ -23,7 +23,7 @@ still holds that table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,13 +48,10 @@ from farkle_trainer.store.schedule import MISTAKES
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
-    from farkle_trainer.training.drills.session import DrillView
-    from farkle_trainer.training.frontend import Frontend, Rounds
     from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.games.match import MatchState, Move
     from farkle_trainer.training.games.setup import Setup
     from farkle_trainer.training.record import AnswerRecord
-    from farkle_trainer.training.session import Session
 
 __all__ = ["MISTAKES"]
 
@@ -276,52 +273,4 @@ def personal_record(g: Grading, file: Path | None) -> AnswerRecord:
     """A personal position's drill as an answer: it reviews the position's own card."""
     from farkle_trainer.training.record import AnswerRecord
 
-    return AnswerRecord.of_personal(g, rules_record(g.position.rules, file))
-
-
-@dataclass
-class Sessions:
-    """The training sessions of one ``decide --mistakes``: one per rule table, started as its
-    first position is answered, so progress on a table counts its own; ``answers`` in order."""
-
-    store: Store
-    settings: dict[str, Any]
-    started: dict[str, Session] = field(default_factory=dict)
-    answers: list[AnswerRecord] = field(default_factory=list)
-
-    def record(self, answer: AnswerRecord, rules: str) -> None:
-        from farkle_trainer.training.session import Session
-
-        session = self.started.get(rules)
-        if session is None:
-            session = Session.start(self.store, MISTAKES, rules=rules, params=self.settings)
-            self.started[rules] = session
-        session.record(answer)
-        self.answers.append(answer)
-
-    def finish(self) -> None:
-        for session in self.started.values():
-            session.finish()
-
-
-def play_mistakes(
-    front: Frontend,
-    view: DrillView,
-    due: Sequence[tuple[Position, Path | None]],
-    sessions: Sessions,
-    *,
-    strategy: bool = False,
-) -> Rounds[Grading]:
-    """Ask each due personal position as a drill, graded as every drill is, each answer reviewing
-    its card as it is given."""
-    from farkle_trainer.training.drills.session import play_drill
-    from farkle_trainer.training.frontend import STOP_NOTE, run_rounds
-
-    def play(item: tuple[int, tuple[Position, Path | None]]) -> Grading:
-        number, (position, file) = item
-        g = play_drill(front, view, position, number, len(due), strategy=strategy)
-        sessions.record(personal_record(g, file), position.rules.name)
-        return g
-
-    front.say(STOP_NOTE)
-    return run_rounds(enumerate(due, 1), play)
+    return AnswerRecord.of_personal(g, personal_key(g.position), rules_record(g.position.rules, file))

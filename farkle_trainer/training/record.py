@@ -156,15 +156,11 @@ class AnswerRecord:
         )
 
     @classmethod
-    def of_personal(cls, g: Grading, rules: Mapping[str, Any]) -> AnswerRecord:
-        """A personal position asked again (``decide --mistakes``): a drill whose item is the
-        position's own card, with the rules it keeps (see :mod:`farkle_trainer.training.mistakes`)."""
-        from farkle_trainer.training.mistakes import personal_key
-
+    def of_personal(cls, g: Grading, item: str, rules: Mapping[str, Any]) -> AnswerRecord:
+        """A personal position asked again (``decide --mistakes``): a drill whose ``item`` is the
+        position's own key, with the rules it keeps (see :mod:`farkle_trainer.training.mistakes`)."""
         drill = cls.of_drill(g)
-        return replace(
-            drill, item=personal_key(g.position), extra={**(drill.extra or {}), "rules": dict(rules)}
-        )
+        return replace(drill, item=item, extra={**(drill.extra or {}), "rules": dict(rules)})
 
     def numbered(self, number: int) -> AnswerRecord:
         return replace(self, number=number)

@@ -270,12 +270,14 @@ def due_lines(d: Due) -> list[str]:
     if not d.due_today and not any(d.forecast):
         return []
     parts = [_due_part(kind, n) for kind, n in d.today_by_kind]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
     now = f" ({d.now:,} now)" if d.now != d.due_today else ""
-    if len(parts) == 1:
+    if not parts:
+        today = "Nothing is due today"
+    elif len(parts) == 1:
         today = f"Due today: {listed}{now}"
     else:
-        today = f"Due today: {d.due_today:,}{now}" + (f": {listed}" if parts else "")
+        today = f"Due today: {d.due_today:,}{now}: {listed}"
     out = [today + "."]
     if mistakes := d.count(MISTAKES, now=True):
         out.append(f"Your mistakes due now: {mistakes:,} (farkle-train decide --mistakes).")
