@@ -33,7 +33,7 @@ def old_store(directory: Path) -> None:
     from farkle_trainer.store.paths import FILE_NAME
     from farkle_trainer.store.schema import APPLICATION_ID, MIGRATIONS
 
-    directory.mkdir(parents=True)
+    directory.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(directory / FILE_NAME, isolation_level=None)
     db.row_factory = sqlite3.Row
     db.execute("BEGIN")
