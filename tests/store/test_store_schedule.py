@@ -3,10 +3,12 @@ two processes at once, and the migration that moved the Leitner boxes onto it.""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -154,23 +156,32 @@ def test_an_edited_card_starts_again_rather_than_stop_the_scheduler(store: Store
 
 CHILD = textwrap.dedent(
     """
-    import sys
+    import sys, time
     from pathlib import Path
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import Mistake
 
-    directory, count, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+    directory, count, ready, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])
+    mine, theirs = Path(sys.argv[5]), Path(sys.argv[6])
     mistake = Mistake("shared-position", "keep", "q", "a", {"position": {}})
     with Store.open(directory) as store:
         sid = store.start_session("decide", rules="classic")
+        ready.touch()
         while not go.exists():
-            pass
+            time.sleep(0.001)
         for n in range(count):
             right = n % 2 == 0
             store.record_answer(sid, topic="keep", item="shared", question="q", answer="a",
                                 correct_answer="b", correct=right, grade="best" if right else "blunder",
                                 points_lost=0.0, mistake=None if right else mistake)
             store.record_mistake(mistake)
+            if n == 10:
+                # In step: neither runs on until the other has answered too (or has failed).
+                mine.touch()
+                deadline = time.monotonic() + 30
+                while not theirs.exists() and time.monotonic() < deadline:
+                    time.sleep(0.001)
+            time.sleep(0.0005)
     """
 )
 
@@ -178,22 +189,43 @@ CHILD = textwrap.dedent(
 def test_two_processes_answering_one_card_at_once_lose_no_answer(tmp_path: Path) -> None:
     directory, go = tmp_path / "shared", tmp_path / "go"
     Store.open(directory).close()
+    ready = [tmp_path / f"ready{n}" for n in range(2)]
+    halfway = [tmp_path / f"halfway{n}" for n in range(2)]
     children = [
-        subprocess.Popen([sys.executable, "-c", CHILD, str(directory), "60", str(go)], stderr=subprocess.PIPE)
-        for _ in range(2)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                *map(str, (directory, 100, ready[n], go, halfway[n], halfway[1 - n])),
+            ],
+            stderr=subprocess.PIPE,
+        )
+        for n in range(2)
     ]
-    go.touch()
-    for child in children:
-        _, err = child.communicate(timeout=120)
-        assert child.returncode == 0, err.decode()
+    try:
+        deadline = time.monotonic() + 60
+        while not all(flag.exists() for flag in ready) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        go.touch()
+        for child in children:
+            _, err = child.communicate(timeout=120)
+            assert child.returncode == 0, err.decode()
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
     with Store.open(directory) as store:
-        assert load_progress(store).answers == 120
+        assert load_progress(store).answers == 200
         with sqlite3.connect(store.path) as db:
             seen = dict(db.execute("SELECT kind, seen FROM items").fetchall())
             wrong = dict(db.execute("SELECT kind, wrong FROM items").fetchall())
+            order = [r[0] for r in db.execute("SELECT session_id FROM answers ORDER BY id")]
+    # The two really answered at once, not one after the other.
+    assert sum(a != b for a, b in itertools.pairwise(order)) > 2
     # Every answer reviewed the card once, and every mistake its personal card once.
-    assert seen == {"decide": 120, MISTAKES: 60 + 120}
-    assert wrong == {"decide": 60, MISTAKES: 180}
+    assert seen == {"decide": 200, MISTAKES: 100 + 200}
+    assert wrong == {"decide": 100, MISTAKES: 300}
 
 
 # -- the migration from the Leitner boxes
