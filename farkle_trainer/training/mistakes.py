@@ -53,8 +53,6 @@ if TYPE_CHECKING:
     from farkle_trainer.training.games.setup import Setup
     from farkle_trainer.training.record import AnswerRecord
 
-__all__ = ["MISTAKES"]
-
 #: Due cards read from the store at once; those that cannot be asked are skipped.
 DUE_LOOKAHEAD = 500
 

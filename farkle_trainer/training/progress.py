@@ -143,9 +143,6 @@ class Due:
         return dict(self.now_by_kind if now else self.today_by_kind).get(kind, 0)
 
 
-NOTHING_DUE = Due(date(1970, 1, 1), 0, 0, (0,) * FORECAST_DAYS, (), ())
-
-
 @dataclass(frozen=True)
 class Trained:
     """The days (UTC) with a training answer or a lesson read, oldest first, and ``today``."""
@@ -188,15 +185,10 @@ class ProgressSummary:
     recent_sessions: tuple[SessionLoss, ...]
     weakest: tuple[TopicProgress, ...]
     next: Suggestion
+    due: Due
+    trained: Trained
     losses: tuple[UnitLoss, ...] = ()
     weeks: tuple[WeekScore, ...] = ()
-    due: Due = NOTHING_DUE
-    trained: Trained = Trained(date(1970, 1, 1), ())
-
-    @property
-    def due_for_review(self) -> int:
-        """Cards due now."""
-        return self.due.now
 
     @property
     def accuracy(self) -> float | None:
@@ -435,14 +427,13 @@ def trained_summary(rows: ProgressRows, today: date) -> Trained:
 
 
 def progress_summary(
-    rows: ProgressRows, answers: Sequence[AnswerRow] = (), *, today: date | None = None
+    rows: ProgressRows, answers: Sequence[AnswerRow] = (), *, today: date
 ) -> ProgressSummary:
     """Training only: accuracy per topic, the loss per decision in each unit and the trend of
     points lost, progress by week (from ``answers``, every training answer counted), the cards
     due and the days trained (on ``today``, UTC), what next."""
     topics = tuple(sorted(rows.topics, key=topic_order))
     weakest = weakest_topics(topics)
-    day = today or date(1970, 1, 1)
     return ProgressSummary(
         answers=rows.answers,
         correct=rows.correct,
@@ -456,8 +447,8 @@ def progress_summary(
         next=suggest(topics, weakest),
         losses=unit_losses(answers),
         weeks=weekly(answers),
-        due=due_summary(rows, day),
-        trained=trained_summary(rows, day),
+        due=due_summary(rows, today),
+        trained=trained_summary(rows, today),
     )
 
 
