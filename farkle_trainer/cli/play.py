@@ -280,6 +280,10 @@ def play(
         "--rules": rules.strip().lower() != "classic",
     }
     unused = [option for option, value in new_game.items() if value is not None and value is not False]
+    from farkle_trainer.training.mistakes import rules_file
+
+    # Where a new game's table came from, kept with it for the positions its mistakes become.
+    table_file = None if resume else rules_file(rules)
     with open_store_or_explain(data_dir, term) as store:
         if resume and unused and store.unfinished_game() is not None:
             from farkle_trainer.ui.views import play as view
@@ -292,7 +296,7 @@ def play(
                 from farkle_trainer.training.games.gamefile import check_game_path
 
                 check_game_path(path, force=force)
-            final = _play(term, store, fresh, fast=fast, save=path, force=force)
+            final = _play(term, store, fresh, fast=fast, save=path, force=force, rules_file=table_file)
             if final is None or not _again(term, final.setup):
                 return
             number += 1
@@ -396,10 +400,18 @@ def _kept_file(row: GameRow, state: MatchState) -> tuple[Path | None, str | None
 
 
 def _play(
-    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
+    term: Terminal,
+    store: Store,
+    fresh: Setup | None,
+    *,
+    fast: bool,
+    save: Path | None,
+    force: bool,
+    rules_file: Path | None = None,
 ) -> MatchState | None:
     """Play one game (a new one, or the unfinished one); its last state once it has ended,
-    None when it stopped or never started."""
+    None when it stopped or never started. ``rules_file``: the rule file a new game's table
+    came from (a resumed game keeps its own)."""
     import time
 
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
@@ -459,13 +471,15 @@ def _play(
         assert row is not None
         file, note = _kept_file(row, state)
     if resumed:
+        assert row is not None
+        rules_file = game.saved_rules_file(row)
         warm_table(term, state.setup)
     else:
         _warm_before_start(term, state.setup, unfinished=row is not None)
         if old is not None:
             game.abandon(store, old)
             term.say(view.abandoned_line(old.row, rated=old.rated, damaged=old.state is None))
-        row = game.start_game(store, state, file=file)
+        row = game.start_game(store, state, file=file, rules_file=rules_file)
     assert row is not None
     write = _GameFile(file)
     write(state)
@@ -475,7 +489,9 @@ def _play(
     if note is not None:
         term.say(note)
     try:
-        played = game.run_game(term, view, store, row, state, pause=pause, also=write, file=file)
+        played = game.run_game(
+            term, view, store, row, state, pause=pause, also=write, file=file, rules_file=rules_file
+        )
     except (KeyboardInterrupt, EndOfInput) as stop:
         if isinstance(stop, KeyboardInterrupt):
             term.say()

@@ -10,7 +10,7 @@ streaks and exports in :mod:`farkle_trainer.training.progress`. No other package
 Callers hold one :class:`Store`; it is made of one part per kind of record, each in its module::
 
     connection    Store.open(), atomic(): the file's identity, WAL, errors, short transactions
-    progress      training sessions, answers, the review schedule (``leitner``), lessons read
+    progress      training sessions, answers, the review schedule (``schedule``, on FSRS), lessons read
     daily         daily attempts, and the official results they become
     games         whole games, rated or training
     versioned     the compare-and-set write that daily attempts and games share
@@ -31,7 +31,9 @@ Training::
                                 answer="1,000", correct_answer="1,050", correct=False,
                                 grade="wrong", points_lost=None, extra={"dice": [1, 1, 1, 5]})
     store.finish_session(sid)
-    store.due_items("score", topic="combos", limit=5)   # ItemState list, most urgent first
+    store.due_items("score", topic="combos", limit=5)   # ItemState list, the longest overdue first
+    store.record_mistake(mistake)                       # a personal position, where no answer is kept
+    store.next_due("mistakes")                          # the card due first, now or later
     store.recent_accuracy("score", last=20)             # {"combos": 0.8, ...}
     store.record_lesson(3, "combinations", rules="classic"); store.lessons_read()   # {3}
 

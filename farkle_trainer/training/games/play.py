@@ -38,7 +38,7 @@ from farkle_trainer.store.games import DAMAGED
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
+from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import (
     GameKind,
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.store.db import Store
-    from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.store.rows import GameRow, Mistake
 
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
@@ -387,27 +387,41 @@ def describe_level(setup: Setup) -> str | None:
 
 #: The key of a stored game's state that keeps the file it is also written to (``play --save``).
 FILE_KEY = "file"
+#: The key that keeps the rule file a game's table came from (``play --rules FILE.toml``), so
+#: that its mistakes can be asked again under that file.
+RULES_FILE_KEY = "rules_file"
 
 
-def stored(state: m.MatchState, file: Path | None = None) -> dict[str, Any]:
+def stored(state: m.MatchState, file: Path | None = None, rules_file: Path | None = None) -> dict[str, Any]:
     """A game's state as the store keeps it, with the file it is written to, if any, so that a
-    game carried on later keeps writing it."""
+    game carried on later keeps writing it, and the rule file its table came from."""
     data = state.to_dict()
     if file is not None:
         data[FILE_KEY] = str(file.absolute())
+    if rules_file is not None:
+        data[RULES_FILE_KEY] = str(rules_file.absolute())
     return data
 
 
-def saved_file(row: GameRow) -> Path | None:
-    """The file a stored game was being written to, if any."""
-    value = (row.state or {}).get(FILE_KEY)
+def saved_file(row: GameRow, key: str = FILE_KEY) -> Path | None:
+    """The file a stored game was being written to, if any (``key``: or the rule file its table
+    came from)."""
+    value = (row.state or {}).get(key)
     return Path(value) if isinstance(value, str) and value else None
 
 
-def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -> GameRow:
+def saved_rules_file(row: GameRow) -> Path | None:
+    """The rule file a stored game's table came from; None for a preset (or a game saved before
+    it was kept)."""
+    return saved_file(row, RULES_FILE_KEY)
+
+
+def start_game(
+    store: Store, state: m.MatchState, *, file: Path | None = None, rules_file: Path | None = None
+) -> GameRow:
     setup = state.setup
     return store.add_game(
-        stored(state, file),
+        stored(state, file, rules_file),
         kind=setup.kind.value,
         level=describe_level(setup),
         rated=state.rated,
@@ -485,23 +499,42 @@ def abandon(store: Store, game: Unfinished) -> None:
 
 
 def records_decisions(setup: Setup) -> bool:
-    """Whether a training game's decisions become progress answers: never in pass and play,
-    where several people share the keyboard and nobody's decisions are the owner's (each
-    person's are in the game, for ``review``), nor in a game of computers only."""
+    """Whether a game's decisions are its owner's: never in pass and play, where several people
+    share the keyboard and nobody's decisions are the owner's (each person's are in the game,
+    for ``review``), nor in a game of computers only."""
     return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
 
 
-def record_decisions(store: Store, row: GameRow, reviews: Sequence[Review]) -> int:
-    """A training game's reviewed decisions as progress answers, all or none (a rated game has
-    none to give, nor pass and play: see :func:`records_decisions`); returns how many."""
-    if row.session_id is None:
-        return 0
+def graded_decisions(
+    state: m.MatchState, rules_file: Path | None = None
+) -> list[tuple[Review, Mistake | None]]:
+    """A finished game's decisions that are its owner's (see :func:`records_decisions`), each
+    graded, with its personal position if it was a mistake."""
+    if not records_decisions(state.setup):
+        return []
+    from farkle_trainer.training.mistakes import game_mistakes
+
+    return game_mistakes(state, rules_file)
+
+
+def record_decisions(
+    store: Store, row: GameRow, graded: Sequence[tuple[Review, Mistake | None]], *, rated: bool
+) -> int:
+    """A finished game's decisions (:func:`graded_decisions`), all or none: a training game's as
+    progress answers, each mistake with its personal position; a rated game's mistakes as
+    personal positions alone, its decisions being official, never progress. Returns how many
+    answers were recorded."""
     from farkle_trainer.training.record import AnswerRecord
 
     with store.atomic():
-        for r in reviews:
-            AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
-    return len(reviews)
+        if rated or row.session_id is None:
+            for _, mistake in graded:
+                if mistake is not None:
+                    store.record_mistake(mistake)
+            return 0
+        for r, mistake in graded:
+            AnswerRecord.of_match(r, game=row.id).with_mistake(mistake).save(store, row.session_id)
+    return len(graded)
 
 
 def official_result(row: GameRow) -> Verdict:
@@ -587,18 +620,20 @@ def run_game(
     pause: Callable[[], None] = lambda: None,
     also: Callable[[m.MatchState], None] = lambda s: None,
     file: Path | None = None,
+    rules_file: Path | None = None,
 ) -> Played:
     """Play a stored game on, saving every state compare-and-set; record it once it ends.
 
     ``also`` hears every state once the store holds it (a game file written as it goes);
-    ``file`` is where that file is, kept with the game.
+    ``file`` is where that file is, kept with the game, and ``rules_file`` the rule file its
+    table came from (None for a preset).
     Raises what :func:`play_game` raises when stopped; the store then holds the last state.
     """
     version = row.version
 
     def save(s: m.MatchState) -> None:
         nonlocal version
-        version = store.save_game(row.id, stored(s, file), version=version, rated=s.rated)
+        version = store.save_game(row.id, stored(s, file, rules_file), version=version, rated=s.rated)
         also(s)
 
     try:
@@ -615,18 +650,18 @@ def run_game(
             no_restart=NO_RESTART,
         )
         final = played.state
-        reviews = () if final.rated or not records_decisions(final.setup) else review(final)
+        graded = graded_decisions(final, rules_file)
         # The game's end and its answers are kept together: a process killed in between
         # leaves the game to resume, and its answers to record then.
         with store.atomic():
             store.finish_game(
                 row.id,
-                stored(final, file),
+                stored(final, file, rules_file),
                 outcome=outcome(final, played),
                 score=person_score(final),
                 version=version,
             )
-            record_decisions(store, store.get_game(row.id), reviews)
+            record_decisions(store, store.get_game(row.id), graded, rated=final.rated)
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(
