@@ -235,9 +235,9 @@ def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
 ) -> None:
     # A rated game draws its dice as they are rolled: here, the dice of seed 3.
     monkeypatch.setattr(game_setup, "drawn_source", lambda: seeded_source(Stream("match:3")))
-    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3")
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, seed="3")
     lines, state = greedy_script(setup, bank_at=600)
-    code, _, err = cli(["play", "--vs", "hard", "--target", "1000", "--plain"], lines)
+    code, _, err = cli(["play", "--vs", "hard", "--target", "2000", "--plain"], lines)
     assert code == 0, err
     expected = mistakes_of(state)
     assert set(cards(farkle_home)) == set(expected) and expected
