@@ -1,5 +1,5 @@
-"""The rules behind the schedule and the records: Leitner boxes, streaks, score histograms, and
-what to practise next."""
+"""The rules behind the records: the Leitner boxes older files were upgraded from (migration 2
+still builds them), streaks, score histograms, and what to practise next."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from farkle_trainer.store.rows import TopicProgress
 from farkle_trainer.training.progress import histogram, load_progress, recent_words, streaks
 
 
-def test_leitner_boxes() -> None:
+def test_the_leitner_boxes_of_migration_2() -> None:
     assert next_box(None, True) == 2 and next_box(None, False) == 1
     assert next_box(3, True) == 4 and next_box(5, True) == 5 and next_box(4, False) == 1
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
-    from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.store.rows import GameRow, Mistake
     from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.games.match import MatchState, Move
@@ -62,13 +62,14 @@ def play_challenge(
     store: Store,
     row: GameRow,
     *,
-    decided: Callable[[Review, int], None],
+    decided: Callable[[Review, int, Mistake | None], None],
 ) -> ChallengeOutcome:
     """Play the challenge kept as ``row`` (see :func:`start_challenge`), to the end or until the
     player stops; either way the saved game is closed as it stands.
 
-    ``decided`` hears each decision once made (its review) and the points banked so far, in the
-    same transaction as the state that follows it. Hints are off: a class challenge compares
+    ``decided`` hears each decision once made (its review), the points banked so far, and the
+    personal position it becomes if it was a mistake, in the same transaction as the state that
+    follows it. Hints are off: a class challenge compares
     players on the same dice.
     """
     from farkle_trainer.store.errors import StaleAttemptError
@@ -77,6 +78,7 @@ def play_challenge(
     from farkle_trainer.training.games.analysis import review, review_move
     from farkle_trainer.training.games.play import play_game, saved_state
     from farkle_trainer.training.games.tenturns import perfect_play
+    from farkle_trainer.training.mistakes import game_mistake
 
     state = saved_state(row)
     setup = state.setup
@@ -89,7 +91,8 @@ def play_challenge(
         version = store.save_game(row.id, s.to_dict(), version=version, rated=False)
 
     def on_decision(move: Move) -> None:
-        decided(review_move(setup, move), state.banked)
+        r = review_move(setup, move)
+        decided(r, state.banked, game_mistake(setup, r))
 
     def close(outcome: str) -> None:
         try:

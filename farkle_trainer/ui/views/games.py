@@ -42,14 +42,17 @@ class Saved:
     game: GameRow | None = None
     daily: DailyAttempt | None = None
     state: m.MatchState | None = None
+    #: Why a whole game's state is None: it cannot be read, or its moves do not replay.
+    problem: str | None = None
 
 
 def saved_games(
-    games: Sequence[tuple[GameRow, m.MatchState | None]],
+    games: Sequence[tuple[GameRow, m.MatchState | None, str | None]],
     dailies: Sequence[tuple[DailyAttempt, m.MatchState | None]],
 ) -> list[Saved]:
-    """Whole games and daily games in one list, newest first."""
-    rows = [Saved(row.started_at, game=row, state=state) for row, state in games]
+    """Whole games (each with its state, or why there is none) and daily games in one list,
+    newest first."""
+    rows = [Saved(row.started_at, game=row, state=state, problem=why) for row, state, why in games]
     rows += [Saved(a.started_at, daily=a, state=state) for a, state in dailies]
     return sorted(rows, key=lambda s: s.started_at, reverse=True)
 
@@ -125,10 +128,10 @@ def _result(row: GameRow, state: m.MatchState) -> str:
     return result_words(state, row.outcome, row.finished, challenge=is_challenge(row))
 
 
-def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
+def game_row_line(row: GameRow, state: m.MatchState | None, problem: str | None = None) -> str:
     when = f"{_started(row.started_at)} UTC"
     if state is None:
-        return f"Game {row.id}, {when}, {_kind(row, state)}: {UNREADABLE}."
+        return f"Game {row.id}, {when}, {_kind(row, state)}: {problem or UNREADABLE}."
     return (
         f"Game {row.id}, {when}: {_who(row, state)}, {_kind(row, state)}; {_result(row, state)}; "
         f"{scores_text(state)}."
@@ -146,7 +149,7 @@ def _line(s: Saved) -> str:
     if s.daily is not None:
         return daily_row_line(s.daily, s.state)
     assert s.game is not None
-    return game_row_line(s.game, s.state)
+    return game_row_line(s.game, s.state, s.problem)
 
 
 NO_GAMES = "No saved games yet: play one with farkle-train play or farkle-train daily."
@@ -170,7 +173,7 @@ def _cells(s: Saved) -> tuple[str, ...]:
     row = s.game
     assert row is not None
     if s.state is None:
-        return (str(row.id), _started(row.started_at), _kind(row, None), UNREADABLE, "")
+        return (str(row.id), _started(row.started_at), _kind(row, None), s.problem or UNREADABLE, "")
     kind = f"challenge {s.state.setup.code}" if is_challenge(row) else _kind(row, s.state)
     return (str(row.id), _started(row.started_at), kind, _result(row, s.state), scores_text(s.state))
 

@@ -225,9 +225,10 @@ def chance_chart(state: m.MatchState, a: Analysis) -> LineChart:
 def game_over_text(
     state: m.MatchState, a: Analysis | None, resigned: int | None = None, *, stopped: bool = False
 ) -> str:
-    """How the game ended, and its analysis; ``stopped``: set aside (or a challenge stopped)
-    before its end, which a game stopped before any move has no analysis to say."""
-    lines = [result_line(state, resigned, stopped=stopped or (a is not None and a.stopped))]
+    """How the game ended and its analysis; ``stopped``: set aside (or a challenge stopped) before
+    its end (a game set aside before any move has no analysis to say so)."""
+    stopped = stopped or (a is not None and a.stopped)
+    lines = [result_line(state, resigned, stopped=stopped)]
     if a is not None:
         lines += analysis_lines(state, a) + chance_lines(state, a)
     return "\n".join(lines)
