@@ -108,7 +108,7 @@ def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Pat
 
 
 def test_asking_for_the_coach_with_a_rated_game_unfinished_says_how_to_get_one(farkle_home: Path) -> None:
-    code, out = run(HARD_1000, ["q"])
+    code, out = run(HARD_2000, ["q"])
     assert code == 0, out
     # Enter carries the rated game on: its h must not send the player back to the same command.
     code, out = run(["play", "--coach", "--plain"], ["", "h", "q"])
@@ -125,7 +125,7 @@ def test_asking_for_the_coach_with_a_rated_game_unfinished_says_how_to_get_one(f
     ]
     assert "finish this one or resign it, and then farkle-train play --coach starts a coached game" in out
     # The way the line gives: n, and the coached game starts.
-    code, out = run(["play", "--coach", "--vs", "hard", "--target", "1000", "--plain"], ["n", "h", "q"])
+    code, out = run(["play", "--coach", "--vs", "hard", "--target", "2000", "--plain"], ["n", "h", "q"])
     assert code == 0, out
     assert "The unfinished rated game 1 counts as resigned." in out and "Coach (" in out
     with Store.open(farkle_home) as store:
