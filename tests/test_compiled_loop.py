@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from farkle_trainer.engine.game.seats import seats_for
 from farkle_trainer.engine.game.solo import _solve_solo
 from farkle_trainer.engine.game.solve import solve_totals
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.store.tables import compiled_dir, keep_tables_on_disk
+from farkle_trainer.store.tables import DiskTables, compiled_dir, keep_tables_on_disk
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
 pytestmark = pytest.mark.own_table_cache
@@ -125,6 +126,28 @@ def test_a_place_where_writes_fail_keeps_nothing_and_the_solve_goes_on(
     kernel.compiled_loop.cache_clear()
     assert kernel.compiled_loop() is not None
     assert len(notes) == 1 and "cannot be kept" in notes[0]
+
+
+@pytest.mark.parametrize("suffix", ["nbi", "nbc"])
+def test_a_fifo_in_place_of_kept_code_is_treated_as_missing(notes: list[str], suffix: str) -> None:
+    assert kernel.compiled_loop() is not None
+    (kept,) = compiled_dir().glob(f"*/kernel._blocks-*.{suffix}")
+    kept.unlink()
+    os.mkfifo(kept)  # opened to be read, it waits for a writer that never comes
+    # A FIFO is not kept code: the estimate before a solve counts the compilation.
+    assert DiskTables().compiled_kept() == (suffix == "nbc")
+    kernel.compiled_loop.cache_clear()
+    loops: list[kernel.Loop | None] = []
+    compiling = threading.Thread(target=lambda: loops.append(kernel.compiled_loop()), daemon=True)
+    compiling.start()
+    compiling.join(60)
+    if compiling.is_alive():
+        os.close(os.open(kept, os.O_WRONLY | os.O_NONBLOCK))  # let the waiting read through
+        compiling.join(60)
+        pytest.fail(f"the compiled loop waited on a FIFO at {kept.name}")
+    assert loops[0] is not None and notes == []
+    # Compiled anew and kept as a file in its place.
+    assert kept.is_file() and DiskTables().compiled_kept()
 
 
 def test_without_a_compiler_the_solve_uses_numpy_and_says_so(

@@ -19,6 +19,7 @@ import ast
 import contextlib
 import math
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -232,11 +233,12 @@ class DiskTables:
         probe = directory / ".writable"
         write_private(probe, _one_byte)
         probe.unlink()
+        _clear_special(directory)
         return str(directory)
 
     def compiled_kept(self) -> bool:
         try:
-            return any(compiled_dir().glob("*/*.nbi"))
+            return any(index.is_file() for index in compiled_dir().glob("*/*.nbi"))
         except OSError:
             return False
 
@@ -244,6 +246,44 @@ class DiskTables:
         import shutil
 
         shutil.rmtree(compiled_dir(), ignore_errors=True)
+
+
+def _clear_special(directory: Path) -> None:
+    """Remove what is neither a file nor a folder (a FIFO, a device, a socket) from the compiled
+    code's directory and its folders, where numba keeps one folder of files.
+
+    numba opens its files with a plain ``open``, which waits forever for a FIFO's writer, and
+    would read a device without end; so, as a table cache treats such a file as missing, it is
+    removed, and the code is compiled and kept again in its place.
+    """
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if _is_folder(entry.path):
+                with contextlib.suppress(OSError):
+                    for inner in os.scandir(entry.path):
+                        if not _is_folder(inner.path):
+                            _remove_special(inner.path)
+            else:
+                _remove_special(entry.path)
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _remove_special(path: str) -> None:
+    """Remove ``path`` if it names (a link followed, as numba follows it) something other than a
+    regular file; a link to nothing reads as missing already, and is left."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _one_byte(fh: BinaryIO) -> None:
