@@ -57,7 +57,8 @@ def installed_megabytes(name: str) -> float:
 
 
 def run(mode: str, target: int, penalty: int, home: str) -> dict[str, float]:
-    env = dict(os.environ, FARKLE_TRAIN_HOME=home)
+    # The user cache too, where the compiled loop is kept for the next run.
+    env = dict(os.environ, FARKLE_TRAIN_HOME=home, XDG_CACHE_HOME=os.path.join(home, "xdg"))
     env.pop("FARKLE_TRAIN_CACHE", None)
     # Each solve from nothing: the game tables go, the compiled code (if any) stays.
     for table in Path(home, "cache").glob("*.npz"):

@@ -71,14 +71,15 @@ class TableKeeper(Protocol):
         """Keep a two-dimensional table of floats for ``key``."""
 
     def compiler_cache(self) -> str:
-        """A directory, ready to be written, where the compiled loop may keep its machine code;
-        raises ``OSError`` (saying why) where there is none to write."""
+        """A directory, ready to be read and written, where the compiled loop may keep its machine
+        code; raises ``OSError`` (saying why) where there is none to write."""
 
     def compiled_kept(self) -> bool:
-        """Whether the compiled loop's machine code seems to be kept already."""
+        """Whether the compiled loop's machine code seems to be kept already, where
+        :meth:`compiler_cache` would say (told without writing anything)."""
 
-    def discard_compiled(self) -> None:
-        """Remove the compiled loop's kept machine code (it could not be read back)."""
+    def discard_compiled(self, place: str) -> None:
+        """Remove the compiled loop's machine code kept in ``place`` (it could not be read back)."""
 
 
 _installed: TableKeeper | None = None
@@ -128,7 +129,8 @@ def kept_compiled() -> bool:
     return _installed is not None and _installed.compiled_kept()
 
 
-def discard_compiled() -> None:
-    """Have the keeper drop the compiled loop's machine code that could not be read back."""
+def discard_compiled(place: str) -> None:
+    """Have the keeper drop the compiled loop's machine code in ``place``, which could not be
+    read back."""
     if _installed is not None:
-        _installed.discard_compiled()
+        _installed.discard_compiled(place)

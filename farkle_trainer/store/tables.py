@@ -63,16 +63,35 @@ def cache_dir() -> Path:
         return Path(explicit)
     if home := os.environ.get("FARKLE_TRAIN_HOME"):
         return Path(home) / "cache"
+    return _user_cache()
+
+
+def _user_cache() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("farkle-trainer", appauthor=False))
 
 
-def compiled_dir() -> Path:
-    """Where the game solver's compiled loop keeps its machine code: beside the tables, so
-    ``--data-dir`` holds it too, and never next to the installed code (which may be read-only,
-    and which uninstalling removes without it)."""
-    return cache_dir() / "compiled"
+def compiled_places() -> tuple[Path, ...]:
+    """Where the game solver's compiled loop may keep its machine code, best first.
+
+    The machine code is the program's, the same whatever the data directory, so it is compiled
+    once for the user: in ``$FARKLE_TRAIN_CACHE/compiled`` if that is set, else in the user cache
+    directory; where that cannot be written, beside the tables (:func:`cache_dir`). Never next to
+    the installed code, which may be read-only and which uninstalling removes without it.
+    """
+    explicit = os.environ.get("FARKLE_TRAIN_CACHE")
+    first = (Path(explicit) if explicit else _user_cache()) / "compiled"
+    beside = cache_dir() / "compiled"
+    return (first,) if beside == first else (first, beside)
+
+
+def _may_write(directory: Path) -> bool:
+    """Whether ``directory`` can be made or written here, told without writing anything."""
+    for folder in (directory, *directory.parents):
+        if os.path.lexists(folder):
+            return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+    return False
 
 
 def read_cache_file(path: Path) -> bytes | None:
@@ -229,23 +248,34 @@ class DiskTables:
         write_rows(self.path(key, ".npy"), values)
 
     def compiler_cache(self) -> str:
-        directory = compiled_dir()
-        probe = directory / ".writable"
-        write_private(probe, _one_byte)
-        probe.unlink()
-        _clear_special(directory)
-        return str(directory)
+        unwritable: OSError | None = None
+        for directory in compiled_places():
+            probe = directory / ".writable"
+            try:
+                write_private(probe, _one_byte)
+                probe.unlink()
+            except OSError as exc:
+                unwritable = unwritable or exc
+                continue
+            _clear_special(directory)
+            return str(directory)
+        assert unwritable is not None
+        raise unwritable
 
     def compiled_kept(self) -> bool:
-        try:
-            return any(index.is_file() for index in compiled_dir().glob("*/*.nbi"))
-        except OSError:
-            return False
+        # Where the compiled code would go: the first place that seems writable.
+        for directory in compiled_places():
+            if _may_write(directory):
+                try:
+                    return any(index.is_file() for index in directory.glob("*/*.nbi"))
+                except OSError:
+                    return False
+        return False
 
-    def discard_compiled(self) -> None:
+    def discard_compiled(self, place: str) -> None:
         import shutil
 
-        shutil.rmtree(compiled_dir(), ignore_errors=True)
+        shutil.rmtree(place, ignore_errors=True)
 
 
 def _clear_special(directory: Path) -> None:

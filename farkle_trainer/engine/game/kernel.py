@@ -2,8 +2,8 @@
 
 Imported only when a solve first values a turn (by :func:`farkle_trainer.engine.game.turns.turn_values`),
 so nothing else pays for numba. The machine code is kept where the installed
-:class:`~farkle_trainer.engine.keeper.TableKeeper` says (the cache directory, beside the
-tables: never next to this file, which may be read-only and is removed on uninstall). Kept
+:class:`~farkle_trainer.engine.keeper.TableKeeper` says (once for the user, whatever the data
+directory: never next to this file, which may be read-only and is removed on uninstall). Kept
 code that cannot be read back is dropped and compiled again; where nothing can be kept the
 loop is compiled for the run; and where numba cannot compile at all the solves use numpy
 (:func:`compiled_loop` is then None). Each of these says so in one line (see
@@ -216,7 +216,7 @@ def compiled_loop() -> Loop | None:
     except Exception as exc:
         unread = exc
     # Kept code that cannot be read back (cut short, or not numba's) would fail every run.
-    discard_compiled()
+    discard_compiled(place)
     try:
         loop = _compile(place)
     except Exception as exc:
