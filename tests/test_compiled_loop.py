@@ -205,6 +205,34 @@ def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
     assert 0.5 < w[0, 0] < 0.7
 
 
+@pytest.mark.parametrize("how", ["environment", "numba's own settings"])
+def test_numba_told_to_compile_nothing_solves_with_numpy_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, notes: list[str], how: str
+) -> None:
+    # numba would run the loop as plain Python, far slower than numpy.
+    import numba
+
+    if how == "environment":
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    else:
+        monkeypatch.setattr(numba.config, "DISABLE_JIT", 1)
+    assert kernel.compiled_loop() is None
+    assert len(notes) == 1 and "NUMBA_DISABLE_JIT" in notes[0] and "solving with numpy" in notes[0]
+    game = game_for(CLASSIC, 8, 0)
+    w, _ = solve_totals(game)
+    assert 0.5 < w[0, 0] < 0.7
+
+
+def test_the_estimate_knows_numba_told_to_compile_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    large = (gameplan.Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0),)
+    monkeypatch.setattr(gameplan, "find_spec", lambda name: None)  # as without numba
+    numpy_alone = gameplan.seconds(large, busy=1.0)
+    monkeypatch.undo()
+    for off, said in (("0", False), ("", False), ("yes", False), ("1", True)):
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", off)
+        assert (gameplan.seconds(large, busy=1.0) == numpy_alone) == said
+
+
 # -- a read-only install
 
 

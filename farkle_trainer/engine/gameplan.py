@@ -229,6 +229,15 @@ def compiled_loop_installed() -> bool:
     return find_spec("numba") is not None
 
 
+def jit_disabled() -> bool:
+    """Whether numba is told to compile nothing (``NUMBA_DISABLE_JIT``, read as numba reads it):
+    the loop would then run as plain Python, so the solves use numpy instead."""
+    try:
+        return int(os.environ.get("NUMBA_DISABLE_JIT", "0")) != 0
+    except ValueError:  # numba warns and compiles
+        return False
+
+
 def busyness() -> float:
     """How many times slower than on an idle machine a solve runs here now: the solve takes one
     core, so it slows only when the other work wants more cores than there are."""
@@ -257,7 +266,7 @@ def seconds(solves: tuple[Solve, ...], busy: float | None = None) -> float:
     ``busy`` is how much slower than idle the machine runs (by default, as it is now)."""
     if not solves:
         return 0.0
-    compiled = compiled_loop_installed()
+    compiled = compiled_loop_installed() and not jit_disabled()
     total = LOAD + sum(_seconds_for(s, compiled) for s in solves)
     total += COMPILE if compiled and not kept_compiled() else 0.0
     return total * (busyness() if busy is None else busy)
