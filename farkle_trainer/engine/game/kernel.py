@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from farkle_trainer.engine.gameplan import jit_disabled, tell
-from farkle_trainer.engine.keeper import compiler_cache, discard_compiled
+from farkle_trainer.engine.gameplan import compiling, jit_disabled, tell
+from farkle_trainer.engine.keeper import compiler_cache, discard_compiled, kept_compiled
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -217,6 +217,15 @@ def compiled_loop() -> Loop | None:
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # set in numba's own settings file
         tell(_TURNED_OFF)
         return None
+    if kept_compiled():
+        return _kept_or_compiled()
+    # Seconds with nothing else to show: the solve's first step, for whoever watches it.
+    with compiling():
+        return _kept_or_compiled()
+
+
+def _kept_or_compiled() -> Loop | None:
+    """The loop read back from where the keeper says, or compiled and kept there."""
     try:
         place = compiler_cache()
     except OSError as exc:
@@ -230,7 +239,8 @@ def compiled_loop() -> Loop | None:
     # Kept code that cannot be read back (cut short, or not numba's) would fail every run.
     discard_compiled(place)
     try:
-        loop = _compile(place)
+        with compiling():
+            loop = _compile(place)
     except Exception as exc:
         return _compiled_each_run(exc)
     tell(
