@@ -19,7 +19,7 @@ from importlib.util import find_spec
 from typing import Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.keeper import TableKey, is_kept, kept_compiled
+from farkle_trainer.engine.keeper import TableKey, compiler_turned_off, is_kept, kept_compiled
 from farkle_trainer.engine.rules import MAX_OPENING, MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP
 
@@ -255,15 +255,6 @@ def compiled_loop_installed() -> bool:
     return find_spec("numba") is not None
 
 
-def jit_disabled() -> bool:
-    """Whether numba is told to compile nothing (``NUMBA_DISABLE_JIT``, read as numba reads it):
-    the loop would then run as plain Python, so the solves use numpy instead."""
-    try:
-        return int(os.environ.get("NUMBA_DISABLE_JIT", "0")) != 0
-    except ValueError:  # numba warns and compiles
-        return False
-
-
 def busyness() -> float:
     """How many times slower than on an idle machine a solve runs here now: the solve takes one
     core, so it slows only when the other work wants more cores than there are."""
@@ -305,7 +296,7 @@ def plain_share(solve: Solve) -> float:
 
 def compiled_loop_usable() -> bool:
     """Whether the solves will use the compiled loop (told without loading numba)."""
-    return compiled_loop_installed() and not jit_disabled()
+    return compiled_loop_installed() and not compiler_turned_off()
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The engine computes and never touches files. A solver asks the installed
 :class:`TableKeeper` for a table it solved before, checks what comes back (what was kept can be
 whole and still not this table) unless it ships with the package, and hands over every table it
 had to solve. The keeper also says where the game solver's compiled loop may keep its machine
-code, since that too is a file.
+code, since that too is a file, and whether the compiler is told to compile nothing.
 With no keeper installed every table is solved afresh and held in memory only. A front end
 installs the store's disk cache (:mod:`farkle_trainer.store.tables`) once, where it starts.
 
@@ -81,6 +81,10 @@ class TableKeeper(Protocol):
     def discard_compiled(self, place: str) -> None:
         """Remove the compiled loop's machine code kept in ``place`` (it could not be read back)."""
 
+    def compiler_turned_off(self) -> bool:
+        """Whether the compiler is told to compile nothing here (numba's ``NUMBA_DISABLE_JIT``), so
+        the loop would run as plain Python."""
+
 
 _installed: TableKeeper | None = None
 
@@ -127,6 +131,12 @@ def compiler_cache() -> str | None:
 def kept_compiled() -> bool:
     """Whether the compiled loop's machine code is kept, so no compilation comes first."""
     return _installed is not None and _installed.compiled_kept()
+
+
+def compiler_turned_off() -> bool:
+    """Whether the compiler is told to compile nothing, as far as the keeper knows (told without
+    loading it; numba's own settings are checked once it loads)."""
+    return _installed is not None and _installed.compiler_turned_off()
 
 
 def discard_compiled(place: str) -> None:

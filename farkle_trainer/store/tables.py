@@ -277,6 +277,13 @@ class DiskTables:
 
         shutil.rmtree(place, ignore_errors=True)
 
+    def compiler_turned_off(self) -> bool:
+        # Read as numba reads it: a whole number, anything else ignored (numba warns, and compiles).
+        try:
+            return int(os.environ.get("NUMBA_DISABLE_JIT", "0")) != 0
+        except ValueError:
+            return False
+
 
 def _clear_special(directory: Path) -> None:
     """Remove what is neither a file nor a folder (a FIFO, a device, a socket) from the compiled

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from farkle_trainer.engine.gameplan import compiling, jit_disabled, tell
-from farkle_trainer.engine.keeper import compiler_cache, discard_compiled, kept_compiled
+from farkle_trainer.engine.gameplan import compiling, tell
+from farkle_trainer.engine.keeper import compiler_cache, compiler_turned_off, discard_compiled, kept_compiled
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -204,7 +204,7 @@ _TURNED_OFF = f"The game solver's compiler is turned off (NUMBA_DISABLE_JIT): {_
 @cache
 def compiled_loop() -> Loop | None:
     """The compiled loop, ready to call, or None when the solves must use numpy."""
-    if jit_disabled():  # told before numba loads, as the estimate knew
+    if compiler_turned_off():  # told before numba loads, as the estimate knew
         tell(_TURNED_OFF)
         return None
     try:
