@@ -237,7 +237,7 @@ def compiling() -> Iterator[None]:
 #: the solver and the tables every game needs, then a two-player game about
 #: ``GAME_PLAIN * n ** 2.58`` (the turns above the target grow with it too), the three-Farkle
 #: penalty's sweeps ``GAME_RUNS * n ** 2.2`` more (a twentieth more with an opening minimum: one
-#: more standing), solo a little; and the compiled loop's first compilation, once on a machine.
+#: more standing), solo a little; and the compiled loop's first compilation, once for a user.
 LOAD = 0.8
 GAME_PLAIN = 2.44e-6
 GAME_RUNS = 3.4e-4
