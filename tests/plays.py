@@ -13,8 +13,10 @@ from farkle_trainer.training.games import setup as game_setup
 from farkle_trainer.training.games.dice import seeded_source
 from farkle_trainer.training.games.setup import Setup
 
-#: A rated game against Hard to 1,000, in plain text.
+#: A game against Hard to 1,000, in plain text: training, as 1,000 is no rated game's target.
 HARD_1000 = ["play", "--vs", "hard", "--target", "1000", "--plain"]
+#: A rated game against Hard to 2,000 (the shortest target a rated game has), in plain text.
+HARD_2000 = ["play", "--vs", "hard", "--target", "2000", "--plain"]
 
 
 @pytest.fixture(autouse=True)

@@ -152,6 +152,24 @@ def test_points_analysis_adds_up_to_every_score(seed: str) -> None:
     assert an.accounts[1].luck == pytest.approx(luck, abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", ["f145", "f163"])
+def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(seed: str) -> None:
+    state = played((ANN, BOB, Player("Cat")), seed, target=1_000, penalty=500)
+    # The seeds are chosen so that a last turn ends in a third Farkle in a row, with more banked
+    # than the penalty would take.
+    (last,) = [x for x in state.log if x.last_turn and x.action == "farkle" and x.farkles == 2]
+    assert last.score > 500 and state.scores[last.seat] == last.score
+    an = a.analyse(state)
+    for acc in an.accounts:
+        assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
+    # The roll that Farkled, valued independently: the turn's expected score with a Farkle worth
+    # nothing beyond the turn, and the Farkle itself worth 0.
+    v = a.values(state.setup, last)
+    plain = solve(state.rules, Objective.expected())
+    assert v.farkle == 0.0
+    assert v.luck == pytest.approx(-plain.roll_value(last.points, len(last.roll)), abs=1e-9)
+
+
 def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing() -> None:
     for seed in ("l1", "l2", "l3", "l4"):
         state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)

@@ -3,21 +3,29 @@ that a computer sees only what a person sees."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from functools import cache
+from itertools import product
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from matches import person, play_out
+from profiles import examples
 
-from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.game import game_plays, solve_game
-from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.engine.scoring import score, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective, Solution, solve
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import Level, MatchError, Player, new_setup
 
 ANN = Player("Ann")
+CLASSIC = PRESETS["classic"]
 EASY, MEDIUM, HARD = Player("Eve", Level.EASY), Player("Med", Level.MEDIUM), Player("Hal", Level.HARD)
 
 
@@ -86,6 +94,100 @@ def _expected_values(state: m.MatchState) -> dict[tuple[tuple[int, ...], str], f
 def test_medium_plays_the_best_expected_score(roll, points, opening) -> None:
     state = showing((ANN, MEDIUM), roll, points=points, opening=opening)
     values = _expected_values(state)
+    choice = computers.choose(state)
+    assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
+
+
+# -- Medium under the three-Farkle penalty, against a brute force written here
+
+
+@cache
+def set_asides(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every set-aside of a roll (counts of 1s to 6s) with its points, found by scoring every
+    part of the roll in turn."""
+    found = []
+    for take in product(*(range(c + 1) for c in counts)):
+        kept = tuple(face for face, k in enumerate(take, 1) for _ in range(k))
+        points = score(kept, CLASSIC) if kept else None
+        if points is not None:
+            found.append((kept, points))
+    return tuple(found)
+
+
+def rolling(sol: Solution, t: int, n: int, farkle: int, opening: int) -> float:
+    """The value of rolling ``n`` dice with ``t`` at stake, one step the slow way: every roll,
+    every set-aside of it, then banking (where the opening minimum allows) or rolling on at the
+    solver's value; a Farkle is worth ``farkle``."""
+    total = 0.0
+    for roll in multisets(n):
+        chance = float(roll_chance(roll))
+        options = set_asides(roll)
+        if not options:
+            total += chance * farkle
+            continue
+        best = -math.inf
+        for kept, points in options:
+            after, left = t + points, (n - len(kept)) or 6
+            on = sol.roll_value(after, left)
+            best = max(best, on if after < opening else max(after, on))
+        total += chance * best
+    return total
+
+
+def medium_values(state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
+    """Every play of the dice showing, valued by the expected turn score of the rules in force:
+    a Farkle that would be the third in a row costs the penalty, at most what is banked."""
+    banked = state.scores[state.seat]
+    farkle = -min(state.setup.penalty, banked) if state.farkles[state.seat] == 2 else 0
+    opening = 0 if banked else state.setup.opening
+    sol = solve(state.rules, Objective.expected(opening=opening, farkle_value=farkle))
+    values = {}
+    for kept, points in set_asides(counts_of(state.roll)):
+        t, n = state.points + points, (len(state.roll) - len(kept)) or 6
+        # The solver's value of rolling on, checked against its equation with this Farkle's cost.
+        on = sol.roll_value(t, n)
+        assert on == pytest.approx(rolling(sol, t, n, farkle, opening), rel=1e-12, abs=1e-9)
+        values[(kept, "roll")] = on
+        if t >= opening:
+            values[(kept, "bank")] = float(t)
+    return values
+
+
+def medium_on(roll, points: int, banked: int, farkles: int, penalty: int, opening: int = 0) -> m.MatchState:
+    state = showing(
+        (ANN, MEDIUM), roll, points=points, scores=(1_000, banked), penalty=penalty, opening=opening
+    )
+    return replace(state, farkles=(0, farkles))
+
+
+@pytest.mark.parametrize("penalty", [500, 1_000])
+def test_medium_on_its_third_farkle_in_a_row_counts_the_penalty(penalty: int) -> None:
+    # On 500 after two Farkles in a row, one 1 kept to roll 5 dice on is worth 309.5 once a
+    # Farkle costs the 500: banking 1 1 2 2 2 for 400 is better.
+    state = medium_on((1, 1, 2, 2, 2, 4), 0, 500, 2, penalty)
+    values = medium_values(state)
+    assert values[((1,), "roll")] == pytest.approx(309.5, abs=0.05)
+    assert max(values, key=values.__getitem__) == ((1, 1, 2, 2, 2), "bank")
+    assert computers.choose(state) == computers.Choice((1, 1, 2, 2, 2), "bank")
+    # One Farkle fewer, the penalty is a turn away: keeping the 1 and rolling on is best.
+    assert computers.choose(replace(state, farkles=(0, 1))) == computers.Choice((1,), "roll")
+
+
+@settings(max_examples=examples(1 / 2))
+@given(
+    roll=st.lists(st.integers(1, 6), min_size=1, max_size=6),
+    points=st.integers(0, 30).map(lambda k: 50 * k),
+    banked=st.integers(0, 39).map(lambda k: 50 * k),
+    farkles=st.sampled_from([0, 1, 2, 2]),
+    penalty=st.sampled_from([500, 1_000]),
+    opening=st.sampled_from([0, 350, 500]),
+)
+def test_medium_plays_the_best_expected_score_of_the_rules_in_force(
+    roll: list[int], points: int, banked: int, farkles: int, penalty: int, opening: int
+) -> None:
+    assume(set_asides(counts_of(roll)))
+    state = medium_on(roll, points, banked, farkles, penalty, opening)
+    values = medium_values(state)
     choice = computers.choose(state)
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 

@@ -442,7 +442,9 @@ def test_a_damaged_json_value_is_named_kept_and_counted(at, farkle_home: Path, c
         assert getattr(kept, f"raw_{column}") == "{garbage"
         assert load_stats(s, NOON.date()).damaged == 1
     result = runner.invoke(app, ["reset", "stats", "--yes", "--plain"])
-    assert result.exit_code == 0 and result.stdout.startswith("Deleted all official daily results (1 game")
+    assert result.exit_code == 0 and result.stdout.startswith(
+        "Deleted all official results (1 official daily game;"
+    )
 
 
 def clocked_script(tmp_path: Path) -> Path:

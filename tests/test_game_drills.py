@@ -25,9 +25,11 @@ from farkle_trainer.engine.decisions import (
     points_choice,
     position_data,
     position_from_data,
+    question_line,
     situation_lines,
 )
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
+from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import (
     POINT_GRADES,
@@ -222,6 +224,66 @@ def test_game_and_solo_positions_round_trip_and_have_their_own_keys() -> None:
     assert DISAGREE.unit == Unit.WIN and solo.unit == Unit.TURNS
 
 
+def test_a_last_turn_is_worth_passing_the_opponent_and_a_tie_shares_the_win() -> None:
+    """The opponent has reached 2,300 in a game to 2,000: banking is worth 1 past them, a half
+    level with them and nothing short of them; rolling on is the table's last-turn chance."""
+    table = solve_game(CLASSIC, 2000)
+    for points, bank in ((500, 0.5), (550, 1.0), (450, 0.0)):
+        p = Position(CLASSIC, Kind.GAME, points, (1, 2, 3, 4, 6), banked=1700, opponent=2300, target=2000)
+        assert p.last_turn
+        d = decision_for(p)
+        t = points + 100
+        assert d.choice((1,), "bank").value == bank
+        roll = table.final_roll_value(2300 - 1700, t, 4)
+        assert d.choice((1,), "roll").value == roll
+        assert d.best.value == max(bank, roll)
+        g = grade(d, (1,), "bank")
+        assert g.lost == pytest.approx(100 * (max(bank, roll) - bank), abs=1e-12)
+    tie = Position(CLASSIC, Kind.GAME, 500, (1, 2, 3, 4, 6), banked=1700, opponent=2300, target=2000)
+    assert situation_lines(tie)[:2] == [
+        "Your last turn in a game to 2,000: your opponent reached it with 2,300, and you have 1,700 banked.",
+        "You need 650 this turn to win; 600 ties, and a tie shares the win.",
+    ]
+    assert tie.item == "game:classic:500:12346:scores1700-2300-to2000"
+    assert position_from_data(json.loads(json.dumps(position_data(tie))), CLASSIC) == tie
+    for opponent in (2325, 2000 + 20_050):
+        with pytest.raises(DrillError, match="reached the target"):
+            Position(CLASSIC, Kind.GAME, 500, (1, 2), banked=1700, opponent=opponent, target=2000)
+
+
+PENALTY = CLASSIC.with_house_rules(three_farkle_penalty=1000)
+
+
+def test_a_keep_position_with_a_third_farkle_at_stake_counts_what_it_costs() -> None:
+    """Two Farkles in a row and 700 banked: a Farkle now costs the turn and 700 more."""
+    p = Position(PENALTY, Kind.KEEP, 300, (1, 5, 2, 3), banked=700, runs=Runs(my_farkles=2))
+    assert p.third_farkle and p.farkle_value == -700
+    d = decision_for(p)
+    h = hint(p.roll, 300, PENALTY, farkle_value=-700)
+    expected = {}
+    for play in h.plays:
+        expected[(play.keep, "roll")] = play.value.roll
+        expected[(play.keep, "bank")] = play.value.bank
+    assert {(c.keep, c.action): c.value for c in d.choices} == expected
+    plain = decision_for(Position(PENALTY, Kind.KEEP, 300, (1, 5, 2, 3)))
+    assert plain.choice((1,), "roll").value > d.choice((1,), "roll").value
+    assert situation_lines(p)[0] == (
+        "You have 700 banked (2 Farkles in a row): a Farkle now costs 700 more "
+        "(three in a row cost 1,000, never below 0)."
+    )
+    assert p.item == "keep:classic:300:1235:banked700:runs2-0-None-None"
+    assert position_from_data(json.loads(json.dumps(position_data(p))), PENALTY) == p
+    for bad in (
+        {"rules": CLASSIC, "banked": 700, "runs": Runs(my_farkles=2)},  # no penalty
+        {"rules": PENALTY, "banked": 700, "runs": Runs(my_farkles=1)},  # a Farkle costs nothing more
+        {"rules": PENALTY, "banked": 0, "runs": Runs(my_farkles=2)},  # nothing to lose
+        {"rules": PENALTY, "banked": 700},
+        {"rules": PENALTY, "runs": Runs(my_farkles=2)},
+    ):
+        with pytest.raises(DrillError):
+            Position(kind=Kind.KEEP, points=300, roll=(1, 5, 2, 3), **bad)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -252,6 +314,28 @@ def test_who_has_opened_is_said_and_enforced() -> None:
     assert [c.action for c in d.choices] == ["roll"]  # 300 is short of the minimum
     table = solve_game(OPENING)
     assert d.best.value == table.roll_value(0, 0, 300, 2)
+
+
+def test_a_player_knocked_back_to_0_is_told_in_words_that_they_have_opened() -> None:
+    rules = OPENING.with_house_rules(three_farkle_penalty=500)
+    runs = Runs(my_farkles=0, opponent_farkles=1, my_opened=True, opponent_opened=True)
+    p = Position(rules, Kind.GAME, 200, (1, 3, 4), banked=0, opponent=0, target=1000, opening=350, runs=runs)
+    assert situation_lines(p)[:4] == [
+        "Game to 1,000 against one opponent: you have 0 banked, your opponent 0 (1 Farkle in a row).",
+        "Three Farkles in a row cost 500 (never below 0).",
+        "You have opened already (the penalty knocked you back to 0): the opening minimum of 350 no "
+        "longer holds you.",
+        "Your opponent has opened already (the penalty knocked them back to 0).",
+    ]
+    d = decision_for(p)
+    assert {c.action for c in d.choices} == {"bank", "roll"}  # 300 banks: the minimum holds no more
+    table = solve_game(rules)
+    # Banked, 300 against 0: the opponent's turn, their run of 1 and opened, this player's run over.
+    assert d.choice((1,), "bank").value == 1 - table.win_chance(0, 300, Runs(1, 0, True, None))
+    solo = Position(
+        rules, Kind.SOLO, 0, (1, 3, 4), banked=0, target=1000, opening=350, runs=Runs(my_opened=True)
+    )
+    assert "You have opened already (the penalty knocked you back to 0)" in question_line(solo)
 
 
 # -- generation

@@ -265,3 +265,26 @@ def test_a_grade_is_never_told_for_a_farkle() -> None:
     lines = view.step_lines(state, step, 6, 6)
     assert len(lines) == 2 and not any(str(g) in lines[1] for g in Grade)
     assert a.game_unit(state.setup) == Unit.WIN
+
+
+def set_aside_before_any_decision() -> None:
+    """Game 1 stopped at its first roll, then set aside by a new game."""
+    run(["play", "--vs", "easy", "--seed", "4", "--plain"], ["q"])
+    code, out = run(["play", "--vs", "easy", "--seed", "5", "--plain"], ["n", "q"])
+    assert code == 0 and "The unfinished game 1 is set aside" in out, out
+
+
+def test_a_game_set_aside_before_any_decision_is_reviewed_as_set_aside(farkle_home: Path) -> None:
+    set_aside_before_any_decision()
+    code, out = run(["review", "1", "--plain"])
+    assert code == 0, out
+    assert out.splitlines()[1:] == ["Game set aside at turn 1, unfinished. Scores: You 0, Easy 0."]
+    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
+    assert (data["over"], data["winners"], data["analysis"], data["moves"]) == (False, None, None, [])
+
+
+def test_on_a_terminal_a_game_set_aside_before_any_decision_says_so(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    set_aside_before_any_decision()
+    assert "Game set aside at turn 1, unfinished. Scores: You 0, Easy 0." in review_on(screen, "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,22 @@ from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
+from farkle_trainer.engine.rules import PRESETS, Rules, rules_from_mapping
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.play import SET_ASIDE, official_game_stats
-from farkle_trainer.training.games.setup import GameKind, Level, Player, is_rated, new_setup
+from farkle_trainer.training.games.setup import (
+    GameKind,
+    Level,
+    OffRules,
+    Player,
+    is_rated,
+    new_setup,
+    off_rules,
+)
 from farkle_trainer.training.progress import load_progress
-from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
+from farkle_trainer.ui.views.play import kind_line
+from tests.plays import HARD_1000, HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 from tests.test_play_cli import screen  # noqa: F401 - the play command on a terminal, as a fixture
 
 runner = CliRunner()
@@ -112,6 +123,52 @@ def test_on_a_terminal_the_last_turn_asks_too(screen: tuple[PipeInput, io.String
 )
 def test_only_one_person_against_one_computer_is_rated(players: tuple[Player, ...], rated: bool) -> None:
     assert is_rated(new_setup(players), hinted=False) is rated
+
+
+@pytest.mark.parametrize(
+    ("rules", "off"),
+    [
+        (PRESETS["classic"], None),
+        (
+            PRESETS["multiplier"].with_house_rules(
+                target=5000, opening_minimum=350, three_farkle_penalty=500
+            ),
+            None,
+        ),
+        (
+            PRESETS["doubling"].with_house_rules(
+                target=2000, opening_minimum=1000, three_farkle_penalty=1000
+            ),
+            None,
+        ),
+        # The table: a single 1 worth 10,000.
+        (rules_from_mapping({"name": "big", "singles": {"one": 10_000}}), OffRules.TABLE),
+        # A preset's name does not make a table a preset: its values do.
+        (rules_from_mapping({"name": "classic", "combinations": {"straight": 2500}}), OffRules.TABLE),
+        (rules_from_mapping({"name": "mine"}), OffRules.TABLE),
+        (PRESETS["fixed"].with_house_rules(target=1000), OffRules.TARGET),
+        (PRESETS["fixed"].with_house_rules(target=7500), OffRules.TARGET),
+        (PRESETS["classic"].with_house_rules(opening_minimum=400), OffRules.OPENING),
+    ],
+)
+def test_only_presets_with_the_references_house_rules_are_rated(rules: Rules, off: OffRules | None) -> None:
+    assert off_rules(rules) is off
+    against_hard = replace(new_setup((Player("You"), Player("Hard", Level.HARD))), rules=rules)
+    assert is_rated(against_hard, hinted=False) is (off is None)
+
+
+def test_the_header_says_which_house_rule_keeps_a_game_from_being_rated() -> None:
+    code, out = run(["play", "--vs", "easy", "--target", "1000", "--plain"], ["resign", "y", "n"])
+    assert code == 0, out
+    assert (
+        "\nTraining game (a target of 1,000 is not rated: rated games go to 2,000, 5,000 or 10,000): "
+        "recorded as progress, never in stats.\n"
+    ) in out
+    setup = new_setup((Player("You"), Player("Easy", Level.EASY)), target=2000, opening=400)
+    assert kind_line(m.new_match(setup)) == (
+        "Training game (an opening minimum of 400 is not rated: rated games have none, 350, 500 or 1,000): "
+        "recorded as progress, never in stats."
+    )
 
 
 def test_the_help_the_header_and_stats_agree(farkle_home: Path) -> None:
@@ -209,8 +266,8 @@ def test_no_to_carry_on_says_first_that_a_training_game_is_set_aside(farkle_home
 
 
 def test_no_to_carry_on_says_first_that_a_rated_game_counts_as_resigned(farkle_home: Path) -> None:
-    run(HARD_1000, ["q"])
-    code, out = run(HARD_1000, ["n", "q"])
+    run(HARD_2000, ["q"])
+    code, out = run(HARD_2000, ["n", "q"])
     assert code == 0, out
     assert "Carry on with it? (n: it counts as resigned) (Y/n) n" in out
     assert "The unfinished rated game 1 counts as resigned." in out

@@ -21,6 +21,7 @@ from farkle_trainer.training.games.setup import (
     is_rated,
     new_setup,
 )
+from farkle_trainer.ui.views.play import farkle_line
 
 ANN, BOB, CAT = Player("Ann"), Player("Bob"), Player("Cat")
 FARKLE6 = [2, 2, 3, 3, 4, 6]
@@ -144,6 +145,29 @@ def test_final_round_every_other_player_gets_exactly_one_last_turn() -> None:
     assert [x.last_turn for x in state.log] == [False, False, True, True]
     with pytest.raises(MatchError, match="over"):
         m.roll(state, rolls(FARKLE6))
+
+
+def test_a_farkle_in_a_last_turn_just_ends_the_game_without_the_penalty() -> None:
+    state = m.new_match(setup(ANN, BOB, CAT, penalty=500))
+    for banked in (500, 300, 800):
+        state = _bank_turn(state, banked)
+    for _ in range(6):  # two Farkles in a row each
+        state = _farkle_turn(state)
+    assert state.farkles == (2, 2, 2)
+    state = _bank_turn(state, 2_100)  # Ann reaches the target: Bob and Cat have a last turn each
+    before = state
+    state = _farkle_turn(state)
+    assert state.scores == (2_600, 300, 800) and state.seat == 2
+    line = farkle_line(state.log[-1], state)
+    said = "in a last turn a third Farkle in a row just ends the game, with no penalty"
+    assert line.endswith(f"; {said}. Bob 300.")
+    state = _farkle_turn(state)
+    assert state.over and state.scores == (2_600, 300, 800)
+    assert [x.farkles for x in state.log[-2:]] == [2, 2] and all(x.last_turn for x in state.log[-2:])
+    # Before the final round the same third Farkle costs the penalty.
+    earlier = _farkle_turn(replace(before, closer=None))
+    assert earlier.scores == (2_600, 0, 800)
+    assert "a third Farkle in a row costs 300. Bob 0." in farkle_line(earlier.log[-1], earlier)
 
 
 def test_equal_top_scores_share_the_win() -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from farkle_trainer import win_chance
 from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
@@ -120,6 +121,7 @@ def game_sweep(w, order, score, opened, knocked, levels, opening, g_open, g_clos
     return moved
 
 
+@cache
 def brute_force(rules: Rules, target: int, opening: int) -> np.ndarray:
     """Every W(u, r, v, q) by value iteration; standings as the solver's (index ``levels`` is
     "on 0, opened"), built here from the rules of the game."""
@@ -157,6 +159,27 @@ def test_the_game_under_the_penalty_matches_brute_force(opening: int) -> None:
     assert np.abs(table.values - expected).max() < 1e-10
     # The penalty matters: two Farkles in a row cost the mover, and more so with points banked.
     assert table.win_chance(900, 900, Runs(my_farkles=2)) < table.win_chance(900, 900) - 0.01
+
+
+def test_win_chance_on_0_but_opened_is_the_brute_forces_row_of_it() -> None:
+    rules = with_penalty(500)
+    expected = brute_force(rules, 1000, 500)
+    opened = 20  # the brute force's standing "on 0, opened" in a game of 20 levels
+    for b in range(0, 1000, 50):
+        for r in range(3):
+            for q in range(3):
+                mine = win_chance(0, b, rules, 1000, my_farkles=r, opponent_farkles=q, my_opened=True)
+                assert mine == pytest.approx(expected[opened, r, b // 50, q], abs=1e-10)
+                theirs = win_chance(b, 0, rules, 1000, my_farkles=r, opponent_farkles=q, opponent_opened=True)
+                assert theirs == pytest.approx(expected[b // 50, r, opened, q], abs=1e-10)
+    # Not opened is the default on 0, and False says it too; on a score above 0 it cannot be.
+    assert win_chance(0, 500, rules, 1000) == pytest.approx(expected[0, 0, 10, 0], abs=1e-10)
+    assert win_chance(0, 500, rules, 1000, my_opened=False) == win_chance(0, 500, rules, 1000)
+    assert expected[opened, 0, 10, 0] > expected[0, 0, 10, 0]
+    with pytest.raises(ValueError, match="my_opened cannot be False for a score of 500"):
+        win_chance(500, 0, rules, 1000, my_opened=False)
+    with pytest.raises(ValueError, match="opponent_opened is True, False or None, not 'yes'"):
+        win_chance(0, 0, rules, 1000, opponent_opened="yes")  # type: ignore[arg-type]
 
 
 def test_every_turn_start_satisfies_its_equation() -> None:

@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from farkle_trainer import win_chance
 from farkle_trainer.cli import app
 from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.decisions import Position, decision_for
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills.drills import Plan
 from farkle_trainer.training.drills.session import drill_stream
@@ -61,6 +63,26 @@ def test_the_hint_ranks_plays_by_the_runs_of_farkles() -> None:
     assert json.loads(out)["best_action"] == "roll"
 
 
+def test_a_last_turns_hint_shows_the_run_and_that_a_farkle_now_just_ends_the_game() -> None:
+    args = ["hint", "4", "3", "3", "6", "3", "4", "--score", "700", "--opponent", "3650", "--target", "2000"]
+    args += ["--penalty", "1000", "--last-turn"]
+    code, out, err = run(*args, "--farkles", "2", "--opponent-farkles", "2", "--plain")
+    assert code == 0, err
+    assert out.splitlines()[1:3] == [
+        "Your final turn: the opponent reached 3,650, you have 700 (2 Farkles in a row); values are "
+        "chances of passing them (a tie counts one half).",
+        "Three Farkles in a row cost 1,000, but not in a last turn: a Farkle now just ends the game.",
+    ]
+    # The points figures count a Farkle as the game does there: the turn's points lost, no more.
+    data = json.loads(run(*args, "--farkles", "2", "--json")[1])
+    plain = solve(PENALTY, Objective.expected())
+    for option in data["options"]:
+        t = option["points_after"]
+        assert (option["bank_ev"], option["roll_ev"]) == (t, plain.roll_value(t, option["dice_left"] or 6))
+    assert json.loads(run(*args, "--json")[1])["options"] == data["options"]
+    assert (data["points_best"], data["points_action"]) == ([3, 3, 3], "roll")
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -85,6 +107,71 @@ def test_runs_need_a_game_and_the_penalty() -> None:
     assert code == 2 and "count only with the three-Farkle penalty" in err
     code, _, err = run("strategy", "--penalty", "1000")
     assert code == 2 and "add --game" in err
+
+
+OPENED = ["hint", "1", "5", "2", "2", "3", "6", "--target", "1000", "--penalty", "1000", "--opening", "500"]
+
+
+def test_the_hint_on_0_but_opened_values_the_plays_of_that_state() -> None:
+    code, out, err = run(*OPENED, "--score", "0", "--opponent", "600", "--farkles", "1", "--opened", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["opened"], data["opponent_opened"]) == (True, True)
+    table = gs.solve_game(PENALTY.with_house_rules(opening_minimum=500), 1000)
+    opened = Runs(my_farkles=1, my_opened=True)
+    for option in data["options"]:
+        t = option["points_after"]
+        # Opened, any total banks: to 0 + t against 600, the opponent's turn (their run is 0).
+        bank = 1 - win_chance(600, t, PENALTY, 1000, opening=500)
+        assert t < 500 and option["win_chance"]["bank"] == pytest.approx(bank, abs=1e-12)
+        assert option["win_chance"]["roll"] == pytest.approx(
+            table.roll_value(0, 600, t, option["dice_left"] or 6, opened), abs=1e-12
+        )
+        assert option["bank_ev"] == t  # the turn solver's opening minimum is off too
+    not_opened = json.loads(run(*OPENED, "--score", "0", "--opponent", "600", "--farkles", "1", "--json")[1])
+    assert not_opened["opened"] is False
+    assert all(o["win_chance"]["bank"] is None and o["bank_ev"] is None for o in not_opened["options"])
+    code, out, err = run(
+        *OPENED, "--score", "0", "--opponent", "0", "--opened", "--opponent-opened", "--plain"
+    )
+    assert code == 0, err
+    assert out.splitlines()[3:5] == [
+        "You have opened already (the penalty knocked you back to 0): the opening minimum of 500 no longer "
+        "holds you.",
+        "The opponent has opened already (the penalty knocked them back to 0).",
+    ]
+    data = json.loads(run(*OPENED, "--score", "0", "--opponent", "0", "--opponent-opened", "--json")[1])
+    assert data["options"][0]["win_chance"]["best"] == pytest.approx(
+        table.roll_value(0, 0, 100, 5, Runs(opponent_opened=True)), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hint", "1", "5", "--opened"], "who has opened describe a game: give --score and --opponent too"),
+        (
+            ["hint", "1", "5", "--score", "0", "--opponent", "0", "--opening", "500", "--opened"],
+            "--opened is for a player knocked back to 0 by the three-Farkle penalty: add --penalty 500",
+        ),
+        (
+            ["hint", "1", "5", "--score", "0", "--opponent", "0", "--penalty", "500", "--opponent-opened"],
+            "--opponent-opened matters only under an opening minimum",
+        ),
+        (
+            [*OPENED, "--score", "0", "--opponent", "700", "--opponent-opened"],
+            "--opponent-opened is for a player on 0: one with 700 banked has opened already",
+        ),
+        (
+            [*OPENED, "--score", "0", "--opponent", "1200", "--last-turn", "--opponent-opened"],
+            "--opponent-opened is for a player on 0: one with 1,200 banked has opened already",
+        ),
+    ],
+)
+def test_opened_where_nobody_on_0_can_have_is_one_line(args: list[str], message: str) -> None:
+    code, out, err = run(*args, "--target", "1000") if "--target" not in args else run(*args)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and message in err
 
 
 def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row() -> None:

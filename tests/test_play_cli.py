@@ -26,7 +26,7 @@ from farkle_trainer.training.games.setup import Form, Level, Player, Setup, deal
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
-from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
+from tests.plays import HARD_1000, HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 
 runner = CliRunner()
 
@@ -41,22 +41,22 @@ def run(args: list[str], lines: list[str]) -> tuple[int, str]:
 
 
 def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
-    lines, final = greedy_script(hard_setup())
-    code, out = run(HARD_1000, lines)
+    lines, final = greedy_script(hard_setup(target=2000))
+    code, out = run(HARD_2000, lines)
     assert code == 0, out
     assert "Rated game: it counts in stats" in out
     assert "Turn 1, You to roll. Scores: You 0, Hard 0." in out
     assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
     assert "Bank 400 or roll 2 dice (Farkle chance 44.44%)? (b/r) b" in out
     assert "Hard sets aside 5 6 6 6 (650 at stake) and banks: Hard 650." in out
-    assert "You have reached 1,000: everyone else gets one last turn." in out
-    assert "Game over: You win. Scores: You 1,450, Hard 650." in out
-    assert "You: error rate 0.00% (0 of 2)" in out
-    assert "Your chance of winning through the game:" in out and "  end of the game:      100.00%" in out
-    assert final.scores == (1450, 650)
+    assert "You have reached 2,000: everyone else gets one last turn." in out
+    assert "Game over: You win. Scores: You 2,150, Hard 1,650." in out
+    assert "You: error rate 60.00% (3 of 5)" in out
+    assert "Your chance of winning through the game:" in out and "  end of the game:       100.00%" in out
+    assert final.scores == (2150, 1650)
     with Store.open(farkle_home) as store:
         (game,) = store.games()
-        assert game.finished and game.rated and game.outcome == "win" and game.score == 1450
+        assert game.finished and game.rated and game.outcome == "win" and game.score == 2150
         # The same game, on dice drawn as they were rolled: the store keeps no seed of it.
         assert m.MatchState.from_dict(game.state or {}) == replace(final, setup=dealt(final.setup))
         assert (game.state or {})["setup"]["seed"] == ""
@@ -83,9 +83,9 @@ def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) 
 
 
 def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(hard_setup(target=2000))
     # h on the last decision of a game, lost or not, cannot turn it into training.
-    code, out = run(HARD_1000, ["h", *lines[:-1], "h", lines[-1]])
+    code, out = run(HARD_2000, ["h", *lines[:-1], "h", lines[-1]])
     assert code == 0, out
     header = out.splitlines()[:3]
     assert header[1].startswith("Rated game: it counts in stats (no coach and no hints")
@@ -130,9 +130,9 @@ def test_resume_says_the_options_for_a_new_game_are_not_used() -> None:
 
 
 def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
-    run(HARD_1000, [lines[0], "q"])
-    code, out = run(HARD_1000, ["perhaps", "n", "q"])
+    lines, _ = greedy_script(hard_setup(target=2000))
+    run(HARD_2000, [lines[0], "q"])
+    code, out = run(HARD_2000, ["perhaps", "n", "q"])
     assert code == 0, out
     assert "Starting a new game instead counts it as resigned (a loss)." in out
     assert "Carry on with it? (n: it counts as resigned) (Y/n) perhaps\n  (type y for yes or n for no)" in out
@@ -177,7 +177,7 @@ def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
 
 
 def test_resign_after_confirmation(farkle_home: Path) -> None:
-    code, out = run(HARD_1000, ["resign", "n", "resign", "y"])
+    code, out = run(HARD_2000, ["resign", "n", "resign", "y"])
     assert code == 0, out
     assert "Resign this game? It counts as a loss. (y/N) n" in out
     assert "You resigned: Hard wins. Scores: You 0, Hard 0." in out
@@ -417,9 +417,9 @@ def test_ctrl_d_on_a_terminal_saves_the_game(
 def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> None:
     import json
 
-    lines, _ = greedy_script(hard_setup())
-    run(HARD_1000, lines)  # a rated win
-    run(HARD_1000, ["resign", "y"])  # a rated loss
+    lines, _ = greedy_script(hard_setup(target=2000))
+    run(HARD_2000, lines)  # a rated win
+    run(HARD_2000, ["resign", "y"])  # a rated loss
     run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y"])  # training
     result = runner.invoke(app, ["stats", "--plain"])
     assert result.exit_code == 0, result.output
@@ -428,30 +428,35 @@ def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> 
         in result.output
     )
     assert (
-        "  against hard: 2 games, 1 won, 1 lost (1 resigned); average score 725, best 1,450" in result.output
+        "  against hard, classic to 2,000: 2 games, 1 won, 1 lost (1 resigned); average score 1,075, "
+        "best 2,150" in result.output
     )
     data = json.loads(runner.invoke(app, ["stats", "--json"]).stdout)
     assert data["rated_games"]["levels"] == [
         {
             "level": "hard",
+            "rules": "classic",
+            "opening": 0,
+            "penalty": 0,
+            "target": 2000,
             "played": 2,
             "wins": 1,
             "shared": 0,
             "losses": 1,
             "resigned": 1,
-            "average_score": 725.0,
-            "best": 1450,
+            "average_score": 1075.0,
+            "best": 2150,
         }
     ]
 
 
-@pytest.mark.parametrize("width", [60, 40])
+@pytest.mark.parametrize("width", [100, 60])
 def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
     import farkle_trainer.cli.records as records_cli
 
-    lines, _ = greedy_script(hard_setup())
-    run(HARD_1000, lines)  # a rated win
-    run(HARD_1000, ["resign", "y"])  # a rated loss
+    lines, _ = greedy_script(hard_setup(target=2000))
+    run(HARD_2000, lines)  # a rated win
+    run(HARD_2000, ["resign", "y"])  # a rated loss
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
     monkeypatch.setattr(records_cli, "open_terminal", lambda plain: front)
@@ -460,18 +465,18 @@ def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, wi
     shown = out.getvalue().splitlines()
     assert max(len(line) for line in shown) <= width
     rated = shown[shown.index("") + 1 :]
-    if width == 60:
+    if width == 100:
         assert rated[:2] == [
             "Rated games against the computer (apart from the daily game)",
             "2 games; wins in a row 0 (longest 1).",
         ]
-        assert "┃ level ┃ games ┃ won ┃ lost ┃ resigned ┃ average ┃  best ┃" in rated
-        assert "│ hard  │     2 │   1 │    1 │        1 │     725 │ 1,450 │" in rated
+        assert "┃ level ┃ rules            ┃ games ┃ won ┃ lost ┃ resigned ┃ average ┃  best ┃" in rated
+        assert "│ hard  │ classic to 2,000 │     2 │   1 │    1 │        1 │   1,075 │ 2,150 │" in rated
     else:
         # Too narrow for the table: the plain lines, each wrapped under its own start.
         assert rated[0].startswith("Rated games against the computer")
         assert all(line.startswith(("Rated", "  ")) for line in rated), rated
-        assert "average score 725," in " ".join(line.strip() for line in rated)
+        assert "average score 1,075," in " ".join(line.strip() for line in rated)
 
 
 def test_a_game_moved_on_in_another_terminal_is_never_saved_over(

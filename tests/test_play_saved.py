@@ -25,13 +25,13 @@ from farkle_trainer.training.games.gamefile import read_game_file
 from farkle_trainer.training.games.setup import Level, Player, Setup, new_setup
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from tests.factories import interactive_frontend
-from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
+from tests.plays import HARD_1000, HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 
 runner = CliRunner()
 
 
-def hard_setup(seed: str = "3", code: str = "") -> Setup:
-    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed=seed, code=code)
+def hard_setup(seed: str = "3", code: str = "", target: int = 1000) -> Setup:
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, seed=seed, code=code)
 
 
 def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, str]:
@@ -86,12 +86,19 @@ def played_game(farkle_home: Path) -> m.MatchState:
     return final
 
 
+def rated_game(farkle_home: Path) -> m.MatchState:
+    lines, final = greedy_script(hard_setup(target=2000))
+    code, out = run(HARD_2000, lines)
+    assert code == 0, out
+    return final
+
+
 def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
     assert run(["games", "--plain"]) == (
         0,
         "No saved games yet: play one with farkle-train play or farkle-train daily.\n",
     )
-    played_game(farkle_home)
+    rated_game(farkle_home)
     run(["play", "--solo", "--seed", "5", "--plain"], ["q"])
     code, out = run(["games", "--plain"])
     assert code == 0, out
@@ -100,7 +107,7 @@ def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
     assert lines[1].startswith("Game 2, ") and lines[1].endswith(
         ": You, training; unfinished (turn 1); 0 banked."
     )
-    assert lines[2].endswith(": You and Hard (computer), rated; You win; You 1,450, Hard 650.")
+    assert lines[2].endswith(": You and Hard (computer), rated; You win; You 2,150, Hard 1,650.")
     data = json.loads(runner.invoke(app, ["games", "--json"]).stdout)
     newest, oldest = data["games"]
     assert (
@@ -114,11 +121,11 @@ def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
         "game": "computer",
         "finished": True,
         "outcome": "win",
-        "score": 1450,
-        "scores": [1450, 650],
+        "score": 2150,
+        "scores": [2150, 1650],
         "winners": ["You"],
         "players": [{"name": "You", "level": None}, {"name": "Hard", "level": "hard"}],
-        "target": 1000,
+        "target": 2000,
     }
 
 
@@ -126,7 +133,7 @@ def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
 def test_games_on_a_terminal_fit_its_width(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
-    played_game(farkle_home)
+    rated_game(farkle_home)
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
     monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
@@ -136,13 +143,13 @@ def test_games_on_a_terminal_fit_its_width(
     assert max(len(line) for line in shown) <= width
     if width == 100:
         assert shown[0] == "Saved games, newest first (1); farkle-train review ID shows one again:"
-        assert "┃ game ┃ started (UTC)    ┃ kind  ┃ result  ┃ scores              ┃" in shown
-        assert any(line.endswith("│ rated │ You win │ You 1,450, Hard 650 │") for line in shown)
+        assert "┃ game ┃ started (UTC)    ┃ kind  ┃ result  ┃ scores                ┃" in shown
+        assert any(line.endswith("│ rated │ You win │ You 2,150, Hard 1,650 │") for line in shown)
     else:
         # Too narrow for the table: the plain lines, each wrapped under its own start.
         assert shown[0].startswith("Saved games, newest first (1);")
         assert all(line.startswith(("Saved", "Game 1, ", "  ")) for line in shown), shown
-        assert "You win; You 1,450, Hard 650." in " ".join(line.strip() for line in shown)
+        assert "You win; You 2,150, Hard 1,650." in " ".join(line.strip() for line in shown)
 
 
 def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
@@ -210,8 +217,8 @@ def test_review_refuses(farkle_home: Path, args: list[str], message: str) -> Non
 
 def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    lines, final = greedy_script(hard_setup())
-    code, out = run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
+    lines, final = greedy_script(hard_setup(target=2000))
+    code, out = run([*HARD_2000, "--save", str(path)], [lines[0], "q"])
     assert code == 0, out
     partial = json.loads(path.read_text())
     assert partial["over"] is False and partial["moves"] == []
@@ -221,7 +228,7 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     assert code == 0, out
     assert f"The game is in {path}: farkle-train review {path} shows it again." in out
     saved = read_game_file(path)
-    assert saved.state.log == final.log and saved.state.scores == (1450, 650) and saved.resigned is None
+    assert saved.state.log == final.log and saved.state.scores == (2150, 1650) and saved.resigned is None
     code, from_file = run(["review", str(path), "--plain"])
     assert code == 0, from_file
     assert from_file.splitlines()[0].startswith(f"Game from {path} (every move checked on its dice)")

@@ -1,4 +1,5 @@
-"""The rules behind the schedule and the records: Leitner boxes, streaks, score histograms."""
+"""The rules behind the records: the Leitner boxes older files were upgraded from (migration 2
+still builds them), streaks, score histograms."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from farkle_trainer.store.leitner import next_box
 from farkle_trainer.training.progress import histogram, streaks
 
 
-def test_leitner_boxes() -> None:
+def test_the_leitner_boxes_of_migration_2() -> None:
     assert next_box(None, True) == 2 and next_box(None, False) == 1
     assert next_box(3, True) == 4 and next_box(5, True) == 5 and next_box(4, False) == 1
 

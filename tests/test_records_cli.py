@@ -293,6 +293,55 @@ def test_reset_stats_with_yes(today: date) -> None:
     assert code == 0 and out.strip() == "Nothing to reset: no official games."
 
 
+#: A rated game against Hard to 2,000, in plain text.
+RATED = ["play", "--vs", "hard", "--target", "2000", "--plain"]
+
+
+def test_reset_stats_names_the_rated_games_it_deletes_with_or_without_a_daily_game(today: date) -> None:
+    assert runner.invoke(app, RATED, input="resign\ny\n").exit_code == 0  # a rated loss
+    assert runner.invoke(app, [*RATED, "--seed", "4"], input="resign\ny\n").exit_code == 0  # training
+    assert runner.invoke(app, RATED, input="q\n").exit_code == 0  # a rated game, unfinished
+    described = (
+        "all official results (2 rated games with their moves, 1 of them unfinished; "
+        "with the streaks and records they make)"
+    )
+    code, out, err = run("reset", "stats", input="n\n")
+    assert code == 1 and out.strip() == "Nothing deleted."
+    assert f"Delete {described} from " in err
+    add_official(today, 5000)
+    code, out, _ = run("reset", "stats", "--yes")
+    assert code == 0
+    assert out.strip() == (
+        "Deleted all official results (1 official daily game; 2 rated games with their moves, 1 of them "
+        "unfinished; with the streaks and records they make). Training progress is kept."
+    )
+    games = json.loads(run("games", "--json")[1])
+    assert [(g["id"], g["kind"]) for g in games["games"]] == [(2, "training")] and games["daily"] == []
+    assert json.loads(run("stats", "--json")[1])["rated_games"]["played"] == 0
+    code, out, _ = run("reset", "stats", "--yes")
+    assert code == 0 and out.strip() == "Nothing to reset: no official games."
+
+
+def test_reset_progress_names_the_practice_daily_games_and_lessons_it_deletes(today: date) -> None:
+    with Store.open() as store:
+        practice = next_attempt(store, today - timedelta(days=1), today)  # a past day: practice
+        assert not practice.official
+    code, out, err = run("reset", "progress", input="n\n")
+    assert code == 1 and "Delete all training progress (1 practice daily game) from " in err
+    add_training()
+    with Store.open() as store:
+        store.record_lesson(1, "scoring", rules="classic")
+    code, out, _ = run("reset", "progress", "--yes")
+    assert code == 0
+    assert out.strip() == (
+        "Deleted all training progress (8 answers in 3 sessions, 1 practice daily game and 1 lesson read). "
+        "Official stats are kept."
+    )
+    assert json.loads(run("games", "--json")[1])["daily"] == []
+    with Store.open() as store:
+        assert store.lessons_read() == set()
+
+
 def test_reset_unknown_kind() -> None:
     code, out, err = run("reset", "everything", "--yes")
     assert code == 2 and out == ""

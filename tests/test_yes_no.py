@@ -15,7 +15,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.training.quizzes.quiz import answer_with
 from farkle_trainer.ui.terminal import PlainFrontend
-from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
+from tests.plays import HARD_1000, HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 from tests.test_play_cli import hard_setup
 
 runner = CliRunner()
@@ -102,8 +102,8 @@ def test_enter_at_play_again_is_no_and_at_carry_on_is_yes(farkle_home: Path) -> 
     result = runner.invoke(app, HARD_1000, input=args + "\n")
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("Play again? (the other player starts) (y/N)")
-    runner.invoke(app, HARD_1000, input=f"{lines[0]}\nq\n")
-    result = runner.invoke(app, HARD_1000, input="\nq\n")
+    runner.invoke(app, HARD_2000, input=f"{lines[0]}\nq\n")
+    result = runner.invoke(app, HARD_2000, input="\nq\n")
     assert (
         "Carry on with it? (n: it counts as resigned) (Y/n) \nCarrying on with the saved game"
         in result.output

@@ -38,6 +38,7 @@ from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
+    from farkle_trainer.store.rows import Mistake
     from farkle_trainer.training.games.analysis import Review
 
 app = command_group()
@@ -101,8 +102,8 @@ def challenge(
         recorder = entry.begin(front, rules=CHALLENGE_RULES, settings={}, planned=TURNS)
         session = Session.start(store, "challenge", rules=CHALLENGE_RULES, code=entry.code, result=recorder)
 
-        def decided(review: Review, banked: int) -> None:
-            session.record(AnswerRecord.of_game(review, code=entry.code), score=banked)
+        def decided(review: Review, banked: int, mistake: Mistake | None) -> None:
+            session.record(AnswerRecord.of_game(review, code=entry.code).with_mistake(mistake), score=banked)
 
         outcome = play_challenge(front, game_view, entry.code, decided=decided)
         if outcome.finished:

@@ -19,6 +19,7 @@ from farkle_trainer.cli.common import (
     with_penalty,
     with_target,
 )
+from farkle_trainer.cli.errors import fail
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.kinds import Kind
@@ -65,6 +66,14 @@ def decide(
     strategy: Annotated[
         bool, typer.Option("--strategy", help="After grading, show the bank threshold you should have used.")
     ] = False,
+    mistakes: Annotated[
+        bool,
+        typer.Option(
+            "--mistakes",
+            help="Drill your own mistakes: the positions you played an inaccuracy or worse in (drills, "
+            "games, daily games, challenges) that are due, the longest overdue first.",
+        ),
+    ] = False,
     target: TargetOpt = None,
     penalty: PenaltyOpt = None,
     json: Annotated[
@@ -84,9 +93,30 @@ def decide(
     pass; game: by chance to win a two-player game to the target; solo: by expected turns to reach it).
 
     Every decision is recorded as training progress. Without --seed the drills adapt to you.
+    Every decision graded an inaccuracy or worse comes back, when it is due, with --mistakes.
 
     Example: farkle-train decide --kind keep --count 5
     """
+    if mistakes:
+        given = {
+            "--seed": seed is not None,
+            "--code": options.code is not None,
+            "--save-result": options.save_result is not None,
+            "--name": options.name is not None,
+            "--force": options.force,
+        }
+        if chosen := [option for option, value in given.items() if value]:
+            named = chosen[0] if len(chosen) == 1 else f"{', '.join(chosen[:-1])} and {chosen[-1]}"
+            fail(f"--mistakes drills your own positions, for no class: leave out {named}")
+        _drill_mistakes(
+            kind,
+            count,
+            options,
+            json=json,
+            strategy=strategy,
+            unused={"--level": level, "--target": target, "--penalty": penalty},
+        )
+        return
     from farkle_trainer.training.drills.session import check_count, parse_kinds, parse_level, prepare
     from farkle_trainer.training.solving import for_kinds
     from farkle_trainer.ui.aside import open_terminal_aside, print_data
@@ -139,7 +169,11 @@ def decide(
         session = start_session(
             store, KIND, table, count, entry, front, seed=session_seed, settings=settings, adaptive=adaptive
         )
-        rounds = play_drills(front, view, plan, session, strategy=strategy)
+        from farkle_trainer.training.mistakes import rules_file
+
+        rounds = play_drills(
+            front, view, plan, session, strategy=strategy, rules_file=rules_file(options.rules)
+        )
         session.finish()
     summary = summarize(rounds.results)
     stopped = len(rounds.results) < count
@@ -174,3 +208,67 @@ def unused_options(
             "see farkle-train strategy --game)."
         )
     return notes
+
+
+def _drill_mistakes(
+    kind: list[str] | None,
+    count: int,
+    options: SessionOptions,
+    *,
+    json: bool,
+    strategy: bool,
+    unused: dict[str, str | None],
+) -> None:
+    """``decide --mistakes``: the due personal positions, each graded as its drill is."""
+    from farkle_trainer.training.drills.drills import summarize
+    from farkle_trainer.training.drills.session import Sessions, check_count, parse_kinds, play_mistakes
+    from farkle_trainer.training.mistakes import MISTAKES, due_mistakes
+    from farkle_trainer.training.solving import for_positions, solve_all
+    from farkle_trainer.ui.aside import open_terminal_aside, print_data
+    from farkle_trainer.ui.progress import solving
+    from farkle_trainer.ui.terminal import open_terminal
+    from farkle_trainer.ui.views import drills as view
+
+    known = load(options.rules)
+    kinds = None if not kind else parse_kinds(kind)
+    check_count(count, None)
+    front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
+    for option, value in unused.items():
+        if value is not None:
+            front.say(view.mistakes_unused_line(option))
+    with open_store_or_explain(options.data_dir, front) as store:
+        due = due_mistakes(store, kinds=kinds, known=(known,), limit=count)
+        for line in view.skipped_lines(due.skipped):
+            front.say(line)
+        positions = [p for p, _ in due.positions]
+        if not positions:
+            waiting = store.next_due(MISTAKES)
+            front.say(view.no_mistakes_line(waiting, store.now(), kinds=kinds, others=due.other_kinds))
+            if json:
+                print_data({**_mistakes_context(), **view.summary_data(summarize([]), [], planned=0)})
+            return
+        front.say(view.mistakes_intro(len(positions), due.due))
+        with solving(front, for_positions(positions), quiet=json) as progress:
+            solve_all(for_positions(positions), progress)
+        settings = {"count": count, "kinds": None if kinds is None else list(kinds)}
+        sessions = Sessions(store, settings)
+        rounds = play_mistakes(front, view, due.positions, sessions, strategy=strategy)
+        sessions.finish()
+    planned = len(positions)
+    summary = summarize(rounds.results)
+    stopped = len(rounds.results) < planned
+    front.show(
+        view.summary_text(summary, planned=planned, stopped=stopped),
+        lambda: view.summary_rich(summary, planned=planned, stopped=stopped),
+    )
+    if json:
+        data = view.summary_data(summary, rounds.results, planned=planned, records=sessions.answers)
+        print_data({**_mistakes_context(), **data})
+    if rounds.exit_code:
+        raise typer.Exit(rounds.exit_code)
+
+
+def _mistakes_context() -> dict[str, object]:
+    """What ``decide --mistakes --json`` says of the session: each position keeps its own rules,
+    and no seed or class code chose them."""
+    return {"activity": "mistakes", "rules": None, "seed": None, "code": None}

@@ -26,7 +26,9 @@ from farkle_trainer.cli.game import (
     FarklesOpt,
     GameOpt,
     LastTurnOpt,
+    OpenedOpt,
     OpponentFarklesOpt,
+    OpponentOpenedOpt,
     OpponentOpt,
     ScoreOpt,
     StepOpt,
@@ -89,6 +91,8 @@ def hint(
     penalty: PenaltyOpt = None,
     farkles: FarklesOpt = None,
     opponent_farkles: OpponentFarklesOpt = None,
+    opened: OpenedOpt = False,
+    opponent_opened: OpponentOpenedOpt = False,
     *,
     options: AnswerOptions,
 ) -> None:
@@ -121,12 +125,15 @@ def hint(
             last_turn=last_turn,
             farkles=farkles,
             opponent_farkles=opponent_farkles,
+            opened=opened,
+            opponent_opened=opponent_opened,
             json=options.json,
         )
         return
-    if target is not None or last_turn or penalty is not None or farkles is not None or opponent_farkles:
+    describe_a_game = (target, penalty, farkles, opponent_farkles)
+    if last_turn or opened or opponent_opened or any(x is not None for x in describe_a_game):
         fail(
-            "--target, --last-turn, --penalty and the Farkles in a row describe a game: "
+            "--target, --last-turn, --penalty, the Farkles in a row and who has opened describe a game: "
             "give --score and --opponent too"
         )
     needed = parse_points(need, "--need", positive=True) if need is not None else None

@@ -71,6 +71,18 @@ def _runs_option(name: str, whose: str) -> Any:
 
 FarklesOpt = Annotated[str | None, _runs_option("--farkles", "your")]
 OpponentFarklesOpt = Annotated[str | None, _runs_option("--opponent-farkles", "the opponent's")]
+
+
+def _opened_option(name: str, who: str) -> Any:
+    return typer.Option(
+        name,
+        help=f"With the three-Farkle penalty and an opening minimum: {who} on 0 but opened already "
+        "(knocked back by the penalty), so the minimum no longer holds.",
+    )
+
+
+OpenedOpt = Annotated[bool, _opened_option("--opened", "you are")]
+OpponentOpenedOpt = Annotated[bool, _opened_option("--opponent-opened", "the opponent is")]
 StepOpt = Annotated[
     str | None,
     typer.Option(
@@ -102,6 +114,25 @@ def _farkles(text: str | None, option: str) -> int:
     return runs
 
 
+def _check_opened(rules: Rules, opening: int, flags: tuple[tuple[str, bool, int], ...]) -> None:
+    """Refuse ``--opened`` or ``--opponent-opened`` where no player on 0 can have opened: only the
+    three-Farkle penalty knocks a player back to 0, and only an opening minimum makes it matter."""
+    given = [(option, score) for option, flag, score in flags if flag]
+    if not given:
+        return
+    option, _ = given[0]
+    if not rules.three_farkle_penalty:
+        fail(
+            f"{option} is for a player knocked back to 0 by the three-Farkle penalty: "
+            "add --penalty 500 or --penalty 1000"
+        )
+    if not opening:
+        fail(f"{option} matters only under an opening minimum: without one a player on 0 may bank anything")
+    for option, score in given:
+        if score:
+            fail(f"{option} is for a player on 0: one with {score:,} banked has opened already")
+
+
 def game_hint(
     term: Terminal,
     roll: tuple[int, ...],
@@ -116,6 +147,8 @@ def game_hint(
     farkles: str | None,
     opponent_farkles: str | None,
     json: bool,
+    opened: bool = False,
+    opponent_opened: bool = False,
 ) -> None:
     from farkle_trainer.engine.farkles import Runs
     from farkle_trainer.engine.gameplan import check_position, tables_for
@@ -125,10 +158,14 @@ def game_hint(
         fail("--score and --opponent go together: give both banked scores")
     mine = parse_points(score, "--score")
     theirs = parse_points(opponent, "--opponent")
-    runs = Runs(_farkles(farkles, "--farkles"), _farkles(opponent_farkles, "--opponent-farkles"))
-    if runs != Runs() and not rules.three_farkle_penalty:
+    in_a_row = (_farkles(farkles, "--farkles"), _farkles(opponent_farkles, "--opponent-farkles"))
+    if in_a_row != (0, 0) and not rules.three_farkle_penalty:
         fail("Farkles in a row count only with the three-Farkle penalty: add --penalty 500 or --penalty 1000")
     (table,) = tables_for(rules, _target(target), _opening(opening))
+    _check_opened(
+        rules, table.opening, (("--opened", opened, mine), ("--opponent-opened", opponent_opened, theirs))
+    )
+    runs = Runs(*in_a_row, True if opened else None, True if opponent_opened else None)
     check_position(table.target, table.opening, rules.three_farkle_penalty, mine, theirs, last_turn=last_turn)
     # Said before the solver loads: the sentence, if this game must be solved first.
     with solving(term, (table,), quiet=json) as progress:

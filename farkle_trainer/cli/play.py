@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
     from farkle_trainer.training.games.match import MatchState
-    from farkle_trainer.training.games.play import Played
+    from farkle_trainer.training.games.play import Played, Unfinished
     from farkle_trainer.training.games.setup import Setup
     from farkle_trainer.ui.terminal import Terminal
 
@@ -145,8 +145,9 @@ def play(
             "--vs",
             metavar="LEVELS",
             help="Computers to play: easy, medium or hard, up to three, comma-separated (default: "
-            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score, Hard "
-            "the best chance of winning (with three or four players, against the leader).",
+            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score under "
+            "the house rules, Hard the best chance of winning (with three or four players, against "
+            "the leader).",
             show_default=False,
         ),
     ] = None,
@@ -227,12 +228,14 @@ def play(
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
 
-    Only a game of one person against one computer, with no coach and on dice nobody can know
-    in advance (drawn as they are rolled: no --seed, no --code), is rated and counts in stats:
+    Only a game of one person against one computer, on a preset table to 2,000, 5,000 or 10,000
+    (no opening minimum, or 350, 500 or 1,000), with no coach and on dice nobody can know in
+    advance (drawn as they are rolled: no --seed, no --code), is rated and counts in stats:
     only there is the game graded by the exact chance of winning. Against two or three
-    computers, with friends (whose decisions stay in the game, in nobody's progress), or solo,
-    it is training. During the game h asks the coach (a rated game has none), resign gives up,
-    q stops. At the end a yes to "Play again?" starts the same game with the other player first.
+    computers, with friends (whose decisions stay in the game, in nobody's progress), solo, or
+    on a rule file of your own, it is training. During the game h asks the coach (a rated game
+    has none), resign gives up, q stops. At the end a yes to "Play again?" starts the same game
+    with the other player first.
     Example: farkle-train play --vs hard
     """
     import secrets
@@ -277,6 +280,10 @@ def play(
         "--rules": rules.strip().lower() != "classic",
     }
     unused = [option for option, value in new_game.items() if value is not None and value is not False]
+    from farkle_trainer.training.mistakes import rules_file
+
+    # Where a new game's table came from, kept with it for the positions its mistakes become.
+    table_file = None if resume else rules_file(rules)
     with open_store_or_explain(data_dir, term) as store:
         if resume and unused and store.unfinished_game() is not None:
             from farkle_trainer.ui.views import play as view
@@ -289,7 +296,7 @@ def play(
                 from farkle_trainer.training.games.gamefile import check_game_path
 
                 check_game_path(path, force=force)
-            final = _play(term, store, fresh, fast=fast, save=path, force=force)
+            final = _play(term, store, fresh, fast=fast, save=path, force=force, rules_file=table_file)
             if final is None or not _again(term, final.setup):
                 return
             number += 1
@@ -317,13 +324,18 @@ def _again(term: Terminal, setup: Setup) -> bool:
         return False
 
 
-def _offer(term: Terminal, row: GameRow) -> bool:
-    """Whether to carry on with the unfinished game ``row`` (else a rated one counts as
-    resigned, a training one is set aside): by default yes, as closing it may count as a loss."""
+def _offer(term: Terminal, game: Unfinished, where: Path) -> bool | None:
+    """Whether to carry on with the unfinished game (else a rated one counts as resigned, a
+    training one is set aside): by default yes, as closing it may count as a loss. A game that
+    cannot be played on is not offered: what starting a new game does to it is said first, and
+    the answer is whether to start it (None: no)."""
     from farkle_trainer.ui.views import play as view
 
-    term.say(view.unfinished_line(row))
-    return term.yes_no(view.resume_prompt(row), default=True)
+    if game.damage is not None:
+        term.say(view.damaged_unfinished_line(game.row, game.damage, where, rated=game.rated))
+        return False if term.yes_no(view.START_NEW_PROMPT, default=True) else None
+    term.say(view.unfinished_line(game.row, rated=game.rated))
+    return term.yes_no(view.resume_prompt(rated=game.rated), default=True)
 
 
 class _GameFile:
@@ -358,18 +370,13 @@ def _warm_before_start(term: Terminal, setup: Setup, *, unfinished: bool) -> Non
         raise typer.Exit(INTERRUPTED) from None
 
 
-def _check_save_first(save: Path, row: GameRow | None, *, force: bool) -> None:
+def _check_save_first(save: Path, game: Unfinished | None, *, force: bool) -> None:
     """Before the unfinished game is offered: a file at ``save`` that is not that game's own
     can be written by no game here, whatever the answer, so it is refused at once."""
-    from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.gamefile import check_replace, holds_game
-    from farkle_trainer.training.games.setup import MatchError
 
-    try:
-        unfinished = None if row is None else game.saved_state(row)
-    except MatchError:
-        unfinished = None
-    if unfinished is None or not holds_game(save, unfinished):
+    state = None if game is None else game.state
+    if state is None or not holds_game(save, state):
         check_replace(save, None, force=force)
 
 
@@ -393,10 +400,18 @@ def _kept_file(row: GameRow, state: MatchState) -> tuple[Path | None, str | None
 
 
 def _play(
-    term: Terminal, store: Store, fresh: Setup | None, *, fast: bool, save: Path | None, force: bool
+    term: Terminal,
+    store: Store,
+    fresh: Setup | None,
+    *,
+    fast: bool,
+    save: Path | None,
+    force: bool,
+    rules_file: Path | None = None,
 ) -> MatchState | None:
     """Play one game (a new one, or the unfinished one); its last state once it has ended,
-    None when it stopped or never started."""
+    None when it stopped or never started. ``rules_file``: the rule file a new game's table
+    came from (a resumed game keeps its own)."""
     import time
 
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
@@ -412,6 +427,7 @@ def _play(
     from farkle_trainer.training.games import play as game
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import check_replace
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
     from farkle_trainer.ui.views import review as ending
 
@@ -421,19 +437,28 @@ def _play(
         if pausing:
             time.sleep(PAUSE_SECONDS)
 
+    # Checking a Hard computer's moves may need its game solved: said as the solve starts.
+    with solving(term):
+        old = None if row is None else game.unfinished(row)
     try:
         if fresh is None:
-            if row is None:
+            if old is None:
                 fail("there is no unfinished game to carry on: start one with farkle-train play")
-            state = game.saved_state(row)
+            if old.state is None:
+                fail(view.cannot_resume_line(old.row, old.damage or "", rated=old.rated))
+            state = old.state
             resumed = True
         else:
             if save is not None:
-                _check_save_first(save, row, force=force)
-            resumed = row is not None and _offer(term, row)
-            if row is not None and resumed:
+                _check_save_first(save, old, force=force)
+            answer = old is not None and _offer(term, old, store.path)
+            if answer is None:
+                term.say(view.NOTHING_STARTED)
+                return None
+            resumed = answer
+            if old is not None and old.state is not None and resumed:
                 term.say(view.SETTINGS_KEPT)
-                state = game.saved_state(row)
+                state = old.state
             else:
                 state = m.new_match(fresh)
     except EndOfInput:
@@ -446,17 +471,15 @@ def _play(
         assert row is not None
         file, note = _kept_file(row, state)
     if resumed:
+        assert row is not None
+        rules_file = game.saved_rules_file(row)
         warm_table(term, state.setup)
     else:
         _warm_before_start(term, state.setup, unfinished=row is not None)
-        if row is not None:
-            damage = game.abandon(store, row)
-            term.say(
-                view.abandoned_line(row)
-                if damage is None
-                else view.closed_damaged_line(row, damage, store.path)
-            )
-        row = game.start_game(store, state, file=file)
+        if old is not None:
+            game.abandon(store, old)
+            term.say(view.abandoned_line(old.row, rated=old.rated, damaged=old.state is None))
+        row = game.start_game(store, state, file=file, rules_file=rules_file)
     assert row is not None
     write = _GameFile(file)
     write(state)
@@ -466,7 +489,9 @@ def _play(
     if note is not None:
         term.say(note)
     try:
-        played = game.run_game(term, view, store, row, state, pause=pause, also=write, file=file)
+        played = game.run_game(
+            term, view, store, row, state, pause=pause, also=write, file=file, rules_file=rules_file
+        )
     except (KeyboardInterrupt, EndOfInput) as stop:
         if isinstance(stop, KeyboardInterrupt):
             term.say()

@@ -116,12 +116,16 @@ def stats(
     """Official results only: daily games (streaks, best, average, histogram) and rated games.
 
     The first attempt at each day's game is the official one; rated games are one person
-    against one computer with no coach and no hint; nothing from training counts. Each result
-    is what its saved moves replay to: one whose moves do not give it is listed, not counted.
+    against one computer on a preset with the references' house rules, with no coach and no
+    hint, reported for each level, rule set and target; nothing from training counts. Each
+    result is what its saved moves replay to, the computer's included: one whose moves do not
+    give it, or whose dice fair dice give less than once in a billion games, is listed, not
+    counted; a rated game that cannot be read counts as resigned.
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
     from farkle_trainer.training.games.play import official_game_stats
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import records as view
 
     moment = datetime.now(UTC)
@@ -133,7 +137,9 @@ def stats(
     with open_store_or_explain(data_dir, out) as store:
         close_expired(store, moment)
         summary = official_stats(store, today)
-        games = official_game_stats(store)
+        # Checking a Hard computer's moves may need its game solved: said as the solve starts.
+        with solving(out, quiet=json):
+            games = official_game_stats(store)
     if json:
         out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})
     else:
@@ -144,7 +150,12 @@ def stats(
 
 
 WhatArg = Annotated[
-    str, argument("progress|stats", "progress: every training answer; stats: every official daily result.")
+    str,
+    argument(
+        "progress|stats",
+        "progress: every training answer, lesson read and practice daily game; stats: every official "
+        "daily game and rated game.",
+    ),
 ]
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
@@ -156,8 +167,9 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
     from farkle_trainer.store.db import RESET_KINDS
-    from farkle_trainer.training.progress import load_progress
-    from farkle_trainer.ui.views.records import plural
+    from farkle_trainer.training import resets
+    from farkle_trainer.ui.progress import solving
+    from farkle_trainer.ui.views import records as view
 
     out = open_terminal(plain)
     what = what.lower()
@@ -165,16 +177,18 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
         fail(f"reset takes progress or stats, not {what!r}")
     with open_store_or_explain(data_dir, out) as store:
         if what == "progress":
-            p = load_progress(store, detailed=False)
-            held = p.answers
-            counts = f"{plural(p.answers, 'answer')} in {plural(p.sessions, 'session')}"
-            described = f"all training progress ({counts})"
+            progress = resets.progress_held(store)
+            anything = progress.anything
+            described = view.progress_held_words(progress)
             kept = "Official stats are kept."
         else:
-            held = store.official_count()
-            described = f"all official daily results ({plural(held, 'game')}, with streaks and records)"
+            # Which games count is how the stats judge them: a Hard game may need its table.
+            with solving(out):
+                held = resets.stats_held(store)
+            anything = held.anything
+            described = view.stats_held_words(held)
             kept = "Training progress is kept."
-        if not held:
+        if not anything:
             out.line(
                 f"Nothing to reset: no {'training answers' if what == 'progress' else 'official games'}."
             )
@@ -186,5 +200,8 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
             if not answer:
                 out.line("Nothing deleted.")
                 raise typer.Exit(1)
-        store.reset(what)
+        if what == "progress":
+            store.reset("progress")
+        else:
+            resets.reset_stats(store, held)
     out.line(f"Deleted {described}. {kept}")

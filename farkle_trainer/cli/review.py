@@ -30,14 +30,18 @@ if TYPE_CHECKING:
 app = command_group()
 
 
-def _state(row: GameRow) -> MatchState | None:
-    from farkle_trainer.training.games.play import saved_state
+def _listed(row: GameRow) -> tuple[MatchState | None, str | None]:
+    """A stored game as the list shows it: its state as its moves replay (the computers' moves
+    are checked by review and stats, not here), or what keeps it from being read."""
+    from farkle_trainer.training.games.play import UnreadableGame, saved_state
     from farkle_trainer.training.games.setup import MatchError
 
     try:
-        return saved_state(row)
+        return saved_state(row, check_computers=False), None
+    except UnreadableGame:
+        return None, "its saved state cannot be read"
     except MatchError:
-        return None
+        return None, "its saved moves do not replay"
 
 
 @app.command(short_help="Saved games, daily games too, newest first.")
@@ -53,7 +57,7 @@ def games(data_dir: DataDirOpt = None, json: JsonOpt = False, plain: PlainOpt = 
     term = open_terminal(plain or json)
     with open_store_or_explain(data_dir, term) as store:
         rows = view.saved_games(
-            [(row, _state(row)) for row in store.games()],
+            [(row, *_listed(row)) for row in store.games()],
             [(a, saved_game(a)) for a in store.daily_attempts()],
         )
     if json:
@@ -120,9 +124,7 @@ def review(
         row = rows.get(number)
         if row is None:
             fail(f"there is no saved game {number}: farkle-train games lists them")
-        state = _state(row)
-        if state is None:
-            fail(f"saved game {number} cannot be read: its state is not a game")
+        state = _stored_state(term, row, quiet=json)
         if not row.finished:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
         resigned = None
@@ -153,10 +155,26 @@ def review(
         return
     term.say(view.review_heading(heading, state))
     term.show(
-        view.game_over_text(state, analysis, resigned),
-        lambda: view.game_over_rich(state, analysis, resigned),
+        view.game_over_text(state, analysis, resigned, stopped=stopped),
+        lambda: view.game_over_rich(state, analysis, resigned, stopped=stopped),
     )
     _moves(term, state, analysis, every=moves)
+
+
+def _stored_state(term: Terminal, row: GameRow, *, quiet: bool) -> MatchState:
+    """A stored game as its moves replay, or one line that says why it cannot be reviewed."""
+    from farkle_trainer.training.games.play import UnreadableGame, saved_state
+    from farkle_trainer.training.games.setup import MatchError
+    from farkle_trainer.ui.progress import solving
+
+    try:
+        # Checking a Hard computer's moves may need the game solved: said as the solve starts.
+        with solving(term, quiet=quiet):
+            return saved_state(row)
+    except UnreadableGame as exc:
+        fail(str(exc))
+    except MatchError as exc:
+        fail(f"saved game {row.id} cannot be reviewed: {exc}")
 
 
 def _daily_reference(text: str) -> int | str | None:

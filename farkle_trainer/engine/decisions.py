@@ -11,17 +11,21 @@ Kinds of decision (:class:`Kind`):
 * ``bank-or-roll``: the dice are already set aside; only bank, or roll the dice left;
 * ``keep``: which dice to set aside, then bank or roll (the full decision);
 * ``final-round``: the leader has S, the player has B banked and must pass S this turn;
-  the value of a play is its exact chance of passing, not its expected score;
+  the value of a play is its exact chance of passing, not its expected score (a player with
+  nothing banked may have an opening minimum to meet before banking);
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
   minimum (the rule set's, or 500 when it has none);
 * ``game``: a two-player game to a target, both banked scores known; a play is worth its
-  exact chance of winning the game (:mod:`farkle_trainer.engine.game`);
+  exact chance of winning the game (:mod:`farkle_trainer.engine.game`). An opponent on the
+  target or past it has reached it: the player's turn is the last, and a tie shares the win;
 * ``solo``: alone, the target in as few turns as possible; a play is worth the expected
   number of turns still needed after this one (fewer is better).
 
 Game and solo positions keep the rule set's opening minimum (a player on 0 has not opened).
 Their expected-points play is worked out too: where it differs from the play that wins
-(or saves turns), the grading says so.
+(or saves turns), the grading says so. A ``keep`` position of a game valued in points may
+hold the player's banked score and two Farkles in a row, under the three-Farkle penalty: a
+Farkle then costs the penalty too.
 """
 
 from __future__ import annotations
@@ -52,6 +56,11 @@ from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP, Objective, solve
 
 DEFAULT_OPENING = 500
+#: The most an opponent who has reached the target may have above it, in a game position of a
+#: last turn: far more than any turn banks, and it bounds the last turn's solve.
+MAX_LAST_TURN_LEAD = 20_000
+#: The most a keep position's banked score may be.
+MAX_BANKED = 100_000
 
 
 class DrillError(InputError):
@@ -71,10 +80,12 @@ class Position:
     (in the order rolled, so they can be picked by place). ``kept``: for bank-or-roll
     drills, the dice of ``roll`` already set aside. ``leader`` and ``banked``: the
     scores of a final round. Game and solo positions: ``banked`` is the player's score,
-    ``opponent`` the other player's (game only), ``target`` the game's and ``opening`` the
-    opening minimum in force; ``runs``: the Farkles in a row so far and who has opened,
-    under the rules' three-Farkle penalty (solo: the player's own only). ``title``: the
-    name of a built-in teaching position.
+    ``opponent`` the other player's (game only: at the target or past it, this is the
+    player's last turn), ``target`` the game's and ``opening`` the opening minimum in force;
+    ``runs``: the Farkles in a row so far and who has opened, under the rules' three-Farkle
+    penalty (solo: the player's own only). A keep position under the penalty may hold
+    ``banked`` with two Farkles in a row in ``runs``: a third would cost the penalty.
+    ``title``: the name of a built-in teaching position.
     """
 
     rules: Rules
@@ -115,21 +126,50 @@ class Position:
             raise DrillError("only final-round drills have a leader")
         elif self.kind in SCORE_KINDS:
             self._check_scores()
-        elif self.banked is not None:
-            raise DrillError("only final-round, game and solo drills have a banked score")
+        elif self.banked is not None and not self.third_farkle:
+            raise DrillError(
+                "only final-round, game and solo drills have a banked score, and keep drills with "
+                "a third Farkle in a row at stake"
+            )
         if (self.opponent is not None) != (self.kind == "game"):
             raise DrillError("game drills, and only they, have an opponent's score")
         if (self.target is not None) != (self.kind in SCORE_KINDS):
             raise DrillError("game and solo drills, and only they, have a target")
         if self.opening < 0 or self.opening % STEP:
             raise DrillError(f"an opening minimum is a non-negative multiple of {STEP}")
-        if self.kind not in SCORE_KINDS and (self.opening > 0) != (self.kind == "opening"):
-            raise DrillError("opening drills, and only they, have an opening minimum (a multiple of 50)")
+        unopened_final = self.kind == Kind.FINAL_ROUND and self.banked == 0
+        if (
+            self.kind not in SCORE_KINDS
+            and self.opening > 0
+            and self.kind != "opening"
+            and not unopened_final
+        ):
+            raise DrillError(
+                "opening drills, and final rounds of a player with nothing banked, only have an opening "
+                "minimum (a multiple of 50)"
+            )
+        if self.kind == "opening" and not self.opening:
+            raise DrillError("an opening drill has an opening minimum (a multiple of 50)")
         if self.runs != NO_RUNS:
             self._check_runs()
 
+    @property
+    def third_farkle(self) -> bool:
+        """A keep position whose next Farkle would be the third in a row, under the penalty, for a
+        player with points banked."""
+        return (
+            self.kind == Kind.KEEP
+            and bool(self.rules.three_farkle_penalty)
+            and self.runs == Runs(my_farkles=FARKLES_FOR_PENALTY - 1)
+            and isinstance(self.banked, int)
+            and 0 < self.banked <= MAX_BANKED
+            and self.banked % STEP == 0
+        )
+
     def _check_runs(self) -> None:
         runs = self.runs
+        if self.kind == Kind.KEEP and self.third_farkle:
+            return
         if self.kind not in SCORE_KINDS or not self.rules.three_farkle_penalty:
             raise DrillError("only game and solo drills under the three-Farkle penalty have runs of Farkles")
         if self.kind == Kind.SOLO and (runs.opponent_farkles or runs.opponent_opened is not None):
@@ -147,14 +187,34 @@ class Position:
                 f"a game or solo drill has a target, a multiple of {STEP} from {MIN_TARGET:,} "
                 f"to {MAX_TARGET:,}, not {target!r}"
             )
-        scores = [self.banked] + ([self.opponent] if self.kind == "game" else [])
+        scores = [self.banked] + ([self.opponent] if self.kind == "game" and not self.last_turn else [])
         for score in scores:
             if not isinstance(score, int) or score < 0 or score % STEP or score >= target:
                 raise DrillError(
                     f"a banked score is a multiple of {STEP} below the target of {target:,}, not {score!r}"
                 )
+        opponent = self.opponent
+        if (
+            isinstance(opponent, int)
+            and self.last_turn
+            and (opponent % STEP or opponent > target + MAX_LAST_TURN_LEAD)
+        ):
+            raise DrillError(
+                f"an opponent who has reached the target has a multiple of {STEP} up to "
+                f"{target + MAX_LAST_TURN_LEAD:,}, not {opponent!r}"
+            )
         if self.opening > target:
             raise DrillError("the opening minimum is above the target")
+
+    @property
+    def last_turn(self) -> bool:
+        """A game position whose opponent has reached the target: the player's last turn."""
+        return (
+            self.kind == Kind.GAME
+            and isinstance(self.opponent, int)
+            and isinstance(self.target, int)
+            and self.opponent >= self.target
+        )
 
     @property
     def unit(self) -> Unit:
@@ -171,7 +231,7 @@ class Position:
 
     @property
     def farkle_value(self) -> int:
-        """Game and solo, for the expected-points comparison: what a Farkle costs beyond the
+        """Game, solo and keep positions holding a banked score: what a Farkle costs beyond the
         turn's points (the penalty, on a turn that would be the third Farkle in a row)."""
         penalty = self.rules.three_farkle_penalty
         if not penalty or self.runs.my_farkles < FARKLES_FOR_PENALTY - 1 or self.banked is None:
@@ -188,7 +248,9 @@ class Position:
     @property
     def objective(self) -> Objective:
         need = self.need
-        return Objective.reach(need) if need else Objective.expected(opening=self.opening)
+        if need:
+            return Objective.reach(need, opening=self.opening)
+        return Objective.expected(opening=self.opening, farkle_value=self.farkle_value)
 
     @property
     def at_stake(self) -> int:
@@ -216,6 +278,8 @@ class Position:
             parts.append(f"opening{self.opening}")
         if self.leader is not None:
             parts.append(f"leader{self.leader}-banked{self.banked}")
+        elif self.kind == Kind.KEEP and self.banked is not None:
+            parts.append(f"banked{self.banked}")
         if self.kind == Kind.GAME:
             parts.append(f"scores{self.banked}-{self.opponent}-to{self.target}")
         elif self.kind == Kind.SOLO:
@@ -374,7 +438,7 @@ def decision_for(position: Position) -> Decision:
         h = hint(p.roll, p.points, p.rules, opening=0 if p.opened else p.opening, farkle_value=p.farkle_value)
         made = _game_choices(p) if p.kind == Kind.GAME else _solo_choices(p)
     else:
-        h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need)
+        h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need, farkle_value=p.farkle_value)
         plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
         made = [_choices(play, play.value.bank, play.value.roll, play.value.action) for play in plays]
     sign = 1.0 if p.unit.lower_is_better else -1.0
@@ -392,7 +456,8 @@ def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
 
     assert p.banked is not None and p.opponent is not None
     table = solve_game(p.rules, p.target, p.opening)
-    plays = game_plays(counts_of(p.roll), p.points, p.banked, p.opponent, table, runs=p.runs).plays
+    roll = counts_of(p.roll)
+    plays = game_plays(roll, p.points, p.banked, p.opponent, table, last_turn=p.last_turn, runs=p.runs).plays
     return [_choices(play, play.bank, play.roll, play.action) for play in plays]
 
 
@@ -608,6 +673,15 @@ def _scores_lines(p: Position) -> list[str]:
             f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked"
             f"{in_a_row(runs.my_farkles)}."
         ]
+    elif p.last_turn:
+        assert p.opponent is not None
+        behind = p.opponent - p.banked
+        out = [
+            f"Your last turn in a game to {points(p.target)}: your opponent reached it with "
+            f"{points(p.opponent)}, and you have {points(p.banked)} banked.",
+            f"You need {points(behind + STEP)} this turn to win; {points(behind)} ties, and a tie "
+            "shares the win.",
+        ]
     else:
         assert p.opponent is not None
         theirs = f"{points(p.opponent)}{in_a_row(runs.opponent_farkles)}"
@@ -616,13 +690,22 @@ def _scores_lines(p: Position) -> list[str]:
             f"{in_a_row(runs.my_farkles)}, your opponent {theirs}."
         ]
     penalty = p.rules.three_farkle_penalty
-    if penalty:
+    if penalty and not p.last_turn:
         out.append(f"Three Farkles in a row cost {points(penalty)} (never below 0).")
     if p.opening:
         if not p.opened:
             out.append(_not_opened(p))
-        if p.kind == "game" and not p.opponent and not runs.opponent_opened:
-            out.append(f"Your opponent has not opened yet (opening minimum {points(p.opening)}).")
+        elif not p.banked:
+            out.append(
+                f"You have opened already (the penalty knocked you back to 0): the opening minimum "
+                f"of {points(p.opening)} no longer holds you."
+            )
+        if p.kind == "game" and not p.opponent:
+            out.append(
+                "Your opponent has opened already (the penalty knocked them back to 0)."
+                if runs.opponent_opened
+                else f"Your opponent has not opened yet (opening minimum {points(p.opening)})."
+            )
     return out
 
 
@@ -637,9 +720,18 @@ def situation_lines(p: Position) -> list[str]:
             f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
             f"so you need {points(p.need)} this turn to pass."
         )
+        if p.opening:
+            out.append(_not_opened(p))
     if p.kind == "opening":
         out.append(
             f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."
+        )
+    if p.third_farkle:
+        assert p.banked is not None
+        out.append(
+            f"You have {points(p.banked)} banked{in_a_row(p.runs.my_farkles)}: a Farkle now costs "
+            f"{points(-p.farkle_value)} more (three in a row cost {points(p.rules.three_farkle_penalty)}, "
+            "never below 0)."
         )
     if p.kept is not None:
         n = p.dice_to_roll

@@ -10,7 +10,7 @@ streaks and exports in :mod:`farkle_trainer.training.progress`. No other package
 Callers hold one :class:`Store`; it is made of one part per kind of record, each in its module::
 
     connection    Store.open(), atomic(): the file's identity, WAL, errors, short transactions
-    progress      training sessions, answers, the review schedule (``leitner``), lessons read
+    progress      training sessions, answers, the review schedule (``schedule``, on FSRS), lessons read
     daily         daily attempts, and the official results they become
     games         whole games, rated or training
     versioned     the compare-and-set write that daily attempts and games share
@@ -31,7 +31,9 @@ Training::
                                 answer="1,000", correct_answer="1,050", correct=False,
                                 grade="wrong", points_lost=None, extra={"dice": [1, 1, 1, 5]})
     store.finish_session(sid)
-    store.due_items("score", topic="combos", limit=5)   # ItemState list, most urgent first
+    store.due_items("score", topic="combos", limit=5)   # ItemState list, the longest overdue first
+    store.record_mistake(mistake)                       # a personal position, where no answer is kept
+    store.next_due("mistakes")                          # the card due first, now or later
     store.recent_accuracy("score", last=20)             # {"combos": 0.8, ...}
     store.record_lesson(3, "combinations", rules="classic"); store.lessons_read()   # {3}
 
@@ -53,6 +55,7 @@ fresh store can be made.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from farkle_trainer.store.daily import DailyQueries
@@ -67,10 +70,12 @@ RESET_KINDS: tuple[ResetKind, ...] = ("progress", "stats")
 class Store(ProgressQueries, DailyQueries, GameQueries):
     """An open store. Make one with :meth:`Store.open`; use it as a context manager to close it."""
 
-    def reset(self, kind: str) -> int:
+    def reset(self, kind: str, *, games: Iterable[int] | None = None) -> int:
         """Delete all training progress, or all official results; the other kind is untouched.
 
-        Returns how many answers (progress) or official attempts (stats) were deleted.
+        Official results are the official daily attempts and the whole games ``games`` names
+        (which games count is the caller's rule); without ``games``, every game stored as rated.
+        Returns how many answers (progress) or official attempts and games (stats) were deleted.
         """
         if kind not in RESET_KINDS:
             raise StoreError(f"cannot reset {kind!r}: choose progress or stats")
@@ -80,9 +85,11 @@ class Store(ProgressQueries, DailyQueries, GameQueries):
                 # Answers and practice daily attempts go with their sessions.
                 db.execute("DELETE FROM sessions")
                 db.execute("DELETE FROM items")
+                return int(count)
+            count = db.execute("DELETE FROM daily_attempts WHERE official = 1").rowcount
+            if games is None:
+                count += db.execute("DELETE FROM games WHERE rated = 1").rowcount
             else:
-                count = db.execute("SELECT count(*) FROM daily_attempts WHERE official = 1").fetchone()[0]
-                count += db.execute("SELECT count(*) FROM games WHERE rated = 1").fetchone()[0]
-                db.execute("DELETE FROM daily_attempts WHERE official = 1")
-                db.execute("DELETE FROM games WHERE rated = 1")
-        return count
+                for game_id in games:
+                    count += db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+        return int(count)

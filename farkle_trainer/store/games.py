@@ -24,6 +24,19 @@ DAMAGED = "damaged"
 GAMES = Versioned("games", "saved game", "game", "the game {} is already over")
 
 
+#: What JSON calls each kind of value, as a stored state that is not an object is reported.
+_JSON_KINDS: dict[type, str] = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}
+
+
+def _state_error(state: Any, bad: bool) -> str | None:
+    if bad:
+        return "is not valid JSON"
+    if isinstance(state, dict):
+        return None
+    kind = "null" if state is None else _JSON_KINDS.get(type(state), "value")
+    return f"is a JSON {kind}, not an object"
+
+
 def _game(r: sqlite3.Row) -> GameRow:
     state, bad = load_checked(r["state"])
     return GameRow(
@@ -33,6 +46,7 @@ def _game(r: sqlite3.Row) -> GameRow:
         updated_at=parse_time(r["updated_at"]),
         finished_at=maybe_time(r["finished_at"]),
         state=state if not bad and isinstance(state, dict) else None,
+        state_error=_state_error(state, bad),
     )
 
 

@@ -1,7 +1,9 @@
-"""The review schedule: every answer moves its question through five Leitner boxes.
+"""The review schedule of files before schema 6: every answer moved its question through five
+Leitner boxes. Migration 2 built it from the answers of a version 1 file, and runs it still;
+migration 6 replaced it with FSRS (:mod:`.schedule`).
 
-A wrong answer sends the item to box 1, due at once; a right one moves it up a box and
-pushes its next review out.
+A wrong answer sent the item to box 1, due at once; a right one moved it up a box and
+pushed its next review out.
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from datetime import datetime, timedelta
 
 from farkle_trainer.store.encoding import stamp
 
-#: How long an item rests in each Leitner box before it is due again. The ``items`` table
-#: keeps this schedule as answers come in (and migration 2 rebuilt it from old answers), so
-#: it belongs to the stored data: changing it changes what existing files mean.
+#: How long an item rested in each Leitner box before it was due again. Migration 2 builds this
+#: schedule from old answers, so it belongs to the stored data: a released step never changes.
 LEITNER_DELAYS = (timedelta(0), timedelta(days=1), timedelta(days=3), timedelta(days=7), timedelta(days=21))
 TOP_BOX = len(LEITNER_DELAYS)
 

@@ -9,22 +9,25 @@ read by the stats. What the rows add up to is worked out in
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from farkle_trainer.store.connection import Connection
-from farkle_trainer.store.encoding import columns, dump, load, parse_time, stamp
+from farkle_trainer.store.encoding import columns, dump, load, maybe_time, parse_time, stamp
 from farkle_trainer.store.errors import StoreError
-from farkle_trainer.store.leitner import schedule
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
+    DueCount,
     ItemState,
     LossUnit,
+    Mistake,
     ProgressRows,
     SessionLoss,
     TopicProgress,
 )
+from farkle_trainer.store.schedule import Note, note_mistake, review
 
 LESSON = "lesson"
 
@@ -50,12 +53,18 @@ def insert_session(
 
 def _item_state(r: sqlite3.Row) -> ItemState:
     return ItemState(
-        **columns(r, "kind", "item", "topic", "box", "seen", "wrong", "question", "correct_answer"),
+        **columns(r, "kind", "item", "topic", "seen", "wrong", "question", "correct_answer"),
+        **columns(r, "state", "step", "stability", "difficulty"),
         due_at=parse_time(r["due_at"]),
         last_seen=parse_time(r["last_seen"]),
         last_correct=bool(r["last_correct"]),
         extra=load(r["extra"]),
+        reviewed_at=maybe_time(r["reviewed_at"]),
     )
+
+
+def _mistake_note(m: Mistake) -> Note:
+    return Note(m.topic, m.question, m.correct_answer, dump(m.extra))
 
 
 class ProgressQueries(Connection):
@@ -90,13 +99,16 @@ class ProgressQueries(Connection):
         points_lost: float | None = None,
         unit: LossUnit = "points",
         extra: dict[str, Any] | None = None,
+        mistake: Mistake | None = None,
     ) -> ItemState:
-        """Record one answer and reschedule its item; returns the item's new schedule.
+        """Record one answer and review its card (the session's kind, ``item``); returns the card.
 
         ``item`` is a stable key of the question (the same question, the same key), and
         ``extra`` whatever is needed to ask it again. ``points_lost`` is the expected value
         given up, for answers graded by the solver; None for right-or-wrong questions;
         ``unit`` says whether it is expected points or percentage points of a chance.
+        ``mistake``: the personal position of a decision graded an inaccuracy or worse, whose
+        card is made (or reviewed as Again) in the same transaction.
         """
         if unit not in LOSS_UNITS:
             raise StoreError(f"a loss is in {' or '.join(LOSS_UNITS)}, not {unit!r}")
@@ -126,9 +138,18 @@ class ProgressQueries(Connection):
                     extra_text,
                 ),
             )
-            schedule(db, kind, topic, item, correct, now, question, correct_answer, extra_text)
+            note = Note(topic, question, correct_answer, extra_text)
+            review(db, kind, item, note, grade=grade, correct=correct, at=now)
+            if mistake is not None:
+                note_mistake(db, mistake.item, _mistake_note(mistake), at=now)
             state = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone()
         return _item_state(state)
+
+    def record_mistake(self, mistake: Mistake) -> None:
+        """Keep a personal position made where no answer is recorded (an official game): its card
+        is made, due at once, or reviewed as Again."""
+        with self._transaction() as db:
+            note_mistake(db, mistake.item, _mistake_note(mistake), at=self.now())
 
     def finish_session(self, session_id: int) -> None:
         """Mark a session finished (an unfinished one keeps every answer it got)."""
@@ -139,17 +160,25 @@ class ProgressQueries(Connection):
             )
 
     def due_items(self, kind: str, topic: str | None = None, *, limit: int = 10) -> list[ItemState]:
-        """Items due for review now (every wrong one is), lowest box first, then longest overdue."""
+        """Cards of ``kind`` due now, the longest overdue first."""
         query = "SELECT * FROM items WHERE kind = ? AND due_at <= ?"
         args: list[Any] = [kind, stamp(self.now())]
         if topic is not None:
             query += " AND topic = ?"
             args.append(topic)
-        query += " ORDER BY box, due_at, last_seen LIMIT ?"
+        query += " ORDER BY due_at, last_seen, item LIMIT ?"
         args.append(limit)
         with self._errors():
             rows = self._db.execute(query, args).fetchall()
         return [_item_state(r) for r in rows]
+
+    def next_due(self, kind: str) -> ItemState | None:
+        """The card of ``kind`` that is due first, now or later (None without one)."""
+        with self._errors():
+            row = self._db.execute(
+                "SELECT * FROM items WHERE kind = ? ORDER BY due_at, last_seen, item LIMIT 1", (kind,)
+            ).fetchone()
+        return None if row is None else _item_state(row)
 
     def recent_accuracy(self, kind: str, *, last: int) -> dict[str, float]:
         """Accuracy over each topic's ``last`` answers, for ``kind``'s topics."""
@@ -179,13 +208,27 @@ class ProgressQueries(Connection):
         params = (load(r[0]) for r in rows)
         return {p["lesson"] for p in params if isinstance(p, dict) and isinstance(p.get("lesson"), int)}
 
-    def progress_rows(self, *, rules: str | None, recent: int, sessions: int, now: datetime) -> ProgressRows:
+    def progress_rows(
+        self,
+        *,
+        rules: str | None,
+        recent: int,
+        sessions: int,
+        now: datetime,
+        due_kinds: Sequence[str] = (),
+        days: int = 0,
+    ) -> ProgressRows:
         """Training totals in one read: per topic (accuracy over its last ``recent`` answers), per
-        session (the last ``sessions`` with decisions), practice games, and items due at ``now``.
+        session (the last ``sessions`` with decisions), practice games, the days trained, and the
+        cards of ``due_kinds`` due at ``now`` and on each day (UTC) from ``now``'s to ``days`` later.
 
-        ``rules`` keeps only training on that rule set (by name); the count due covers every rule set.
+        ``rules`` keeps only training on that rule set (by name); the cards due cover every rule set.
         """
         only = (rules, rules)
+        kinds = list(due_kinds)
+        marks = ", ".join("?" * len(kinds))
+        today = now.astimezone(UTC).date()
+        until = stamp(datetime.combine(today + timedelta(days=days + 1), time(), UTC))
         with self._transaction(write=False) as db:
             totals = db.execute(
                 """SELECT count(*), coalesce(sum(a.correct), 0),
@@ -231,7 +274,23 @@ class ProgressQueries(Connection):
                          AND (? IS NULL OR rules = ?)""",
                 only,
             ).fetchone()[0]
-            due = db.execute("SELECT count(*) FROM items WHERE due_at <= ?", (stamp(now),)).fetchone()[0]
+            due_now = db.execute(
+                f"SELECT kind, count(*) FROM items WHERE kind IN ({marks}) AND due_at <= ? GROUP BY kind",
+                (*kinds, stamp(now)),
+            ).fetchall()
+            due = db.execute(
+                f"""SELECT kind, max(substr(due_at, 1, 10), ?) AS day, count(*) FROM items
+                    WHERE kind IN ({marks}) AND due_at < ? GROUP BY kind, day ORDER BY day, kind""",
+                (today.isoformat(), *kinds, until),
+            ).fetchall()
+            trained = db.execute(
+                """SELECT DISTINCT substr(a.answered_at, 1, 10) AS day
+                   FROM answers a JOIN sessions s ON s.id = a.session_id WHERE ? IS NULL OR s.rules = ?
+                   UNION
+                   SELECT substr(started_at, 1, 10) FROM sessions WHERE kind = ? AND (? IS NULL OR rules = ?)
+                   ORDER BY day""",
+                (*only, LESSON, *only),
+            ).fetchall()
         return ProgressRows(
             answers=totals[0],
             correct=totals[1],
@@ -239,7 +298,6 @@ class ProgressQueries(Connection):
             decisions=totals[2],
             average_points_lost=totals[3],
             practice_games=practice_games,
-            due_for_review=due,
             topics=tuple(
                 TopicProgress(
                     kind=r["kind"],
@@ -264,6 +322,9 @@ class ProgressQueries(Connection):
                 )
                 for r in reversed(session_rows)
             ),
+            due_now=tuple((r[0], r[1]) for r in due_now),
+            due=tuple(DueCount(r[0], r[1], r[2]) for r in due),
+            trained_days=tuple(r[0] for r in trained),
         )
 
     def answer_rows(self) -> list[AnswerRow]:

@@ -19,12 +19,16 @@ LOSS_UNITS: tuple[LossUnit, ...] = ("points", "percentage points", "turns")
 
 @dataclass(frozen=True)
 class ItemState:
-    """One question's place in the review schedule, with what is needed to ask it again."""
+    """One card of the review schedule (a question, a drill position, a personal position), with
+    what is needed to ask it again.
+
+    ``state``, ``step``, ``stability``, ``difficulty`` and ``reviewed_at`` are the FSRS card's
+    (see :mod:`farkle_trainer.store.schedule`); ``seen`` and ``wrong`` count the answers to it.
+    """
 
     kind: str
     item: str
     topic: str
-    box: int
     due_at: datetime
     last_seen: datetime
     seen: int
@@ -33,6 +37,26 @@ class ItemState:
     question: str
     correct_answer: str
     extra: dict[str, Any] | None
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    reviewed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A personal position: a decision graded an inaccuracy or worse, as its card keeps it.
+
+    ``item`` is the position's stable key (the same position, the same card), ``extra`` what
+    is needed to ask it again.
+    """
+
+    item: str
+    topic: str
+    question: str
+    correct_answer: str
+    extra: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -75,9 +99,11 @@ class DailyAttempt:
 class GameRow:
     """One whole game (``play``): its last saved state, and once over its outcome.
 
-    ``state`` is None when the stored text cannot be read back as a game state's JSON.
+    ``state`` is None when the stored text cannot be read back as a game state's JSON, and
+    ``state_error`` then says why ("is not valid JSON", "is a JSON list, not an object").
     ``outcome`` is ``win``, ``loss``, ``shared`` or ``resigned`` for the person of a rated
-    game, ``over`` or ``resigned`` for the others; None while the game goes on.
+    game, ``over`` or ``resigned`` for the others, ``damaged`` for a game closed unfinished
+    because it could not be played on; None while the game goes on.
     """
 
     id: int
@@ -92,6 +118,7 @@ class GameRow:
     version: int
     outcome: str | None
     score: int | None
+    state_error: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -134,8 +161,23 @@ class SessionLoss:
 
 
 @dataclass(frozen=True)
+class DueCount:
+    """How many cards of a kind are due on a day (UTC): ``day`` is the day asked about for the
+    cards due then or before, later days as they come."""
+
+    kind: str
+    day: str
+    count: int
+
+
+@dataclass(frozen=True)
 class ProgressRows:
-    """Training totals, read in one transaction. ``sessions`` is oldest first."""
+    """Training totals, read in one transaction. ``sessions`` is oldest first.
+
+    ``due_now`` counts the cards due at the moment asked about, by kind; ``due`` the cards due
+    by each day up to the end of the window asked about; ``trained_days`` the days (UTC,
+    ``YYYY-MM-DD``, oldest first) with a training answer or a lesson read.
+    """
 
     answers: int
     correct: int
@@ -143,9 +185,11 @@ class ProgressRows:
     decisions: int
     average_points_lost: float | None
     practice_games: int
-    due_for_review: int
     topics: tuple[TopicProgress, ...]
     sessions: tuple[SessionLoss, ...]
+    due_now: tuple[tuple[str, int], ...] = ()
+    due: tuple[DueCount, ...] = ()
+    trained_days: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

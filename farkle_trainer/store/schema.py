@@ -12,9 +12,10 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from farkle_trainer.store import leitner
 from farkle_trainer.store.encoding import load, parse_time
 from farkle_trainer.store.errors import StoreError
-from farkle_trainer.store.leitner import schedule
+from farkle_trainer.store.schedule import Note, review
 
 #: ``PRAGMA application_id`` of our files ("FRKL"), which tells them from other SQLite files.
 APPLICATION_ID = 0x46524B4C
@@ -96,7 +97,7 @@ def _schema_v2(db: sqlite3.Connection) -> None:
            FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
     ).fetchall()
     for r in rows:
-        schedule(db, r[0], r[1], r[2], bool(r[3]), parse_time(r[4]), r[5], r[6], r[7])
+        leitner.schedule(db, r[0], r[1], r[2], bool(r[3]), parse_time(r[4]), r[5], r[6], r[7])
 
 
 def _schema_v3(db: sqlite3.Connection) -> None:
@@ -160,6 +161,62 @@ def _schema_v5(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_unfinished ON games(finished_at)")
 
 
+def _schema_v6(db: sqlite3.Connection) -> None:
+    """The review schedule moves from Leitner boxes to FSRS (see :mod:`.schedule`): each card is
+    made again by replaying its answers through the scheduler, oldest first, so a question
+    answered right five times is far out and one missed yesterday is due. ``reviewed_at`` is
+    when a card was last reviewed (fsrs's ``last_review``; None for a card never reviewed).
+
+    The answers are untouched. A card no answer is left for (a file edited by hand) is kept as
+    a new card, due when it was; an answer whose time cannot be read is left out of the replay.
+    """
+    db.execute("DROP INDEX items_by_due")
+    db.execute("ALTER TABLE items RENAME TO leitner_items")
+    db.execute(
+        """CREATE TABLE items (
+            kind TEXT NOT NULL,
+            item TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            state INTEGER NOT NULL CHECK (state IN (1, 2, 3)),
+            step INTEGER,
+            stability REAL,
+            difficulty REAL,
+            due_at TEXT NOT NULL,
+            reviewed_at TEXT,
+            last_seen TEXT NOT NULL,
+            seen INTEGER NOT NULL,
+            wrong INTEGER NOT NULL,
+            last_correct INTEGER NOT NULL,
+            question TEXT NOT NULL,
+            correct_answer TEXT NOT NULL,
+            extra TEXT,
+            PRIMARY KEY (kind, item)
+        ) WITHOUT ROWID"""
+    )
+    db.execute("CREATE INDEX items_by_due ON items(kind, due_at)")
+    rows = db.execute(
+        """SELECT s.kind, a.item, a.topic, a.question, a.correct_answer, a.extra, a.grade, a.correct,
+                  a.answered_at
+           FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+    ).fetchall()
+    for kind, item, topic, question, correct_answer, extra, grade, correct, answered_at in rows:
+        try:
+            at = parse_time(answered_at)
+        except StoreError:
+            continue
+        note = Note(topic, question, correct_answer, extra)
+        review(db, kind, item, note, grade=grade, correct=bool(correct), at=at)
+    db.execute(
+        """INSERT INTO items (kind, item, topic, state, step, stability, difficulty, due_at, reviewed_at,
+                              last_seen, seen, wrong, last_correct, question, correct_answer, extra)
+           SELECT kind, item, topic, 1, 0, NULL, NULL, due_at, NULL,
+                  last_seen, seen, wrong, last_correct, question, correct_answer, extra
+           FROM leitner_items old
+           WHERE NOT EXISTS (SELECT 1 FROM items new WHERE new.kind = old.kind AND new.item = old.item)"""
+    )
+    db.execute("DROP TABLE leitner_items")
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_v1,
@@ -167,6 +224,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_v3,
     _schema_v4,
     _schema_v5,
+    _schema_v6,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,7 +18,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -35,6 +35,7 @@ from farkle_trainer.store.rows import (
     SessionLoss,
     TopicProgress,
 )
+from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.quizzes.topics import TOPICS
 
 if TYPE_CHECKING:
@@ -57,6 +58,14 @@ WEAKEST = 3
 TREND_SESSIONS = 10
 #: How far back the progress by week goes: this many weeks, up to the last week with answers.
 WEEKS = 8
+#: The cards that come back, in the order ``progress`` names them: quiz questions (``score``),
+#: drill positions (``decide``) and personal positions (``decide --mistakes``). Every answer has
+#: a card, but the decisions of games come back only as personal positions.
+REVIEWED_KINDS: tuple[str, ...] = ("score", "decide", MISTAKES)
+#: The forecast of cards due: the days after today, as Anki shows it.
+FORECAST_DAYS = 7
+#: The days trained are shown over the last four weeks, today the last.
+TRAINED_SPAN = 28
 HISTOGRAM_WIDTH = 1000
 HISTOGRAM_TOP = 10_000
 RECENT_DAYS = 7
@@ -118,11 +127,52 @@ class WeekScore:
 
 
 @dataclass(frozen=True)
+class Due:
+    """The cards that come back (:data:`REVIEWED_KINDS`): how many are due now and by the end of
+    ``today`` (UTC, overdue ones included), and the forecast for each of the
+    :data:`FORECAST_DAYS` days after it; ``today_by_kind`` splits today's by kind."""
+
+    today: date
+    now: int
+    due_today: int
+    forecast: tuple[int, ...]
+    today_by_kind: tuple[tuple[str, int], ...]
+    now_by_kind: tuple[tuple[str, int], ...]
+
+    def count(self, kind: str, *, now: bool = False) -> int:
+        return dict(self.now_by_kind if now else self.today_by_kind).get(kind, 0)
+
+
+@dataclass(frozen=True)
+class Trained:
+    """The days (UTC) with a training answer or a lesson read, oldest first, and ``today``."""
+
+    today: date
+    days: tuple[date, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.days)
+
+    @property
+    def recent(self) -> tuple[bool, ...]:
+        """Each of the last :data:`TRAINED_SPAN` days, today last: trained or not."""
+        first = self.today - timedelta(days=TRAINED_SPAN - 1)
+        trained = set(self.days)
+        return tuple(first + timedelta(days=n) in trained for n in range(TRAINED_SPAN))
+
+    @property
+    def recent_count(self) -> int:
+        return sum(self.recent)
+
+
+@dataclass(frozen=True)
 class ProgressSummary:
     """Everything ``farkle-train progress`` shows; ``recent_sessions`` is oldest first.
 
     ``losses`` has an entry for each unit some decision was graded in; ``weeks`` each topic's
     answers week by week, over the last :data:`WEEKS` weeks that reach the last answer.
+    ``due`` covers every rule set, ``trained`` the rule set the summary is about.
     """
 
     answers: int
@@ -134,8 +184,9 @@ class ProgressSummary:
     average_points_lost: float | None
     recent_sessions: tuple[SessionLoss, ...]
     weakest: tuple[TopicProgress, ...]
-    due_for_review: int
     next: Suggestion
+    due: Due
+    trained: Trained
     losses: tuple[UnitLoss, ...] = ()
     weeks: tuple[WeekScore, ...] = ()
 
@@ -252,6 +303,11 @@ def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...
     if not topics:
         return Suggestion("farkle-train score", "Start with the scoring quiz.")
     for t in weakest:
+        if t.kind == MISTAKES:
+            return Suggestion(
+                "farkle-train decide --mistakes",
+                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} mistakes drilled again were right.",
+            )
         if t.topic in PRACTICE_COMMANDS:
             return Suggestion(
                 PRACTICE_COMMANDS[t.topic],
@@ -335,9 +391,47 @@ def weekly(answers: Sequence[AnswerRow], weeks: int = WEEKS) -> tuple[WeekScore,
 # -- summaries
 
 
-def progress_summary(rows: ProgressRows, answers: Sequence[AnswerRow] = ()) -> ProgressSummary:
+def due_summary(rows: ProgressRows, today: date) -> Due:
+    """The cards due now, today (overdue ones with them) and on each day of the forecast."""
+    by_day: dict[str, int] = {}
+    today_by_kind: dict[str, int] = {}
+    for c in rows.due:
+        by_day[c.day] = by_day.get(c.day, 0) + c.count
+        if c.day == today.isoformat():
+            today_by_kind[c.kind] = today_by_kind.get(c.kind, 0) + c.count
+    days = [(today + timedelta(days=n)).isoformat() for n in range(1, FORECAST_DAYS + 1)]
+
+    def in_order(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
+        return tuple((k, counts[k]) for k in REVIEWED_KINDS if counts.get(k))
+
+    now = dict(rows.due_now)
+    return Due(
+        today=today,
+        now=sum(now.values()),
+        due_today=by_day.get(today.isoformat(), 0),
+        forecast=tuple(by_day.get(day, 0) for day in days),
+        today_by_kind=in_order(today_by_kind),
+        now_by_kind=in_order(now),
+    )
+
+
+def trained_summary(rows: ProgressRows, today: date) -> Trained:
+    """The days trained, as dates; a day the store cannot read as one is left out."""
+    days = []
+    for text in rows.trained_days:
+        try:
+            days.append(date.fromisoformat(text))
+        except ValueError:
+            continue
+    return Trained(today, tuple(sorted(set(days))))
+
+
+def progress_summary(
+    rows: ProgressRows, answers: Sequence[AnswerRow] = (), *, today: date
+) -> ProgressSummary:
     """Training only: accuracy per topic, the loss per decision in each unit and the trend of
-    points lost, progress by week (from ``answers``, every training answer counted), what next."""
+    points lost, progress by week (from ``answers``, every training answer counted), the cards
+    due and the days trained (on ``today``, UTC), what next."""
     topics = tuple(sorted(rows.topics, key=topic_order))
     weakest = weakest_topics(topics)
     return ProgressSummary(
@@ -350,10 +444,11 @@ def progress_summary(rows: ProgressRows, answers: Sequence[AnswerRow] = ()) -> P
         average_points_lost=rows.average_points_lost,
         recent_sessions=rows.sessions,
         weakest=weakest,
-        due_for_review=rows.due_for_review,
         next=suggest(topics, weakest),
         losses=unit_losses(answers),
         weeks=weekly(answers),
+        due=due_summary(rows, today),
+        trained=trained_summary(rows, today),
     )
 
 
@@ -383,17 +478,25 @@ def load_progress(
 ) -> ProgressSummary:
     """The progress summary of ``store``; ``rules`` keeps only training on that rule set (by name).
 
-    The count of questions due for review (at ``now``, default the store's clock) covers every rule set.
-    ``detailed`` reads every answer too, for the losses in each unit and the weeks; a command that
-    needs only the topics and totals can spare itself that (``losses`` and ``weeks`` are then empty).
+    The cards due (at ``now``, default the store's clock; today and the forecast are UTC days)
+    cover every rule set. ``detailed`` reads every answer too, for the losses in each unit and
+    the weeks; a command that needs only the topics and totals can spare itself that (``losses``
+    and ``weeks`` are then empty).
     """
+    moment = now or store.now()
     rows = store.progress_rows(
-        rules=rules, recent=RECENT_ANSWERS, sessions=TREND_SESSIONS, now=now or store.now()
+        rules=rules,
+        recent=RECENT_ANSWERS,
+        sessions=TREND_SESSIONS,
+        now=moment,
+        due_kinds=REVIEWED_KINDS,
+        days=FORECAST_DAYS,
     )
+    today = moment.astimezone(UTC).date()
     if not detailed:
-        return progress_summary(rows)
+        return progress_summary(rows, today=today)
     answers = [a for a in store.answer_rows() if rules is None or a.rules == rules]
-    return progress_summary(rows, answers)
+    return progress_summary(rows, answers, today=today)
 
 
 def load_stats(
@@ -478,12 +581,24 @@ def export_answers(store: Store, path: Path) -> int:
 @dataclass(frozen=True)
 class RatedResult:
     """A rated game as its moves replay: the computers it was against (``hard``, ``easy,hard``),
-    how it ended for the person (``win``, ``loss``, ``shared`` or ``resigned``) and their score."""
+    how it ended for the person (``win``, ``loss``, ``shared`` or ``resigned``) and their score,
+    and what it was played on: the rule set (a preset's name), its opening minimum and
+    three-Farkle penalty, and the target.
+
+    A game stored as rated whose saved state cannot be read, or that was closed unfinished
+    because it could not be played on, counts as resigned, with the level the store names and
+    nothing else known (``rules`` and ``score`` None); ``unread`` says why.
+    """
 
     game: int
     level: str
     outcome: str
-    score: int
+    score: int | None
+    rules: str | None = None
+    opening: int = 0
+    penalty: int = 0
+    target: int | None = None
+    unread: str | None = None
 
 
 @dataclass(frozen=True)
@@ -501,7 +616,8 @@ Verdict = RatedResult | Unverifiable | None
 
 @dataclass(frozen=True)
 class LevelRecord:
-    """Rated games against one line-up of computers (``hard``, ``easy,hard``)."""
+    """Rated games against one line-up of computers (``hard``, ``easy,hard``) on one rule set,
+    opening minimum, penalty and target (``rules`` None: games whose saved state cannot be read)."""
 
     level: str
     played: int
@@ -511,34 +627,52 @@ class LevelRecord:
     resigned: int
     average_score: float | None
     best: int | None
+    rules: str | None = None
+    opening: int = 0
+    penalty: int = 0
+    target: int | None = None
 
 
 @dataclass(frozen=True)
 class GameStats:
-    """Every finished rated game, by level, and the runs of wins (a shared win ends a run);
-    ``unverifiable`` the games left out of them."""
+    """Every finished rated game, by level, rule set and target, and the runs of wins (a shared
+    win ends a run); ``unverifiable`` the games left out of them, ``unread`` those counted as
+    resigned because they are damaged (see :class:`RatedResult`)."""
 
     levels: tuple[LevelRecord, ...]
     current_streak: int
     longest_streak: int
     unverifiable: tuple[Unverifiable, ...] = ()
+    unread: tuple[Unverifiable, ...] = ()
 
     @property
     def played(self) -> int:
         return sum(r.played for r in self.levels)
 
 
+def _line(r: RatedResult) -> tuple[str, str | None, int, int, int | None]:
+    return (r.level, r.rules, r.opening, r.penalty, r.target)
+
+
+def _line_order(line: tuple[str, str | None, int, int, int | None]) -> tuple[object, ...]:
+    level, rules, opening, penalty, target = line
+    return (level, rules is None, rules or "", target or 0, opening, penalty)
+
+
 def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiable] = ()) -> GameStats:
-    """The stats of rated games from their results (oldest first)."""
-    by_level: dict[str, list[RatedResult]] = {}
+    """The stats of rated games from their results (oldest first): one line for each level, rule
+    set and target, since a score to 2,000 and one to 10,000 average to nothing."""
+    by_line: dict[tuple[str, str | None, int, int, int | None], list[RatedResult]] = {}
     run = longest = 0
     for result in results:
-        by_level.setdefault(result.level, []).append(result)
+        by_line.setdefault(_line(result), []).append(result)
         run = run + 1 if result.outcome == "win" else 0
         longest = max(longest, run)
     levels = []
-    for level, games in sorted(by_level.items()):
-        scores = [g.score for g in games]
+    for line in sorted(by_line, key=_line_order):
+        games = by_line[line]
+        scores = [g.score for g in games if g.score is not None]
+        level, rules, opening, penalty, target = line
         levels.append(
             LevelRecord(
                 level=level,
@@ -549,9 +683,14 @@ def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiab
                 resigned=sum(g.outcome == "resigned" for g in games),
                 average_score=sum(scores) / len(scores) if scores else None,
                 best=max(scores, default=None),
+                rules=rules,
+                opening=opening,
+                penalty=penalty,
+                target=target,
             )
         )
-    return GameStats(tuple(levels), run, longest, tuple(unverifiable))
+    unread = tuple(Unverifiable(r.game, r.unread) for r in results if r.unread is not None)
+    return GameStats(tuple(levels), run, longest, tuple(unverifiable), unread)
 
 
 def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.notation import decision_item, decision_question, move_words
-from farkle_trainer.store.rows import LossUnit
+from farkle_trainer.store.rows import LossUnit, Mistake
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Grading
@@ -55,7 +55,10 @@ class AnswerRecord:
     needs to ask the question again; result files leave it out. ``number`` is the answer's
     place in a result file (1, 2, ...), 0 until it is placed there. ``keep`` and ``action``
     are the play of a decision (dice set aside, bank or roll), None for a scoring question:
-    a result file keeps them so the play can be graded again.
+    a result file keeps them so the play can be graded again. ``mistake`` is the personal
+    position of a decision graded an inaccuracy or worse (see
+    :mod:`farkle_trainer.training.mistakes`), kept by the store with the answer; result files
+    leave it out.
     """
 
     topic: str
@@ -71,6 +74,7 @@ class AnswerRecord:
     number: int = 0
     keep: tuple[int, ...] | None = None
     action: str | None = None
+    mistake: Mistake | None = field(default=None, compare=False)
 
     @classmethod
     def of_quiz(cls, a: Answered) -> AnswerRecord:
@@ -151,15 +155,27 @@ class AnswerRecord:
             action=m.action,
         )
 
+    @classmethod
+    def of_personal(cls, g: Grading, item: str, rules: Mapping[str, Any]) -> AnswerRecord:
+        """A personal position asked again (``decide --mistakes``): a drill whose ``item`` is the
+        position's own key, with the rules it keeps (see :mod:`farkle_trainer.training.mistakes`)."""
+        drill = cls.of_drill(g)
+        return replace(drill, item=item, extra={**(drill.extra or {}), "rules": dict(rules)})
+
     def numbered(self, number: int) -> AnswerRecord:
         return replace(self, number=number)
 
+    def with_mistake(self, mistake: Mistake | None) -> AnswerRecord:
+        return replace(self, mistake=mistake)
+
     def save(self, store: Store, session_id: int) -> None:
-        """Keep the answer as training progress, the moment it is given."""
+        """Keep the answer as training progress, the moment it is given (its personal position
+        with it, if it was a mistake)."""
         store.record_answer(
             session_id,
             **self._kept(),
             extra=None if self.extra is None else dict(self.extra),
+            mistake=self.mistake,
         )
 
     def _kept(self) -> dict[str, Any]:

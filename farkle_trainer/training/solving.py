@@ -8,13 +8,14 @@ it needs, says so at once if something must be solved, and only then loads the s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
 from farkle_trainer.training.games.setup import Form, Level, Setup
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.decisions import Position
     from farkle_trainer.engine.kinds import Kind
     from farkle_trainer.engine.rules import Rules
 
@@ -48,6 +49,23 @@ def for_kinds(rules: Rules, kinds: tuple[Kind, ...]) -> tuple[Solve, ...]:
     for kind in kinds:
         wanted += [table for table in spec_of(kind).solves if table not in wanted]
     return tables_for(rules, kinds=tuple(wanted)) if wanted else ()
+
+
+def for_positions(positions: Iterable[Position]) -> tuple[Solve, ...]:
+    """The tables positions are graded by: each game and solo position's own, at its target and
+    opening (a personal position may come from any game)."""
+    from farkle_trainer.engine.kinds import Kind
+
+    graded_by: dict[str, TableKind] = {Kind.GAME: "game", Kind.SOLO: "solo"}
+    wanted: list[Solve] = []
+    seen: set[tuple[str, Rules, int | None, int]] = set()
+    for p in positions:
+        kind = graded_by.get(p.kind)
+        if kind is None or (kind, p.rules, p.target, p.opening) in seen:
+            continue
+        seen.add((kind, p.rules, p.target, p.opening))
+        wanted += tables_for(p.rules, p.target, p.opening, (kind,))
+    return tuple(wanted)
 
 
 def solve_all(tables: tuple[Solve, ...], progress: Callable[[float], None] | None = None) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import Clock, answer
+from builders import Clock, answer, fsrs_card, schedule_of, schedule_of_card
 
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.errors import DamagedStoreError, StoreError
@@ -189,6 +189,10 @@ INSERT INTO daily_attempts VALUES
 """
 
 
+def at_10(minute: int) -> datetime:
+    return datetime(2026, 10, 1, 10, minute, tzinfo=UTC)
+
+
 def test_a_version_1_file_is_upgraded_without_losing_rows(tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "old" / FILE_NAME
     path.parent.mkdir()
@@ -205,9 +209,13 @@ def test_a_version_1_file_is_upgraded_without_losing_rows(tmp_path: Path, clock:
         assert (p.answers, p.correct, p.sessions) == (3, 1, 1)
         stats = load_stats(store, date(2026, 10, 1))
         assert stats.games_played == 1 and stats.best.score == 6150  # type: ignore[union-attr]
-        # The review schedule is rebuilt from the old answers.
+        # The review schedule is rebuilt from the old answers, on FSRS.
         due = store.due_items("score")
-        assert [(i.item, i.box, i.seen, i.wrong) for i in due] == [("c1", 1, 2, 2), ("c2", 2, 1, 0)]
+        assert [(i.item, i.seen, i.wrong) for i in due] == [("c1", 2, 2), ("c2", 1, 0)]
+        assert schedule_of(due[0]) == schedule_of_card(
+            fsrs_card([("wrong", False, at_10(1)), ("wrong", False, at_10(3))])
+        )
+        assert schedule_of(due[1]) == schedule_of_card(fsrs_card([("right", True, at_10(2))]))
         assert due[0].extra == {"d": [1]}
     with Store.open(tmp_path / "old") as again:
         assert load_progress(again).answers == 3
@@ -252,24 +260,28 @@ def test_a_store_written_by_0_2_0_reads_as_it_was_written(tmp_path: Path) -> Non
         assert store.schema_version == SCHEMA_VERSION
         assert store.lessons_read() == {3}
         assert store.recent_accuracy("score", last=20) == {"combos": 0.0, "worth": 1.0}
+        missed = fsrs_card([("wrong", False, at(2))])
+        known = fsrs_card([("right", True, at(3))])
         assert store.due_items("score") == [
             ItemState(
-                "score", "worth:1-1-1-5", "combos", 1, at(2), at(2), 1, 1, False,
+                "score", "worth:1-1-1-5", "combos", missed.due, at(2), 1, 1, False,
                 "What is 1-1-1-5 worth?", "1,050", {"dice": [1, 1, 1, 5]},
-            ),
-            ItemState(
-                "score", "worth:5-5-5", "worth", 2, at(3) + timedelta(days=1), at(3), 1, 0, True,
-                "What is 5-5-5 worth?", "500", {"dice": [5, 5, 5]},
+                *schedule_of_card(missed)[:4], at(2),
             ),
         ]  # fmt: skip
-        assert [(i.item, i.box, i.extra) for i in store.due_items("decide")] == [
-            ("keep:0:1-5-2-2-3-6", 1, {"keep": [1, 5]}),
-            ("chance:2000:3:450", 1, None),
+        # Right the first time: two days out, later today (UTC).
+        assert (missed.due, known.due) == (at(2), at(3) + timedelta(days=2))
+        assert [(i.item, i.due_at, i.extra) for i in store.due_items("decide")] == [
+            ("keep:0:1-5-2-2-3-6", at(6), {"keep": [1, 5]}),
+            ("chance:2000:3:450", at(7), None),
         ]
 
         rows = store.progress_rows(rules=None, recent=20, sessions=10, now=now)
         assert (rows.answers, rows.correct, rows.sessions_count, rows.decisions) == (5, 2, 3, 2)
-        assert (rows.average_points_lost, rows.practice_games, rows.due_for_review) == (6.25, 0, 5)
+        assert (rows.average_points_lost, rows.practice_games) == (6.25, 0)
+        # Only the cards that come back are counted as due: not the daily game's decision.
+        summary = load_progress(store)
+        assert (summary.due.now, summary.due.due_today) == (3, 4)
         assert [(t.kind, t.topic, t.answers, t.average_points_lost, t.loss_unit) for t in rows.topics] == [
             ("daily-practice", "bank-or-roll", 1, 0.0, "points"),
             ("decide", "final-round", 1, 3.25, "percentage points"),

@@ -77,26 +77,28 @@ def test_export_refuses_other_formats(store: Store, tmp_path: Path) -> None:
 # -- spaced repetition
 
 
-def test_wrong_answers_are_due_at_once_and_right_ones_later(store: Store, clock: Clock) -> None:
+def test_wrong_answers_are_due_at_once_and_right_ones_days_later(store: Store, clock: Clock) -> None:
     sid = store.start_session("score", rules="classic", params={})
     wrong = answer(store, sid, "worth", "w", False)
     right = answer(store, sid, "worth", "r", True)
-    assert (wrong.box, wrong.due_at) == (1, START)
-    assert right.box == 2 and right.due_at == START + timedelta(days=1)
+    # One learning step that takes no time: a miss is due at once; a right answer goes straight
+    # to the review state, as many days out as its stability (2.3065 days for a first Good).
+    assert (wrong.due_at, wrong.state, wrong.step) == (START, 1, 0)
+    assert (right.due_at, right.state, right.step) == (START + timedelta(days=2), 2, None)
 
+    clock.advance(minutes=1)
     due = store.due_items("score")
     assert [i.item for i in due] == ["w"]
     assert due[0].question == "question w" and due[0].extra == {"dice": [1, 1, 1]}
 
-    clock.advance(days=1)
-    assert [i.item for i in store.due_items("score")] == ["w", "r"]
+    clock.advance(days=2)
+    assert [i.item for i in store.due_items("score")] == ["w", "r"]  # the longest overdue first
     assert store.due_items("decide") == []
     assert store.due_items("score", topic="valid") == []
     assert len(store.due_items("score", limit=1)) == 1
 
-    clock.advance(minutes=1)
     again = answer(store, sid, "worth", "w", True)
-    assert (again.box, again.seen, again.wrong, again.last_correct) == (2, 2, 1, True)
+    assert (again.seen, again.wrong, again.last_correct, again.state) == (2, 1, True, 2)
     assert [i.item for i in store.due_items("score")] == ["r"]
 
 
@@ -120,7 +122,8 @@ def test_progress_names_weak_topics_and_what_next(store: Store) -> None:
     p = load_progress(store)
     assert [t.topic for t in p.weakest] == ["combos"]
     assert p.next.command == "farkle-train score --topic combos"
-    assert p.due_for_review == 4
+    # The four misses are due at once, the six right answers two days on.
+    assert (p.due.now, p.due.due_today, p.due.forecast) == (4, 4, (0, 6, 0, 0, 0, 0, 0))
 
 
 def test_untried_topics_come_next_then_the_daily_game(store: Store) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from farkle_trainer.store.rows import Mistake
     from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.games.match import MatchState, Move
@@ -34,12 +35,13 @@ def play_challenge(
     view: GameView,
     code: str,
     *,
-    decided: Callable[[Review, int], None],
+    decided: Callable[[Review, int, Mistake | None], None],
 ) -> ChallengeOutcome:
     """Play the ten-turn game on the code's dice, to the end or until the player stops.
 
-    ``decided`` hears each decision once made (its review) and the points banked so far.
-    Hints are off: a class challenge compares players on the same dice.
+    ``decided`` hears each decision once made (its review), the points banked so far, and the
+    personal position it becomes if it was a mistake. Hints are off: a class challenge compares
+    players on the same dice.
     """
     from farkle_trainer.training.frontend import INTERRUPTED, EndOfInput
     from farkle_trainer.training.games.analysis import review, review_move
@@ -47,6 +49,7 @@ def play_challenge(
     from farkle_trainer.training.games.play import play_game
     from farkle_trainer.training.games.setup import for_challenge
     from farkle_trainer.training.games.tenturns import perfect_play
+    from farkle_trainer.training.mistakes import game_mistake
 
     setup = for_challenge(code)
     source = setup.source()
@@ -57,7 +60,8 @@ def play_challenge(
         state = s
 
     def on_decision(move: Move) -> None:
-        decided(review_move(setup, move), state.banked)
+        r = review_move(setup, move)
+        decided(r, state.banked, game_mistake(setup, r))
 
     try:
         play_game(

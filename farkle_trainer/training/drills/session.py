@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from farkle_trainer.engine.decisions import (
     KINDS,
@@ -40,6 +41,9 @@ from farkle_trainer.training.progress import topic_mastery
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
     from rich.console import RenderableType
 
     from farkle_trainer.engine.rules import Rules
@@ -185,14 +189,23 @@ def make_plan(
 
 
 def play_drills(
-    front: Frontend, view: DrillView, plan: Plan, session: Session, *, strategy: bool = False
+    front: Frontend,
+    view: DrillView,
+    plan: Plan,
+    session: Session,
+    *,
+    strategy: bool = False,
+    rules_file: Path | None = None,
 ) -> Rounds[Grading]:
-    """Ask every drill of ``plan``, recording each graded decision as it is made."""
+    """Ask every drill of ``plan``, recording each graded decision as it is made, and each one
+    graded an inaccuracy or worse as a personal position (``rules_file``: where its rule table
+    came from, None for a preset)."""
+    from farkle_trainer.training.mistakes import drill_mistake
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
         g = play_drill(front, view, position, number, plan.count, strategy=strategy)
-        session.record(AnswerRecord.of_drill(g))
+        session.record(AnswerRecord.of_drill(g).with_mistake(drill_mistake(g, rules_file)))
         plan.answered(g)
         return g
 
@@ -298,3 +311,55 @@ def play_drill(
     notes = strategy_notes(g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
     return g
+
+
+# -- your mistakes, asked again (``decide --mistakes``)
+
+
+@dataclass
+class Sessions:
+    """The training sessions of one ``decide --mistakes``: one per rule table, started as its
+    first position is answered, so progress on a table counts its own; ``answers`` in order."""
+
+    store: Store
+    settings: dict[str, Any]
+    started: dict[str, Session] = field(default_factory=dict)
+    answers: list[AnswerRecord] = field(default_factory=list)
+
+    def record(self, answer: AnswerRecord, rules: str) -> None:
+        from farkle_trainer.training.mistakes import MISTAKES
+        from farkle_trainer.training.session import Session
+
+        session = self.started.get(rules)
+        if session is None:
+            session = Session.start(self.store, MISTAKES, rules=rules, params=self.settings)
+            self.started[rules] = session
+        session.record(answer)
+        self.answers.append(answer)
+
+    def finish(self) -> None:
+        for session in self.started.values():
+            session.finish()
+
+
+def play_mistakes(
+    front: Frontend,
+    view: DrillView,
+    due: Sequence[tuple[Position, Path | None]],
+    sessions: Sessions,
+    *,
+    strategy: bool = False,
+) -> Rounds[Grading]:
+    """Ask each due personal position as a drill, graded as every drill is, each answer reviewing
+    its card as it is given."""
+    from farkle_trainer.training.frontend import run_rounds
+    from farkle_trainer.training.mistakes import personal_record
+
+    def play(item: tuple[int, tuple[Position, Path | None]]) -> Grading:
+        number, (position, file) = item
+        g = play_drill(front, view, position, number, len(due), strategy=strategy)
+        sessions.record(personal_record(g, file), position.rules.name)
+        return g
+
+    front.say(STOP_NOTE)
+    return run_rounds(enumerate(due, 1), play)

@@ -8,7 +8,8 @@ The game's unit (:func:`game_unit`) is what its decisions are worth:
 * solo for the fewest turns: the expected number of turns still needed (:attr:`Unit.TURNS`);
 * otherwise (three or four players, solo for ten turns): the expected points the turn banks
   (:attr:`Unit.POINTS`), with the opening minimum and, on a turn that can bring the penalty,
-  a Farkle worth minus the points it would cost.
+  a Farkle worth minus the points it would cost (never in a last turn, whose Farkle just
+  ends the game).
 
 In a game valued in points a decision of a last turn is graded by the chance of passing the
 leader (:attr:`Unit.CHANCE`), since there the points banked behind the leader are worth
@@ -172,7 +173,8 @@ def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_R
         before = reach.roll_value(t, n)
         farkle = 0.0
     else:
-        penalty = setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1
+        # A last turn's Farkle just ends the game, as the game itself counts it.
+        penalty = setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1 and not move.last_turn
         farkle_value = -min(setup.penalty, me) if penalty else 0
         solution = solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
         for s in splits:

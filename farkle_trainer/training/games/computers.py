@@ -7,7 +7,9 @@ rolled, so a computer cannot know a roll in advance.
 * Easy keeps every scoring die and banks at simple thresholds: 2,000 with five or six
   dice left to roll, 1,000 with four, 400 with three, 300 with two or one (never below the
   opening minimum while it has nothing banked).
-* Medium plays the exact best expected turn score, with the opening minimum.
+* Medium plays the exact best expected turn score of the rules in force: the opening
+  minimum, and on what would be its third Farkle in a row a Farkle that costs the penalty
+  (never more than it has banked).
 * Hard plays the exact best chance of winning a two-player game; with three or four
   players, against the leading opponent. Under the three-Farkle penalty it counts its own
   and that opponent's Farkles in a row.
@@ -22,13 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.dice import counts_of, format_dice
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
 from farkle_trainer.engine.game import GameTable, game_plays, solve_game
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.match import MatchState, opened, play, roll, runs_of
+from farkle_trainer.training.games.match import Claim, MatchState, opened, play, roll, runs_of
 from farkle_trainer.training.games.setup import Level, MatchError, Setup
 
 Decision = Literal["bank", "roll"]
@@ -86,9 +89,25 @@ def easy(state: MatchState) -> Choice:
     return Choice(split.dice, "bank" if bank_now else "roll")
 
 
+def _farkle_value(state: MatchState) -> int:
+    """What a Farkle costs the mover beyond the turn's points: the penalty (never below 0) on
+    what would be its third in a row, except in a last turn, which a Farkle just ends."""
+    penalty = state.setup.penalty
+    if not penalty or state.last_turn or state.farkles[state.seat] < FARKLES_FOR_PENALTY - 1:
+        return 0
+    return -min(penalty, state.banked)
+
+
 def medium(state: MatchState) -> Choice:
     need = _behind(state) + STEP if state.last_turn else None
-    h = hint(state.roll, state.points, state.rules, opening=_opening(state), need=need)
+    h = hint(
+        state.roll,
+        state.points,
+        state.rules,
+        opening=_opening(state),
+        need=need,
+        farkle_value=_farkle_value(state),
+    )
     best = h.best
     assert best is not None
     return Choice(best.keep, best.value.action)
@@ -110,6 +129,19 @@ def hard(state: MatchState) -> Choice:
     best = plays.best
     assert best is not None
     return Choice(best.keep, best.action)
+
+
+def as_played(state: MatchState, claim: Claim) -> str | None:
+    """What is wrong with a saved game's claim of a computer's move, None when it is the move
+    that computer makes on these dice: a computer decides from what it sees alone, so a game
+    kept anywhere (a file, the store) replays the computers' moves too."""
+    if state.player.human:
+        return None
+    choice = choose(state)
+    if (choice.keep, choice.action) == (tuple(sorted(claim.keep)), claim.action):
+        return None
+    made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
+    return f"{state.player.name} does not play that on these dice: it {made}"
 
 
 def step(state: MatchState, source: DiceSource) -> MatchState:

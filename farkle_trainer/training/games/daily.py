@@ -363,9 +363,19 @@ def resume_command(day: date, today: date, *, official: bool) -> str:
     return "farkle-train daily" if official else "farkle-train daily --replay"
 
 
-def record_decision(store: Store, session_id: int, day: date, move: Move) -> None:
-    """A practice decision as a training answer, graded on the scale every drill uses."""
-    AnswerRecord.of_game(review_move(for_day(day), move), date=day.isoformat()).save(store, session_id)
+def record_decision(store: Store, session_id: int | None, day: date, move: Move) -> None:
+    """A decision of the day's game, graded on the scale every drill uses: a practice decision as
+    a training answer, each mistake with its personal position; an official game's mistakes as
+    personal positions alone (its decisions are official, never progress)."""
+    from farkle_trainer.training.mistakes import game_mistake
+
+    setup = for_day(day)
+    r = review_move(setup, move)
+    mistake = game_mistake(setup, r)
+    if session_id is not None:
+        AnswerRecord.of_game(r, date=day.isoformat()).with_mistake(mistake).save(store, session_id)
+    elif mistake is not None:
+        store.record_mistake(mistake)
 
 
 def result_holds(result: DailyResult) -> bool:
@@ -540,8 +550,7 @@ def _play(
         )
 
     def decided(move: Move) -> None:
-        if attempt.session_id is not None:
-            record_decision(store, attempt.session_id, day, move)
+        record_decision(store, attempt.session_id, day, move)
 
     try:
         played = play_game(

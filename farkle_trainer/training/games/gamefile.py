@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from farkle_trainer.engine.dice import format_dice
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_text, write_whole
 from farkle_trainer.training.games import computers
@@ -212,7 +211,7 @@ def replay(data: Mapping[str, Any]) -> SavedGame:
     moves = _need(data, "moves", list)
     claims = (_claim(i, claim) for i, claim in enumerate(moves))
     try:
-        state = m.replay(setup, claims, hints=hints, vet=_as_computers_play)
+        state = m.replay(setup, claims, hints=hints, vet=computers.as_played)
     except MatchError as exc:
         raise GameFileError(str(exc)) from None
     return SavedGame(state, _check_result(data, state))
@@ -229,17 +228,6 @@ def _claim(i: int, claim: Any) -> m.Claim:
     if action not in ("bank", "roll", "farkle"):
         raise GameFileError(f"{where}the action is bank, roll or farkle, not {action!r}")
     return m.Claim(seat, roll, keep, action)
-
-
-def _as_computers_play(state: m.MatchState, claim: m.Claim) -> str | None:
-    """A computer's move must be the one that computer makes on these dice."""
-    if state.player.human:
-        return None
-    choice = computers.choose(state)
-    if (choice.keep, choice.action) == (tuple(sorted(claim.keep)), claim.action):
-        return None
-    made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
-    return f"{state.player.name} does not play that on these dice: it {made}"
 
 
 def _check_result(data: Mapping[str, Any], state: m.MatchState) -> int | None:

@@ -11,6 +11,10 @@ House rules, as the design reads them:
   banking ends a run of Farkles;
 * when a player banks to the target or more, every other player gets exactly one last
   turn (the final round); then the highest score wins and equal top scores share the win.
+  A Farkle in a last turn just ends it, the penalty not charged: the player is behind the
+  one who reached the target, so the game is theirs to win only by passing them, and a
+  lower losing score would change nothing but the figure (the game solver, the hint and
+  the analysis count a last turn's Farkle the same way).
 
 Solo has two forms: ten turns for the highest score, and the target in as few turns as
 possible (a Farkle costs a turn).
@@ -59,6 +63,15 @@ PLAIN_MARK = "."
 
 class ReplayError(MatchError):
     """A saved game whose moves its dice do not give."""
+
+
+class UnreadableState(MatchError):
+    """A saved state that is not a game's: a part missing, of the wrong kind, or out of bounds.
+    ``why`` says which, in words that follow "the saved game cannot be read: "."""
+
+    def __init__(self, why: str):
+        self.why = why
+        super().__init__(f"the saved game cannot be read: {why}")
 
 
 @dataclass(frozen=True)
@@ -306,7 +319,7 @@ class MatchState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchState:
-        """The state :meth:`to_dict` gave; :class:`MatchError` for anything else."""
+        """The state :meth:`to_dict` gave; :class:`UnreadableState` for anything else."""
         try:
             if data["version"] != MATCH_VERSION:
                 raise MatchError(f"saved by another version of the game ({data['version']!r})")
@@ -329,9 +342,13 @@ class MatchState:
                 log=tuple(Move.from_dict(m) for m in data["log"]),
             )
         except MatchError as exc:
-            raise MatchError(f"the saved game cannot be read: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise MatchError(f"the saved game cannot be read: {exc!r}") from None
+            raise UnreadableState(str(exc)) from None
+        except KeyError as exc:
+            raise UnreadableState(f"it has no {exc.args[0]!r}, which every saved game has") from None
+        except (TypeError, AttributeError) as exc:
+            raise UnreadableState(f"a part of it is not of the kind a saved game holds ({exc})") from None
+        except ValueError as exc:
+            raise UnreadableState(f"a value in it is not one a saved game holds ({exc})") from None
         _check_consistent(state)
         return state
 
@@ -373,7 +390,7 @@ def _check_consistent(state: MatchState) -> None:
         any(not 0 <= m.seat < size or len(m.scores) != size for m in state.log),
     ]
     if any(problems):
-        raise MatchError("the saved game cannot be read: its scores, turns and dice do not add up")
+        raise UnreadableState("its scores, turns and dice do not add up")
 
 
 def _flag(value: Any) -> bool:
@@ -492,7 +509,7 @@ def _throw(state: MatchState, source: DiceSource) -> MatchState:
     run = state.farkles[seat] + 1
     score = state.scores[seat]
     if run == FARKLES_FOR_PENALTY:
-        if state.setup.penalty:
+        if state.setup.penalty and not state.last_turn:
             score = max(0, score - state.setup.penalty)
         run = 0
     return _end_turn(state, score, run)
@@ -694,11 +711,13 @@ def replay(
     return state
 
 
-def rebuilt(saved: MatchState, setup: Setup | None = None) -> MatchState:
-    """``saved`` played again from its moves on the dice of ``setup`` (by default its own)."""
+def rebuilt(saved: MatchState, setup: Setup | None = None, *, vet: Vet | None = None) -> MatchState:
+    """``saved`` played again from its moves on the dice of ``setup`` (by default its own), each
+    decision looked at by ``vet`` first, if given."""
     return replay(
         saved.setup if setup is None else setup,
         (m.claim for m in saved.log),
         hints=saved.hints,
         showing=(saved.roll, saved.kept),
+        vet=vet,
     )

@@ -28,14 +28,17 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from farkle_trainer.engine import credibility
+from farkle_trainer.engine.credibility import Evidence
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
 from farkle_trainer.store.errors import StaleAttemptError
+from farkle_trainer.store.games import DAMAGED
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review, review_move, values
+from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import (
     GameKind,
@@ -49,7 +52,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.store.db import Store
-    from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.store.rows import GameRow, Mistake
 
 #: The coach warns about a play graded this or worse (each unit has its own bounds).
 WARN_FROM: tuple[Grade, ...] = (Grade.MISTAKE, Grade.BLUNDER)
@@ -384,27 +387,41 @@ def describe_level(setup: Setup) -> str | None:
 
 #: The key of a stored game's state that keeps the file it is also written to (``play --save``).
 FILE_KEY = "file"
+#: The key that keeps the rule file a game's table came from (``play --rules FILE.toml``), so
+#: that its mistakes can be asked again under that file.
+RULES_FILE_KEY = "rules_file"
 
 
-def stored(state: m.MatchState, file: Path | None = None) -> dict[str, Any]:
+def stored(state: m.MatchState, file: Path | None = None, rules_file: Path | None = None) -> dict[str, Any]:
     """A game's state as the store keeps it, with the file it is written to, if any, so that a
-    game carried on later keeps writing it."""
+    game carried on later keeps writing it, and the rule file its table came from."""
     data = state.to_dict()
     if file is not None:
         data[FILE_KEY] = str(file.absolute())
+    if rules_file is not None:
+        data[RULES_FILE_KEY] = str(rules_file.absolute())
     return data
 
 
-def saved_file(row: GameRow) -> Path | None:
-    """The file a stored game was being written to, if any."""
-    value = (row.state or {}).get(FILE_KEY)
+def saved_file(row: GameRow, key: str = FILE_KEY) -> Path | None:
+    """The file a stored game was being written to, if any (``key``: or the rule file its table
+    came from)."""
+    value = (row.state or {}).get(key)
     return Path(value) if isinstance(value, str) and value else None
 
 
-def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -> GameRow:
+def saved_rules_file(row: GameRow) -> Path | None:
+    """The rule file a stored game's table came from; None for a preset (or a game saved before
+    it was kept)."""
+    return saved_file(row, RULES_FILE_KEY)
+
+
+def start_game(
+    store: Store, state: m.MatchState, *, file: Path | None = None, rules_file: Path | None = None
+) -> GameRow:
     setup = state.setup
     return store.add_game(
-        stored(state, file),
+        stored(state, file, rules_file),
         kind=setup.kind.value,
         level=describe_level(setup),
         rated=state.rated,
@@ -412,74 +429,180 @@ def start_game(store: Store, state: m.MatchState, *, file: Path | None = None) -
     )
 
 
-def saved_state(row: GameRow) -> m.MatchState:
+class UnreadableGame(MatchError):
+    """A stored game whose saved state is not a game's at all: no move of it can be read."""
+
+
+def saved_state(row: GameRow, *, check_computers: bool = True) -> m.MatchState:
     """A stored game as its moves play again on its dice (a rated game's, as its moves record
-    them): a score, a turn or a result edited in the store changes nothing."""
+    them): a score, a turn or a result edited in the store changes nothing. In a game stored as
+    rated, or saved as one, each computer's move must be the one it makes on those dice, as in a
+    game file (:func:`~farkle_trainer.training.games.computers.as_played`), unless
+    ``check_computers`` is off (a list of games, which must not wait for Hard's tables to load).
+
+    :class:`UnreadableGame` when the saved state is not a game's, :class:`MatchError` when its
+    moves do not replay.
+    """
     if row.state is None:
-        raise MatchError(f"saved game {row.id} cannot be read: its state is not valid JSON")
-    saved = m.MatchState.from_dict(row.state)
+        raise UnreadableGame(
+            f"saved game {row.id} cannot be read: its state {row.state_error or 'is missing'}"
+        )
     try:
-        return m.rebuilt(saved)
+        saved = m.MatchState.from_dict(row.state)
+    except m.UnreadableState as exc:
+        raise UnreadableGame(f"saved game {row.id} cannot be read: {exc.why}") from None
+    vet = computers.as_played if check_computers and (row.rated or saved.rated) else None
+    try:
+        return m.rebuilt(saved, vet=vet)
     except MatchError as exc:
         raise MatchError(f"the saved game does not replay: {exc}") from None
 
 
-def abandon(store: Store, row: GameRow) -> str | None:
+@dataclass(frozen=True)
+class Unfinished:
+    """The unfinished game a new one replaces: its row, and its state as its moves replay, or
+    None when it cannot be played on (``damage`` says why)."""
+
+    row: GameRow
+    state: m.MatchState | None
+    damage: str | None = None
+
+    @property
+    def rated(self) -> bool:
+        """Whether closing it counts as resigned: stored as rated and rated by today's rule, or
+        stored as rated and unreadable (damage is never a way out of a loss)."""
+        return self.row.rated and (self.state is None or self.state.rated)
+
+
+def unfinished(row: GameRow) -> Unfinished:
+    """The unfinished game ``row``, read and replayed once."""
+    try:
+        return Unfinished(row, saved_state(row))
+    except MatchError as exc:
+        return Unfinished(row, None, str(exc))
+
+
+def abandon(store: Store, game: Unfinished) -> None:
     """Close an unfinished game that is replaced by a new one: a rated game counts as
     resigned, a training game is set aside (:data:`SET_ASIDE`), its decisions so far kept.
 
-    A game whose saved state cannot be played on is closed as damaged instead, its stored text
-    kept as it is (never written over); returns why it could not be, None for any other game.
+    A game that cannot be played on is closed as damaged instead, its stored text kept as it is
+    (never written over); stored as rated, it counts as resigned all the same (see
+    :func:`official_result`).
     """
-    try:
-        state = saved_state(row)
-    except MatchError as exc:
+    row, state = game.row, game.state
+    if state is None:
         store.close_damaged_game(row.id, version=row.version)
-        return str(exc)
-    ending = "resigned" if row.rated else SET_ASIDE
+        return
+    ending = "resigned" if game.rated else SET_ASIDE
     store.finish_game(row.id, state.to_dict(), outcome=ending, score=person_score(state), version=row.version)
-    return None
 
 
 def records_decisions(setup: Setup) -> bool:
-    """Whether a training game's decisions become progress answers: never in pass and play,
-    where several people share the keyboard and nobody's decisions are the owner's (each
-    person's are in the game, for ``review``), nor in a game of computers only."""
+    """Whether a game's decisions are its owner's: never in pass and play, where several people
+    share the keyboard and nobody's decisions are the owner's (each person's are in the game,
+    for ``review``), nor in a game of computers only."""
     return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
 
 
-def record_decisions(store: Store, row: GameRow, reviews: Sequence[Review]) -> int:
-    """A training game's reviewed decisions as progress answers, all or none (a rated game has
-    none to give, nor pass and play: see :func:`records_decisions`); returns how many."""
-    if row.session_id is None:
-        return 0
+def graded_decisions(
+    state: m.MatchState, rules_file: Path | None = None
+) -> list[tuple[Review, Mistake | None]]:
+    """A finished game's decisions that are its owner's (see :func:`records_decisions`), each
+    graded, with its personal position if it was a mistake."""
+    if not records_decisions(state.setup):
+        return []
+    from farkle_trainer.training.mistakes import game_mistakes
+
+    return game_mistakes(state, rules_file)
+
+
+def record_decisions(
+    store: Store, row: GameRow, graded: Sequence[tuple[Review, Mistake | None]], *, rated: bool
+) -> int:
+    """A finished game's decisions (:func:`graded_decisions`), all or none: a training game's as
+    progress answers, each mistake with its personal position; a rated game's mistakes as
+    personal positions alone, its decisions being official, never progress. Returns how many
+    answers were recorded."""
     from farkle_trainer.training.record import AnswerRecord
 
     with store.atomic():
-        for r in reviews:
-            AnswerRecord.of_match(r, game=row.id).save(store, row.session_id)
-    return len(reviews)
+        if rated or row.session_id is None:
+            for _, mistake in graded:
+                if mistake is not None:
+                    store.record_mistake(mistake)
+            return 0
+        for r, mistake in graded:
+            AnswerRecord.of_match(r, game=row.id).with_mistake(mistake).save(store, row.session_id)
+    return len(graded)
 
 
 def official_result(row: GameRow) -> Verdict:
     """What a finished game gives the stats, from its moves played again on its dice and never
     from what the store says of it: a rated game's result (one that did not end counts as
     resigned), None for a training game, or why a game stored as rated, or replaying as one,
-    cannot be counted."""
+    cannot be counted.
+
+    A game stored as rated that cannot be read, or that was closed unfinished because it could
+    not be played on, counts as resigned: what it was played on is not known, and damage is
+    never a way out of a loss. One that can be read but whose moves do not replay (the
+    computer's included), or whose dice are not credible, is listed as not counted.
+    """
     try:
         state = saved_state(row)
+    except UnreadableGame as exc:
+        return _resigned_unread(row, str(exc)) if row.rated else None
     except MatchError as exc:
+        if row.rated and row.outcome == DAMAGED:
+            return _resigned_unread(row, str(exc))
         return Unverifiable(row.id, str(exc)) if row.rated else None
     if state.rated != row.rated:
         if row.rated and rated_by_an_earlier_rule(state.setup):
-            return None  # rated once against two or three computers: training by today's rule
+            return None  # rated once against two or three computers, or on other rules: training
         if row.rated:
             return Unverifiable(row.id, "it is stored as rated, but its moves give a training game")
         return Unverifiable(row.id, "it is stored as training, but its moves give a rated game")
     if not state.rated:
         return None
+    evidence = dice_evidence(state)
+    if not evidence.credible:
+        return Unverifiable(row.id, not_credible(state, evidence))
     ended = outcome(state, None) if state.over else "resigned"
-    return RatedResult(row.id, describe_level(state.setup) or "", ended, person_score(state))
+    rules = state.rules
+    return RatedResult(
+        row.id,
+        describe_level(state.setup) or "",
+        ended,
+        person_score(state),
+        rules=rules.name,
+        opening=rules.opening_minimum,
+        penalty=rules.three_farkle_penalty,
+        target=rules.target,
+    )
+
+
+def _resigned_unread(row: GameRow, why: str) -> RatedResult:
+    return RatedResult(row.id, row.level or "", "resigned", None, unread=why)
+
+
+def dice_evidence(state: m.MatchState) -> Evidence:
+    """The credibility test (:mod:`~farkle_trainer.engine.credibility`) on every roll a game
+    has thrown: each move's, and the roll showing."""
+    rolls = [(move.seat, move.roll) for move in state.log]
+    if state.phase in ("pick", "choose"):
+        rolls.append((state.seat, state.roll))
+    return credibility.dice_evidence(state.rules, state.setup.size, rolls)
+
+
+def not_credible(state: m.MatchState, evidence: Evidence) -> str:
+    """Why a game is not counted when its dice fail the credibility test."""
+    name = state.setup.players[evidence.seat or 0].name
+    whom = "you" if name == "You" else name
+    lucky = "lucky" if evidence.lucky else "unlucky"
+    return (
+        f"its dice are not credible: fair dice are this {lucky} for {whom} less than once in "
+        f"{credibility.THRESHOLD:,} games"
+    )
 
 
 def official_game_stats(store: Store) -> GameStats:
@@ -497,18 +620,20 @@ def run_game(
     pause: Callable[[], None] = lambda: None,
     also: Callable[[m.MatchState], None] = lambda s: None,
     file: Path | None = None,
+    rules_file: Path | None = None,
 ) -> Played:
     """Play a stored game on, saving every state compare-and-set; record it once it ends.
 
     ``also`` hears every state once the store holds it (a game file written as it goes);
-    ``file`` is where that file is, kept with the game.
+    ``file`` is where that file is, kept with the game, and ``rules_file`` the rule file its
+    table came from (None for a preset).
     Raises what :func:`play_game` raises when stopped; the store then holds the last state.
     """
     version = row.version
 
     def save(s: m.MatchState) -> None:
         nonlocal version
-        version = store.save_game(row.id, stored(s, file), version=version, rated=s.rated)
+        version = store.save_game(row.id, stored(s, file, rules_file), version=version, rated=s.rated)
         also(s)
 
     try:
@@ -525,18 +650,18 @@ def run_game(
             no_restart=NO_RESTART,
         )
         final = played.state
-        reviews = () if final.rated or not records_decisions(final.setup) else review(final)
+        graded = graded_decisions(final, rules_file)
         # The game's end and its answers are kept together: a process killed in between
         # leaves the game to resume, and its answers to record then.
         with store.atomic():
             store.finish_game(
                 row.id,
-                stored(final, file),
+                stored(final, file, rules_file),
                 outcome=outcome(final, played),
                 score=person_score(final),
                 version=version,
             )
-            record_decisions(store, store.get_game(row.id), reviews)
+            record_decisions(store, store.get_game(row.id), graded, rated=final.rated)
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(

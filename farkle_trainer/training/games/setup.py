@@ -66,6 +66,42 @@ class Form(StrEnum):
     FEWEST_TURNS = "fewest-turns"
 
 
+class OffRules(StrEnum):
+    """What of a game's rules keeps it from being rated (see :func:`off_rules`)."""
+
+    #: The scoring table is not exactly one of the presets (a rule file, or a preset changed).
+    TABLE = "table"
+    TARGET = "target"
+    OPENING = "opening"
+
+
+#: The house rules a rated game is played with: those of the rule references (``seeds/``), as
+#: the design reads them; any other value makes a game of the player's own, and training. (A
+#: game's three-Farkle penalty is always one of theirs: see PENALTIES.)
+RATED_TARGETS: tuple[int, ...] = (2_000, 5_000, 10_000)
+RATED_OPENINGS: tuple[int, ...] = (0, 350, 500, 1_000)
+
+
+def off_rules(rules: Rules) -> OffRules | None:
+    """What of ``rules`` is not a preset with the references' house rules, None when all is.
+
+    A table counts as a preset when it scores exactly as the preset of its name does: a rule file
+    that changes any value, or names a preset's values otherwise, is a table of its own.
+    """
+    base = PRESETS.get(rules.name)
+    if base is None or _without_house(rules) != _without_house(base):
+        return OffRules.TABLE
+    if rules.target not in RATED_TARGETS:
+        return OffRules.TARGET
+    if rules.opening_minimum not in RATED_OPENINGS:
+        return OffRules.OPENING
+    return None
+
+
+def _without_house(rules: Rules) -> Rules:
+    return replace(rules, opening_minimum=0, three_farkle_penalty=0, target=10_000)
+
+
 class GameKind(StrEnum):
     """Who plays, which decides whether a game can be rated (see :func:`is_rated`)."""
 
@@ -266,25 +302,30 @@ def _seed_from_data(value: Any, *, chosen: bool) -> str:
 
 
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
-    """A game counts in stats and records only as one person against one computer, with no
-    coach and no hint asked, on dice nobody could know in advance; every other game is training.
+    """A game counts in stats and records only as one person against one computer, on a preset
+    with the references' house rules (:func:`off_rules`), with no coach and no hint asked, on
+    dice nobody could know in advance; every other game is training.
 
     One computer, because only there is a result worth recording: the game is graded by the
     exact chance of winning, and a record against a level reads against an even game's half.
     Against two or three computers neither holds (decisions are graded in points, the
     computers play against whoever leads, and a fair share of wins is a third or a quarter
     only when everyone plays alike), so those games are training, as pass and play, solo,
-    coached games and games on a chosen seed, a class code's or a day's dice are.
+    coached games and games on a chosen seed, a class code's or a day's dice are. A table of
+    one's own, or a target or opening of one's own, makes a game no one else plays: its results
+    read against nobody's, so it is training too.
     """
     known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
     against_one = setup.kind == GameKind.COMPUTER and setup.size == 2
-    return against_one and not setup.coached and not hinted and not known_dice
+    official = off_rules(setup.rules) is None
+    return against_one and official and not setup.coached and not hinted and not known_dice
 
 
 def rated_by_an_earlier_rule(setup: Setup) -> bool:
-    """A game of one person against two or three computers: versions before :func:`is_rated`
-    kept rated games to one computer rated it, so a store may hold it as rated. It is training."""
-    return setup.kind == GameKind.COMPUTER and setup.size > 2
+    """A game of one person against two or three computers, or on rules that are not a preset
+    with the references' house rules: versions before :func:`is_rated` kept rated games to one
+    computer on those rules rated it, so a store may hold it as rated. It is training."""
+    return setup.kind == GameKind.COMPUTER and (setup.size > 2 or off_rules(setup.rules) is not None)
 
 
 def dealt(setup: Setup) -> Setup:

@@ -7,7 +7,9 @@ interactive front ends ask and show the same thing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.decisions import (
@@ -49,6 +51,9 @@ from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from farkle_trainer.store.rows import ItemState
+    from farkle_trainer.training.mistakes import Skipped
 
 
 GRADE_STYLES: dict[Grade, str] = {
@@ -318,8 +323,15 @@ def summary_rich(s: Summary, *, planned: int, stopped: bool = False) -> Renderab
     return fit(RichGroup(*parts), summary_text(s, planned=planned, stopped=stopped))
 
 
-def summary_data(s: Summary, gradings: Sequence[Grading], *, planned: int) -> dict[str, Any]:
-    """``decide --json``: the summary, and every decision as a result file keeps it.
+def summary_data(
+    s: Summary,
+    gradings: Sequence[Grading],
+    *,
+    planned: int,
+    records: Sequence[AnswerRecord] | None = None,
+) -> dict[str, Any]:
+    """``decide --json``: the summary, and every decision as a result file keeps it (``records``:
+    the answers as recorded, where they are not the drills' own).
 
     ``averages`` has an entry for each measure the session was graded by (``graded_by``:
     ``points`` of expected turn score, the ``chance`` to pass, the chance to ``win``, expected
@@ -339,5 +351,75 @@ def summary_data(s: Summary, gradings: Sequence[Grading], *, planned: int) -> di
         "average_points": s.average_loss,
         "rating": s.rating,
         "worst": None if s.worst is None else {"number": s.worst[0], "kind": str(s.worst[1].position.kind)},
-        "answers": [AnswerRecord.of_drill(g).numbered(i).entry() for i, g in enumerate(gradings, 1)],
+        "answers": [
+            a.numbered(i).entry()
+            for i, a in enumerate(records if records is not None else map(AnswerRecord.of_drill, gradings), 1)
+        ],
     }
+
+
+# -- your mistakes (decide --mistakes)
+
+#: Why an option of ``decide`` changes nothing with ``--mistakes``.
+MISTAKES_UNUSED = {
+    "--level": "your mistakes come back as they were made",
+    "--target": "each of your mistakes keeps its own game's target",
+    "--penalty": "each of your mistakes keeps its own game's house rules",
+}
+NO_MISTAKES = (
+    "No mistakes to drill: a decision graded an inaccuracy or worse, in a drill, a game, the daily "
+    "game or a challenge, comes back here when it is due."
+)
+
+
+def mistakes_unused_line(option: str) -> str:
+    return f"Not used: {option} ({MISTAKES_UNUSED[option]})."
+
+
+def mistakes_intro(asked: int, due: int) -> str:
+    """``Your mistakes: 3 due, the longest overdue first.``"""
+    if asked == due:
+        return f"Your mistakes: {due:,} due, the longest overdue first."
+    return f"Your mistakes: {asked:,} of the {due:,} due, the longest overdue first (--count for more)."
+
+
+def skipped_lines(skipped: Sequence[Skipped]) -> list[str]:
+    """One line for each reason some due mistakes cannot be asked, with how many."""
+    reasons: dict[str, int] = {}
+    for s in skipped:
+        reasons[s.reason] = reasons.get(s.reason, 0) + 1
+    return [f"Skipped {n:,} of your mistakes: {reason}." for reason, n in reasons.items()]
+
+
+def until_text(delta: timedelta) -> str:
+    """``in 5 minutes``, ``in 3 hours``, ``in 2 days``: how long until a moment, in minutes and
+    hours rounded up, in days to the nearest."""
+    minutes = max(1, math.ceil(delta.total_seconds() / 60))
+    if minutes < 60:
+        return f"in {_count(minutes, 'minute')}"
+    hours = math.ceil(minutes / 60)
+    if hours < 24:
+        return f"in {_count(hours, 'hour')}"
+    return f"in {_count(max(1, round(delta.total_seconds() / 86_400)), 'day')}"
+
+
+def no_mistakes_line(
+    waiting: ItemState | None, now: datetime, *, kinds: Sequence[Kind] | None = None, others: int = 0
+) -> str:
+    """What ``decide --mistakes`` says when it has nothing to ask: none made yet, none of the kinds
+    asked for, or when the next one is due."""
+    if kinds and others:
+        names = ", ".join(spec_of(k).name for k in kinds)
+        return (
+            f"None of your mistakes due now is a drill of {names}; {others:,} of other kinds are: "
+            "farkle-train decide --mistakes"
+        )
+    if waiting is None:
+        return NO_MISTAKES
+    if waiting.due_at <= now:
+        return "No other mistakes are due now."
+    when = waiting.due_at.astimezone(UTC)
+    return (
+        f"No mistakes due now: the next comes back {until_text(waiting.due_at - now)}, "
+        f"on {when:%Y-%m-%d} at {when:%H:%M} UTC."
+    )

@@ -71,8 +71,8 @@ def _game_heading(h: GameHint) -> list[str]:
     if g.last_turn:
         assert g.leader is not None
         out.append(
-            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}; "
-            "values are chances of passing them (a tie counts one half)."
+            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}"
+            f"{in_a_row(runs.my_farkles)}; values are chances of passing them (a tie counts one half)."
         )
     else:
         out.append(
@@ -80,11 +80,25 @@ def _game_heading(h: GameHint) -> list[str]:
             f"the opponent {points(g.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
             "values are chances of winning the game."
         )
-    if h.penalty and not g.last_turn:
+    if h.penalty and g.last_turn:
+        out.append(
+            f"Three Farkles in a row cost {points(h.penalty)}, but not in a last turn: "
+            "a Farkle now just ends the game."
+        )
+    elif h.penalty:
         out.append(f"Three Farkles in a row cost {points(h.penalty)} (never below 0).")
-    opened = g.my_score > 0 or bool(runs.my_opened)
-    if h.opening and not opened:
-        out.append(f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked.")
+    if h.opening and not g.my_score:
+        if runs.my_opened:
+            out.append(
+                f"You have opened already (the penalty knocked you back to 0): the opening minimum of "
+                f"{points(h.opening)} no longer holds you."
+            )
+        else:
+            out.append(
+                f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked."
+            )
+    if h.opening and not g.opponent_score and runs.opponent_opened:
+        out.append("The opponent has opened already (the penalty knocked them back to 0).")
     return out
 
 
@@ -257,6 +271,8 @@ def game_hint_data(h: GameHint) -> dict[str, Any]:
         "opponent": g.opponent_score,
         "farkles": g.runs.my_farkles,
         "opponent_farkles": g.runs.opponent_farkles,
+        "opened": g.my_score > 0 or bool(g.runs.my_opened),
+        "opponent_opened": g.opponent_score > 0 or bool(g.runs.opponent_opened),
         "last_turn": g.last_turn,
         "farkle": g.farkle,
         "best_action": best.action if best else None,

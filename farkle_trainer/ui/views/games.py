@@ -40,14 +40,17 @@ class Saved:
     game: GameRow | None = None
     daily: DailyAttempt | None = None
     state: m.MatchState | None = None
+    #: Why a whole game's state is None: it cannot be read, or its moves do not replay.
+    problem: str | None = None
 
 
 def saved_games(
-    games: Sequence[tuple[GameRow, m.MatchState | None]],
+    games: Sequence[tuple[GameRow, m.MatchState | None, str | None]],
     dailies: Sequence[tuple[DailyAttempt, m.MatchState | None]],
 ) -> list[Saved]:
-    """Whole games and daily games in one list, newest first."""
-    rows = [Saved(row.started_at, game=row, state=state) for row, state in games]
+    """Whole games (each with its state, or why there is none) and daily games in one list,
+    newest first."""
+    rows = [Saved(row.started_at, game=row, state=state, problem=why) for row, state, why in games]
     rows += [Saved(a.started_at, daily=a, state=state) for a, state in dailies]
     return sorted(rows, key=lambda s: s.started_at, reverse=True)
 
@@ -107,10 +110,10 @@ def _daily_kind(attempt: DailyAttempt) -> str:
 UNREADABLE = "its saved state cannot be read"
 
 
-def game_row_line(row: GameRow, state: m.MatchState | None) -> str:
+def game_row_line(row: GameRow, state: m.MatchState | None, problem: str | None = None) -> str:
     when = f"{_started(row.started_at)} UTC"
     if state is None:
-        return f"Game {row.id}, {when}, {_kind(row, state)}: {UNREADABLE}."
+        return f"Game {row.id}, {when}, {_kind(row, state)}: {problem or UNREADABLE}."
     result = result_words(state, row.outcome, row.finished)
     return (
         f"Game {row.id}, {when}: {line_up(state.setup)}, {_kind(row, state)}; {result}; {scores_text(state)}."
@@ -128,7 +131,7 @@ def _line(s: Saved) -> str:
     if s.daily is not None:
         return daily_row_line(s.daily, s.state)
     assert s.game is not None
-    return game_row_line(s.game, s.state)
+    return game_row_line(s.game, s.state, s.problem)
 
 
 NO_GAMES = "No saved games yet: play one with farkle-train play or farkle-train daily."
@@ -152,7 +155,7 @@ def _cells(s: Saved) -> tuple[str, ...]:
     row = s.game
     assert row is not None
     if s.state is None:
-        return (str(row.id), _started(row.started_at), _kind(row, None), UNREADABLE, "")
+        return (str(row.id), _started(row.started_at), _kind(row, None), s.problem or UNREADABLE, "")
     result = result_words(s.state, row.outcome, row.finished)
     return (str(row.id), _started(row.started_at), _kind(row, s.state), result, scores_text(s.state))
 

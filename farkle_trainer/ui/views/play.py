@@ -12,16 +12,28 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of
+from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
 from farkle_trainer.engine.grading import Unit, gives_up_text
 from farkle_trainer.engine.notation import dice_count, dice_text, labelled_roll, move_words, percent, plural
 from farkle_trainer.engine.notation import points as pts
+from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values
 from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, GameKind, Player, Setup
+from farkle_trainer.training.games.setup import (
+    RATED_OPENINGS,
+    RATED_TARGETS,
+    SOLO_TURNS,
+    Form,
+    GameKind,
+    OffRules,
+    Player,
+    Setup,
+    off_rules,
+)
 from farkle_trainer.ui.views.fit import fit
 
 if TYPE_CHECKING:
@@ -94,9 +106,28 @@ def kind_line(state: m.MatchState) -> str:
         why = "the class code's dice are the same for everyone"
     elif setup.chosen_seed:
         why = "a chosen seed deals dice that can be known in advance"
+    elif (off := off_rules(setup.rules)) is not None:
+        why = off_rules_words(setup.rules, off)
     else:
         why = "a hint was asked"
     return f"Training game ({why}): recorded as progress, never in stats."
+
+
+def off_rules_words(rules: Rules, off: OffRules) -> str:
+    """Why a game on ``rules`` is not rated, in the words of the rule it misses."""
+    if off == OffRules.TABLE:
+        return f"the {rules.name} table is not a preset: rated games are on {or_list(list(PRESETS))}"
+    if off == OffRules.TARGET:
+        targets = or_list([pts(t) for t in RATED_TARGETS])
+        return f"a target of {pts(rules.target)} is not rated: rated games go to {targets}"
+    openings = or_list([pts(o) for o in RATED_OPENINGS if o])
+    opening = pts(rules.opening_minimum)
+    return f"an opening minimum of {opening} is not rated: rated games have none, {openings}"
+
+
+def or_list(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def header(state: m.MatchState) -> str:
@@ -193,6 +224,8 @@ def farkle_line(move: m.Move, after: m.MatchState) -> str:
     score = after.scores[move.seat]
     if score < move.score:
         text += f"; a third Farkle in a row costs {pts(move.score - score)}"
+    elif move.last_turn and after.setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1:
+        text += "; in a last turn a third Farkle in a row just ends the game, with no penalty"
     return f"{text}. {name} {pts(score)}."
 
 
@@ -359,13 +392,15 @@ NOTHING_STARTED = "Nothing was started; the unfinished game is kept."
 NOTHING_SAVED = "Nothing was started."
 
 
-def _game_name(row: GameRow) -> str:
+def _game_name(row: GameRow, *, rated: bool) -> str:
     kind = {"computer": "against the computer", "pass-and-play": "pass and play", "solo": "solo"}.get(
         row.kind, row.kind
     )
     level = f" ({row.level})" if row.level else ""
-    rated = "rated" if row.rated else "training"
-    return f"game {row.id}, {kind}{level}, {rated}, started {row.started_at:%Y-%m-%d %H:%M} UTC"
+    return (
+        f"game {row.id}, {kind}{level}, {'rated' if rated else 'training'}, "
+        f"started {row.started_at:%Y-%m-%d %H:%M} UTC"
+    )
 
 
 def unused_options_line(options: Sequence[str]) -> str:
@@ -374,9 +409,9 @@ def unused_options_line(options: Sequence[str]) -> str:
     return f"Note: the saved game keeps its own players and settings, so {listed} {verb} not used."
 
 
-def unfinished_line(row: GameRow) -> str:
-    text = f"You have an unfinished {_game_name(row)}."
-    if row.rated:
+def unfinished_line(row: GameRow, *, rated: bool) -> str:
+    text = f"You have an unfinished {_game_name(row, rated=rated)}."
+    if rated:
         return f"{text} Starting a new game instead counts it as resigned (a loss)."
     return (
         f"{text} Starting a new game instead sets it aside: it stays in farkle-train games, "
@@ -384,25 +419,46 @@ def unfinished_line(row: GameRow) -> str:
     )
 
 
-def resume_prompt(row: GameRow) -> str:
+def resume_prompt(*, rated: bool) -> str:
     """Whether to carry on with the unfinished game, saying what no does to it."""
-    no = "it counts as resigned" if row.rated else "it is set aside"
+    no = "it counts as resigned" if rated else "it is set aside"
     return f"Carry on with it? (n: {no})"
 
 
-def abandoned_line(row: GameRow) -> str:
-    if row.rated:
-        return f"The unfinished rated game {row.id} counts as resigned."
+def _closed_counts(*, rated: bool) -> str:
+    """What an unfinished game closed as damaged counts as."""
+    return "it counts as resigned (a loss)" if rated else "it counts in no stats"
+
+
+def damaged_unfinished_line(row: GameRow, reason: str, where: object, *, rated: bool) -> str:
+    """An unfinished game that cannot be carried on, said before anything is asked: why, and
+    what starting a new game does to it."""
     return (
-        f"The unfinished game {row.id} is set aside: farkle-train review {row.id} shows its decisions so far."
+        f"You have an unfinished {_game_name(row, rated=rated)}, which cannot be carried on ({reason}). "
+        f"Starting a new game closes it as damaged, its saved state kept as it is in {where} "
+        f"(game {row.id}); {_closed_counts(rated=rated)}."
     )
 
 
-def closed_damaged_line(row: GameRow, reason: str, where: object) -> str:
-    """An unfinished game closed because it cannot be played on, and where its saved state is kept."""
+#: The question after :func:`damaged_unfinished_line`.
+START_NEW_PROMPT = "Start the new game? (n: nothing is started)"
+
+
+def cannot_resume_line(row: GameRow, reason: str, *, rated: bool) -> str:
+    """``play --resume`` on a game that cannot be played on."""
     return (
-        f"The unfinished game {row.id} cannot be carried on ({reason}): it is closed as damaged, and "
-        f"its saved state is kept as it was in {where} (game {row.id}); it counts in no stats."
+        f"the unfinished game {row.id} cannot be carried on ({reason}); farkle-train play starts a new "
+        f"game and closes it as damaged: {_closed_counts(rated=rated)}"
+    )
+
+
+def abandoned_line(row: GameRow, *, rated: bool, damaged: bool = False) -> str:
+    if damaged:
+        return f"The unfinished game {row.id} is closed as damaged: {_closed_counts(rated=rated)}."
+    if rated:
+        return f"The unfinished rated game {row.id} counts as resigned."
+    return (
+        f"The unfinished game {row.id} is set aside: farkle-train review {row.id} shows its decisions so far."
     )
 
 

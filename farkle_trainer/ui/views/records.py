@@ -10,17 +10,20 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.store.rows import DailyResult, TopicProgress
+from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
 from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.progress import (
     MASTERED,
     MIN_ANSWERS,
+    Due,
     GameStats,
     HistogramBucket,
     LevelRecord,
     ProgressSummary,
     StatsSummary,
     Topical,
+    Trained,
     UnitLoss,
     WeekScore,
     topic_order,
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.training.games.daily import DailyStatus
+    from farkle_trainer.training.resets import ProgressHeld, StatsHeld
 
 KIND_LABELS = {
     "score": "Scoring",
@@ -41,6 +45,7 @@ KIND_LABELS = {
     "challenge": "Challenges",
     "lesson": "Lessons",
     "game": "Whole games",
+    MISTAKES: "Your mistakes",
 }
 BAR_WIDTH = 30
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -129,7 +134,14 @@ def progress_data(s: ProgressSummary) -> dict[str, Any]:
         "trend": s.trend,
         "topics": [_topic_data(t) for t in s.topics],
         "weakest": [_named(t, "kind topic") for t in s.weakest],
-        "due_for_review": s.due_for_review,
+        "due_for_review": s.due.now,
+        "due_now": s.due.now,
+        "due_today": s.due.due_today,
+        "due_today_by_kind": dict(s.due.today_by_kind),
+        "forecast": list(s.due.forecast),
+        "days_trained": s.trained.count,
+        "days_trained_last_28": s.trained.recent_count,
+        "trained_days": [day.isoformat() for day in s.trained.days],
         "next": _named(s.next, "command reason"),
     }
 
@@ -239,6 +251,54 @@ def weeks_chart(s: ProgressSummary) -> LineChart | None:
     return LineChart(series, tuple(map(week_label, span)), 0.0, 1.0, percent_ticks(), mastered)
 
 
+#: How the due line names each kind of card, one and several.
+DUE_WORDS = {
+    "score": ("quiz question", "quiz questions"),
+    "decide": ("drill position", "drill positions"),
+    MISTAKES: ("of your mistakes", "of your mistakes"),
+}
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def _due_part(kind: str, n: int) -> str:
+    one, many = DUE_WORDS.get(kind, (kind, kind))
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def due_lines(d: Due) -> list[str]:
+    """``Due today: 3 (2 now): 1 quiz question and 2 of your mistakes.``, how to drill the
+    mistakes due now, and the next seven days; nothing when no card is due before the week is out."""
+    if not d.due_today and not any(d.forecast):
+        return []
+    parts = [_due_part(kind, n) for kind, n in d.today_by_kind]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    now = f" ({d.now:,} now)" if d.now != d.due_today else ""
+    if not parts:
+        today = "Nothing is due today"
+    elif len(parts) == 1:
+        today = f"Due today: {listed}{now}"
+    else:
+        today = f"Due today: {d.due_today:,}{now}: {listed}"
+    out = [today + "."]
+    if mistakes := d.count(MISTAKES, now=True):
+        out.append(f"Your mistakes due now: {mistakes:,} (farkle-train decide --mistakes).")
+    days = [d.today + timedelta(days=n) for n in range(1, len(d.forecast) + 1)]
+    coming = ", ".join(f"{WEEKDAYS[day.weekday()]} {n:,}" for day, n in zip(days, d.forecast, strict=True))
+    out.append(f"Due in the next {len(d.forecast)} days: {coming}.")
+    return out
+
+
+def trained_line(t: Trained) -> str:
+    """``Days trained: 5 of the last 28 (12 in all).``"""
+    return f"Days trained: {t.recent_count:,} of the last {len(t.recent)} ({t.count:,} in all)."
+
+
+def trained_row(t: Trained) -> str:
+    """The last four weeks, a mark a day (trained or not), a space between weeks, today last."""
+    marks = ["■" if day else "·" for day in t.recent]
+    return " ".join("".join(marks[n : n + 7]) for n in range(0, len(marks), 7))
+
+
 def _notes(s: ProgressSummary) -> list[str]:
     out = []
     if s.weakest:
@@ -248,8 +308,7 @@ def _notes(s: ProgressSummary) -> list[str]:
     if early:
         few = ", ".join(f"{topic_label(t)} ({t.correct} of {t.answers} right)" for t in early)
         out.append(f"Too few answers to rank yet (under {MIN_ANSWERS}): {few}.")
-    if s.due_for_review:
-        out.append(f"Due for review: {plural(s.due_for_review, 'question')}.")
+    out += due_lines(s.due)
     return out
 
 
@@ -274,6 +333,7 @@ def progress_text(s: ProgressSummary, width: int | None = None) -> str:
     out += rows
     out.append("")
     out += _loss_lines(s)
+    out.append(trained_line(s.trained))
     if weeks := weeks_lines(s, width):
         out += ["", *weeks, ""]
     out += _advice_lines(s)
@@ -328,6 +388,7 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
         parts.append(Text(_unit_line(u)))
         if u.unit == "points" and len(s.recent_sessions) > 1:
             parts.append(_trend_rich(s))
+    parts.append(_trained_rich(s.trained))
     if (chart := weeks_chart(s)) is not None:
         parts += [Text(), Text(WEEKS_HEADING), chart_rich(chart), Text()]
     parts += _advice_rich(s)
@@ -343,6 +404,17 @@ def _trend_rich(s: ProgressSummary) -> RenderableType:
     line.append(sparkline(losses), style="cyan")
     line.append(f"  {ev(losses[0])} -> {ev(losses[-1])} ")
     line.append(f"({s.trend})", style=style)
+    return line
+
+
+def _trained_rich(t: Trained) -> RenderableType:
+    from rich.text import Text
+
+    line = Text(trained_line(t) + " ")
+    for n, mark in enumerate(trained_row(t).split(" ")):
+        line.append(" " if n else "")
+        for c in mark:
+            line.append(c, style="bold green" if c == "■" else "dim")
     return line
 
 
@@ -492,16 +564,71 @@ def stats_rich(s: StatsSummary) -> RenderableType:
     return fit(Group(*parts), stats_text(s))
 
 
+# -- resets
+
+
+def _and(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _of_them(count: int, unfinished: int, noun: str, tail: str = "") -> str:
+    """``2 rated games``, ``1 unfinished rated game``, ``3 rated games, 1 of them unfinished``,
+    with ``tail`` after the noun."""
+    if unfinished == count:
+        return f"{plural(count, f'unfinished {noun}')}{tail}"
+    if unfinished:
+        return f"{plural(count, noun)}{tail}, {unfinished} of them unfinished"
+    return f"{plural(count, noun)}{tail}"
+
+
+def progress_held_words(held: ProgressHeld) -> str:
+    """Everything ``reset progress`` deletes, as its question names it."""
+    parts = []
+    if held.answers:
+        parts.append(f"{plural(held.answers, 'answer')} in {plural(held.sessions, 'session')}")
+    if held.practice_games:
+        parts.append(plural(held.practice_games, "practice daily game"))
+    if held.lessons:
+        parts.append(f"{held.lessons} {'lesson' if held.lessons == 1 else 'lessons'} read")
+    return f"all training progress ({_and(parts or ['nothing'])})"
+
+
+def stats_held_words(held: StatsHeld) -> str:
+    """Everything ``reset stats`` deletes, as its question names it."""
+    parts = []
+    if held.daily:
+        parts.append(_of_them(held.daily, held.daily_unfinished, "official daily game"))
+    if held.games:
+        moves = f" with {'its' if len(held.games) == 1 else 'their'} moves"
+        parts.append(_of_them(len(held.games), held.games_unfinished, "rated game", moves))
+    return f"all official results ({'; '.join(parts or ['nothing'])}; with the streaks and records they make)"
+
+
 # -- rated games
 
 
 def unverifiable_games_lines(g: GameStats) -> list[str]:
-    """The games left out of the rated games' figures, each with why."""
-    if not g.unverifiable:
-        return []
-    counted = plural(len(g.unverifiable), "game")
-    heading = f"Not counted: {counted} whose saved moves do not bear out what the store says of them:"
-    return [heading, *(f"  game {u.game}: {u.reason}" for u in g.unverifiable)]
+    """The games counted as resigned because they are damaged, and those left out of the rated
+    games' figures, each with why."""
+    lines = []
+    if g.unread:
+        lines.append(f"Counted as resigned: {plural(len(g.unread), 'damaged rated game')}:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unread]
+    if g.unverifiable:
+        counted = plural(len(g.unverifiable), "game")
+        lines.append(f"Not counted: {counted} whose saved moves or dice do not bear out what the store says:")
+        lines += [f"  game {u.game}: {u.reason}" for u in g.unverifiable]
+    return lines
+
+
+def rule_set_words(r: LevelRecord) -> str:
+    """``classic to 10,000``, with any opening minimum and penalty; ``rules unknown`` for games
+    whose saved state cannot be read."""
+    if r.rules is None or r.target is None:
+        return "rules unknown"
+    house = [f"opening {r.opening:,}"] if r.opening else []
+    house += [f"penalty {r.penalty:,}"] if r.penalty else []
+    return ", ".join([f"{r.rules} to {r.target:,}", *house])
 
 
 def game_stats_lines(g: GameStats) -> list[str]:
@@ -520,7 +647,7 @@ def game_stats_lines(g: GameStats) -> list[str]:
         average = "" if r.average_score is None else f"; average score {average_points(r.average_score)}"
         best = "" if r.best is None else f", best {r.best:,}"
         out.append(
-            f"  against {r.level}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
+            f"  against {r.level}, {rule_set_words(r)}: {plural(r.played, 'game')}, {r.wins} won{shared}, "
             f"{r.losses} lost{resigned}{average}{best}"
         )
     return out + unverifiable_games_lines(g)
@@ -564,13 +691,20 @@ def game_stats_rich(g: GameStats) -> RenderableType:
     counts = _level_counts(g)
     table = Table()
     table.add_column("level")
+    table.add_column("rules")
     for name, _ in counts:
         table.add_column(name, justify="right")
     table.add_column("average", justify="right")
     table.add_column("best", justify="right")
     for r in g.levels:
         best = "-" if r.best is None else f"{r.best:,}"
-        table.add_row(r.level, *(f"{count(r):,}" for _, count in counts), _average(r.average_score), best)
+        table.add_row(
+            r.level,
+            rule_set_words(r),
+            *(f"{count(r):,}" for _, count in counts),
+            _average(r.average_score),
+            best,
+        )
     return fit(Group(heading, streak, table, *left_out), game_stats_text(g))
 
 
@@ -582,6 +716,10 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
         "levels": [
             {
                 "level": r.level,
+                "rules": r.rules,
+                "opening": r.opening,
+                "penalty": r.penalty,
+                "target": r.target,
                 "played": r.played,
                 "wins": r.wins,
                 "shared": r.shared,
@@ -593,4 +731,5 @@ def game_stats_data(g: GameStats) -> dict[str, Any]:
             for r in g.levels
         ],
         "unverifiable": [{"game": u.game, "reason": u.reason} for u in g.unverifiable],
+        "unread": [{"game": u.game, "reason": u.reason} for u in g.unread],
     }

@@ -180,18 +180,25 @@ def chance_chart(state: m.MatchState, a: Analysis) -> LineChart:
 # -- the end of a game
 
 
-def game_over_text(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> str:
-    lines = [result_line(state, resigned, stopped=a is not None and a.stopped)]
+def game_over_text(
+    state: m.MatchState, a: Analysis | None, resigned: int | None = None, *, stopped: bool = False
+) -> str:
+    """How the game ended and its analysis; ``stopped``: set aside before its end (a game set
+    aside before any move has no analysis to say so)."""
+    stopped = stopped or (a is not None and a.stopped)
+    lines = [result_line(state, resigned, stopped=stopped)]
     if a is not None:
         lines += analysis_lines(state, a) + chance_lines(state, a)
     return "\n".join(lines)
 
 
-def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None = None) -> RenderableType:
+def game_over_rich(
+    state: m.MatchState, a: Analysis | None, resigned: int | None = None, *, stopped: bool = False
+) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
-    stopped = a is not None and a.stopped
+    stopped = stopped or (a is not None and a.stopped)
     parts: list[RenderableType] = [Text(result_line(state, resigned, stopped=stopped), style="bold")]
     if a is not None:
         parts += [Text(line) for line in analysis_lines(state, a)]
@@ -199,7 +206,7 @@ def game_over_rich(state: m.MatchState, a: Analysis | None, resigned: int | None
             rows = "\n".join(chance_rows(state, a))
             parts.append(Text(chance_heading(state, a)))
             parts.append(chart_rich(chance_chart(state, a), CHART_HEIGHT, narrow=lambda width: rows))
-    return fit(Group(*parts), game_over_text(state, a, resigned))
+    return fit(Group(*parts), game_over_text(state, a, resigned, stopped=stopped))
 
 
 def review_heading(source: str, state: m.MatchState) -> str:

@@ -1,0 +1,273 @@
+"""``decide --mistakes`` as a user meets it: a game's mistakes come back, graded as the game
+graded them; the daily game's, a challenge's and a drill's too; nothing of it in the stats."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from datetime import date
+from pathlib import Path
+
+import pytest
+from plays import greedy_script
+from test_challenge_cli import greedy
+from test_challenge_cli import script as challenge_script
+from test_daily_cli import NOON, SCRIPT, feed
+from typer.testing import CliRunner
+
+import farkle_trainer.cli.daily as daily_cli
+from farkle_trainer.cli import app
+from farkle_trainer.engine.decisions import decision_for
+from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.store.db import Store
+from farkle_trainer.store.paths import store_path
+from farkle_trainer.store.schedule import MISTAKES
+from farkle_trainer.training.games import setup as game_setup
+from farkle_trainer.training.games.analysis import Review, review
+from farkle_trainer.training.games.daily import load_state
+from farkle_trainer.training.games.dice import seeded_source
+from farkle_trainer.training.games.match import MatchState
+from farkle_trainer.training.games.setup import Form, Level, Player, Setup, new_setup
+from farkle_trainer.training.mistakes import game_position, personal_key
+from farkle_trainer.training.progress import load_progress, load_stats
+from farkle_trainer.ui.views.drills import NO_MISTAKES
+
+runner = CliRunner()
+#: ``play --solo --seed 7``: the ten-turn game on the dice of seed 7.
+SOLO_7 = Setup((Player("You"),), form=Form.TEN_TURNS, seed="7", chosen_seed=True)
+
+
+def cli(args: list[str], lines: list[str] | str = "") -> tuple[int, str, str]:
+    stdin = lines if isinstance(lines, str) else feed(lines)
+    result = runner.invoke(app, args, input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def mistakes_of(state: MatchState) -> dict[str, Review]:
+    """Each position the game's decisions graded an inaccuracy or worse were made in, by its key
+    (the last such decision of a position), worked out from the game's own review."""
+    found = {}
+    for r in review(state):
+        if not r.right:
+            found[personal_key(game_position(state.setup, r.move))] = r
+    return found
+
+
+def cards(home: Path) -> dict[str, tuple[int, int]]:
+    """The personal positions' cards: (seen, wrong) by key."""
+    with sqlite3.connect(store_path(home)) as db:
+        rows = db.execute("SELECT item, seen, wrong FROM items WHERE kind = ?", (MISTAKES,)).fetchall()
+    return {item: (seen, wrong) for item, seen, wrong in rows}
+
+
+def answer_lines(r: Review, keep: tuple[int, ...], action: str) -> list[str]:
+    """What a person types in the drill of ``r``'s position to play ``keep`` and ``action``: the
+    dice only where the drill asks for them."""
+    d = decision_for(game_position(SOLO_7, r.move))
+    return ([" ".join(map(str, keep))] if len(d.keeps) > 1 else []) + [action[0]]
+
+
+def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(farkle_home: Path) -> None:
+    lines, state = greedy_script(SOLO_7, bank_at=100)
+    code, out, err = cli(["play", "--solo", "--seed", "7", "--plain"], lines)
+    assert code == 0, err
+    expected = mistakes_of(state)
+    assert len(expected) >= 3
+    assert {key: wrong for key, (_, wrong) in cards(farkle_home).items()} == {
+        key: sum(
+            1 for r in review(state) if not r.right and personal_key(game_position(SOLO_7, r.move)) == key
+        )
+        for key in expected
+    }
+    code, out, _ = cli(["progress", "--json"])
+    data = json.loads(out)
+    assert (data["due_now"], data["due_today"]) == (len(expected), len(expected))
+    assert data["due_today_by_kind"] == {MISTAKES: len(expected)}
+    assert data["forecast"] == [0] * 7
+    assert (data["days_trained"], data["days_trained_last_28"], data["due_for_review"]) == (
+        1,
+        1,
+        len(expected),
+    )
+
+    # The first asked is the first by key (every card was made at the game's end): replay the
+    # game's own play there, and the drill grades it as the game did, in the same unit.
+    first = min(expected)
+    r = expected[first]
+    played = answer_lines(r, r.move.keep, r.move.action)
+    code, out, err = cli(["decide", "--mistakes", "--count", "1", "--plain", "--json"], played)
+    assert code == 0, err
+    assert (
+        err.splitlines()[0]
+        == f"Your mistakes: 1 of the {len(expected)} due, the longest overdue first (--count for more)."
+    )
+    result = json.loads(out)
+    [answer] = result["answers"]
+    assert (result["activity"], answer["item"], answer["topic"]) == (MISTAKES, first, "keep")
+    assert (answer["grade"], answer["points_lost"], answer["unit"]) == (r.grade.value, r.lost, "points")
+    assert result["averages"] == [
+        {"graded_by": "points", "unit": "points", "decisions": 1, "average_lost": r.lost}
+    ]
+    assert (
+        cards(farkle_home)[first][1]
+        == sum(
+            1 for m in review(state) if not m.right and personal_key(game_position(SOLO_7, m.move)) == first
+        )
+        + 1
+    )
+
+    # Played the best way, it goes days out and the rest stay due.
+    best = answer_lines(r, r.best_keep, r.best_action)
+    code, out, err = cli(["decide", "--mistakes", "--count", "1", "--plain"], best)
+    assert code == 0, err
+    assert "Best: that is the best play." in err + out
+    with Store.open(farkle_home) as store:
+        due = load_progress(store).due
+        assert (due.now, due.due_today) == (len(expected) - 1, len(expected) - 1)
+        assert sum(due.forecast) == 1
+        # Training only: the stats never hear of it.
+        assert load_stats(store).games_played == 0 and store.games()[0].rated is False
+
+
+def test_nothing_due_says_so_and_when_the_next_comes_back(farkle_home: Path) -> None:
+    code, out, err = cli(["decide", "--mistakes", "--plain"])
+    assert (code, out, err) == (0, NO_MISTAKES + "\n", "")
+    # A blunder in a drill, then the same position played well from the mistakes.
+    code, out, _ = cli(["decide", "--kind", "keep", "--seed", "5", "--count", "1", "--plain"], ["1", "b"])
+    assert code == 0 and "Blunder" in out
+    code, out, _ = cli(["decide", "--mistakes", "--plain"], ["1", "r"])
+    assert code == 0 and out.splitlines()[0] == "Your mistakes: 1 due, the longest overdue first."
+    code, out, _ = cli(["decide", "--mistakes", "--plain"])
+    assert code == 0
+    assert re.fullmatch(
+        r"No mistakes due now: the next comes back in 1 day, "
+        r"on \d{4}-\d\d-\d\d at \d\d:\d\d UTC\.\n",
+        out,
+    ), out
+    code, out, _ = cli(["decide", "--mistakes", "--kind", "game", "--plain"])
+    assert code == 0 and out.startswith("No mistakes due now")
+
+
+def test_a_kind_asked_for_leaves_the_others_due(farkle_home: Path) -> None:
+    cli(["decide", "--kind", "keep", "--seed", "5", "--count", "1", "--plain"], ["1", "b"])
+    code, out, _ = cli(["decide", "--mistakes", "--kind", "solo", "--plain"])
+    assert (code, out) == (
+        0,
+        "None of your mistakes due now is a drill of solo; 1 of other kinds are: "
+        "farkle-train decide --mistakes\n",
+    )
+
+
+def test_the_official_daily_games_mistakes_come_back_and_the_stats_stay(
+    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+) -> None:
+    monkeypatch.setattr(daily_cli, "clock", lambda: NOON)
+    code, _, err = cli(["daily", "--plain"], SCRIPT)
+    assert code == 0, err
+    with Store.open(farkle_home, clock=lambda: NOON) as store:
+        attempt = store.daily_attempt(date(2026, 11, 29), official=True)
+        assert attempt is not None
+        expected = mistakes_of(load_state(attempt))
+        stats = load_stats(store, date(2026, 11, 29))
+        progress = load_progress(store)
+    assert (stats.games_played, stats.best.score) == (1, 4550)  # type: ignore[union-attr]
+    assert progress.answers == 0  # an official game's decisions are never training answers
+    assert set(cards(farkle_home)) == set(expected) and len(expected) >= 3
+    assert (progress.due.now, progress.due.today_by_kind) == (len(expected), ((MISTAKES, len(expected)),))
+
+
+def test_a_challenges_mistakes_come_back(farkle_home: Path) -> None:
+    lines, state = challenge_script("MATH7B", greedy)
+    code, _, err = cli(["challenge", "MATH7B", "--plain"], lines)
+    assert code == 0, err
+    expected = mistakes_of(state)
+    assert set(cards(farkle_home)) == set(expected) and expected
+
+
+def test_options_that_fix_other_drills_are_refused_or_said_to_be_unused(farkle_home: Path) -> None:
+    code, _, err = cli(["decide", "--mistakes", "--seed", "3"])
+    assert (
+        code == 2
+        and err.strip() == "Error: --mistakes drills your own positions, for no class: leave out --seed"
+    )
+    code, _, err = cli(["decide", "--mistakes", "--code", "MATH7B", "--seed", "3", "--save-result", "a.json"])
+    assert code == 2 and "leave out --seed, --code and --save-result" in err
+    code, out, _ = cli(["decide", "--mistakes", "--json"])
+    assert code == 0 and json.loads(out) == {
+        "activity": "mistakes", "rules": None, "seed": None, "code": None, "planned": 0, "decisions": 0,
+        "stopped": False, "grades": {"best": 0, "fine": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0},
+        "averages": [], "average_points": None, "rating": None, "worst": None, "answers": [],
+    }  # fmt: skip
+    code, out, _ = cli(["decide", "--mistakes", "--level", "hard", "--target", "2000", "--plain"])
+    assert code == 0
+    assert out.splitlines() == [
+        "Not used: --level (your mistakes come back as they were made).",
+        "Not used: --target (each of your mistakes keeps its own game's target).",
+        NO_MISTAKES,
+    ]
+
+
+def test_a_mistake_under_a_rule_file_is_skipped_once_the_file_is_gone(
+    tmp_path: Path, farkle_home: Path
+) -> None:
+    table = tmp_path / "kitchen.toml"
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
+    code, out, _ = cli(
+        ["decide", "--rules", str(table), "--kind", "keep", "--seed", "5", "--count", "1", "--plain"],
+        ["5", "b"],
+    )
+    assert code == 0 and "(kitchen rules)" in out and "Blunder" in out
+    assert len(cards(farkle_home)) == 1
+    table.unlink()
+    code, out, _ = cli(["decide", "--mistakes", "--plain"])
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            f"Skipped 1 of your mistakes: the rule file {table} is gone or cannot be read.",
+            "No other mistakes are due now.",
+        ],
+    )
+
+
+def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
+    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+) -> None:
+    # A rated game draws its dice as they are rolled: here, the dice of seed 3.
+    monkeypatch.setattr(game_setup, "drawn_source", lambda: seeded_source(Stream("match:3")))
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, seed="3")
+    lines, state = greedy_script(setup, bank_at=600)
+    code, _, err = cli(["play", "--vs", "hard", "--target", "2000", "--plain"], lines)
+    assert code == 0, err
+    expected = mistakes_of(state)
+    assert set(cards(farkle_home)) == set(expected) and expected
+    assert all(key.startswith("game:classic:") for key in expected)
+    with Store.open(farkle_home) as store:
+        [game] = store.games()
+        assert game.rated and store.rated_games() == [game]
+        assert load_progress(store).answers == 0  # a rated game's decisions are official
+
+
+def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, farkle_home: Path) -> None:
+    from farkle_trainer import load_rules
+
+    table = tmp_path / "kitchen.toml"
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
+    setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, seed="7", chosen_seed=True)
+    lines, state = greedy_script(setup, bank_at=100)
+    code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], lines)
+    assert code == 0, err
+    expected = mistakes_of(state)
+    assert set(cards(farkle_home)) == set(expected) and expected
+    with Store.open(farkle_home) as store:
+        assert store.games()[0].state["rules_file"] == str(table)  # type: ignore[index]
+        [item] = store.due_items(MISTAKES, limit=1)
+        assert item.extra["rules"]["file"] == str(table)  # type: ignore[index]
+    code, out, _ = cli(["decide", "--mistakes", "--count", "1", "--plain"], "q\n")
+    assert code == 0 and "(kitchen rules)" in out
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 400\n')
+    code, out, _ = cli(["decide", "--mistakes", "--plain"])
+    assert out.splitlines() == [
+        f"Skipped {len(expected)} of your mistakes: the rule file {table} has changed since.",
+        "No other mistakes are due now.",
+    ]
