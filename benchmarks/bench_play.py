@@ -27,6 +27,7 @@ def main() -> int:
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games.analysis import analyse
+    from farkle_trainer.training.games.dice import Seeded
     from farkle_trainer.training.games.setup import Level, Player, new_setup
 
     keep_tables_on_disk()
@@ -44,7 +45,7 @@ def main() -> int:
     line_ups += ((hard, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY)),)
     for seed in range(6):
         for players in line_ups:
-            state = m.new_match(new_setup(players, target=target, seed=f"bench-{seed}"))
+            state = m.new_match(new_setup(players, target=target, dice=Seeded(f"bench-{seed}")))
             source = state.setup.source()
             while not state.over:
                 if state.phase == "pick":

@@ -13,8 +13,8 @@ from rich.console import Console
 from farkle_trainer.engine.rules import Rules, rules_from_mapping
 from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.classroom.results import Result
+from farkle_trainer.training.games import dice as game_dice
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games import setup as game_setup
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import SOLO_TURNS, for_day
 from farkle_trainer.training.quizzes.questions import Question
@@ -154,7 +154,7 @@ def fifty_a_roll_days(monkeypatch: pytest.MonkeyPatch) -> None:
     def days(day: date) -> DiceSource:
         return fifty_a_roll
 
-    monkeypatch.setattr(game_setup, "daily_source", days)
+    monkeypatch.setattr(game_dice, "daily_source", days)
 
 
 def game_banking(day: date, score: int) -> m.MatchState:

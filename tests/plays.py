@@ -8,8 +8,8 @@ from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import computers
+from farkle_trainer.training.games import dice as game_dice
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games import setup as game_setup
 from farkle_trainer.training.games.dice import seeded_source
 from farkle_trainer.training.games.setup import Setup
 
@@ -28,7 +28,7 @@ def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     drawn = iter(["3", *(f"drawn{i}" for i in range(100))])
     monkeypatch.setattr(secrets, "token_hex", lambda n: next(drawn))
-    monkeypatch.setattr(game_setup, "drawn_source", lambda: seeded_source(Stream("match:3")))
+    monkeypatch.setattr(game_dice, "drawn_source", lambda: seeded_source(Stream("match:3")))
 
 
 def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:

@@ -15,6 +15,7 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Form, Level, MatchError, Player, new_setup
 
 ANN, BOB = Player("Ann"), Player("Bob")
@@ -22,7 +23,7 @@ ANN, BOB = Player("Ann"), Player("Bob")
 
 def played(players, seed: str, **kw) -> m.MatchState:
     kw.setdefault("target", 2_000)
-    s = new_setup(players, seed=seed, **kw)
+    s = new_setup(players, dice=Seeded(seed), **kw)
     return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
@@ -233,7 +234,7 @@ def test_ten_turns_analysis_and_the_summary() -> None:
 
 
 def test_only_people_are_reviewed_and_only_finished_games_analysed() -> None:
-    s = new_setup((Player("Hal", Level.HARD), ANN), target=1_500, seed="who")
+    s = new_setup((Player("Hal", Level.HARD), ANN), target=1_500, dice=Seeded("who"))
     with pytest.raises(MatchError, match="over"):
         a.analyse(m.new_match(s))
     state = played((Player("Hal", Level.HARD), ANN), "who", target=1_500)

@@ -22,6 +22,7 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.solver import Objective, Solution, solve
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Level, MatchError, Player, new_setup
 
 ANN = Player("Ann")
@@ -244,7 +245,7 @@ def test_only_a_computer_chooses_and_only_with_dice_showing() -> None:
 @pytest.mark.parametrize("level", list(Level))
 def test_a_computer_never_knows_a_roll_in_advance(level: Level) -> None:
     """Two dice sources that agree up to roll ``k`` give the same game up to roll ``k``."""
-    s = new_setup((Player("One", level), Player("Two", level)), target=1_500, seed="same")
+    s = new_setup((Player("One", level), Player("Two", level)), target=1_500, dice=Seeded("same"))
     base = s.source()
     first = play_out(m.new_match(s), base, person(Stream("unused")))
     cut = len(first.log) // 2
@@ -267,7 +268,7 @@ def test_computers_play_whole_games_of_every_size() -> None:
         Player("D", Level.EASY),
     )
     for size in (2, 3, 4):
-        s = new_setup(players[:size], target=1_500, opening=350, seed=f"n{size}")
+        s = new_setup(players[:size], target=1_500, opening=350, dice=Seeded(f"n{size}"))
         state = computers.play_computers(m.new_match(s), s.source())
         assert state.over and max(state.scores) >= 1_500
         assert all(x.decision is False or x.keep for x in state.log)

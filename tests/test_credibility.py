@@ -19,7 +19,7 @@ from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.dice import seeded_source
+from farkle_trainer.training.games.dice import Seeded, seeded_source
 from farkle_trainer.training.games.setup import Level, Player, new_setup
 
 CLASSIC = load_rules("classic")
@@ -156,7 +156,7 @@ def test_many_fair_games_all_pass() -> None:
 def forged(target: int, turns: int) -> m.MatchState:
     """A game whose rolls were written by hand: six 1s for the person every roll (a single 1 kept
     and banked), a Farkle for the computer every roll."""
-    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, seed="x")
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, dice=Seeded("x"))
     claims = []
     for _ in range(turns):
         claims += [m.Claim(0, SIX_ONES, (1,), "bank"), m.Claim(1, FARKLE_6, (), "farkle")]

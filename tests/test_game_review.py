@@ -21,6 +21,7 @@ from farkle_trainer.engine.grading import Grade, Unit
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
 from farkle_trainer.ui.views import review as view
 from tests.factories import interactive_frontend
@@ -36,13 +37,13 @@ def run(args: list[str], lines: list[str] = ()) -> tuple[int, str]:  # type: ign
 
 
 def hard_game() -> m.MatchState:
-    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3")
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
     return greedy_script(setup)[1]
 
 
 def played(players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
     kw.setdefault("target", 2_000)
-    s = new_setup(players, seed=seed, **kw)  # type: ignore[arg-type]
+    s = new_setup(players, dice=Seeded(seed), **kw)  # type: ignore[arg-type]
     return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
@@ -107,7 +108,9 @@ def test_a_games_accuracy_is_the_mean_and_only_for_win_chances() -> None:
 
 
 def test_the_accuracy_is_shown_at_the_end_and_in_json(farkle_home: Path) -> None:
-    lines, _ = greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3"))
+    lines, _ = greedy_script(
+        new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
+    )
     code, out = run(HARD_1000, lines)
     assert code == 0, out
     assert "You: error rate 0.00% (0 of 2); accuracy 99.7%; rating expert" in out
@@ -168,7 +171,9 @@ def test_too_narrow_for_a_chart_the_rows_are_shown() -> None:
 def test_review_json_keeps_every_turns_chance(farkle_home: Path) -> None:
     run(
         HARD_1000,
-        greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="3"))[0],
+        greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3")))[
+            0
+        ],
     )
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     by_turn = data["analysis"]["win_chances"]["by_turn"]

@@ -17,6 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.rules import PRESETS, Rules, rules_from_mapping
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.play import SET_ASIDE, official_game_stats
 from farkle_trainer.training.games.setup import (
     GameKind,
@@ -79,7 +80,7 @@ def test_a_bank_that_passes_or_ties_is_not_asked_about() -> None:
 
     from farkle_trainer.ui.views import play as view
 
-    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="30")
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("30"))
     state = m.to_decision(m.new_match(setup), setup.source())
     assert view.short_bank_prompt(state) is None  # not a last turn
     # Your last turn on 950 against Hard's 1,000, with 50 and then 100 at stake.
@@ -186,7 +187,7 @@ def test_the_help_the_header_and_stats_agree(farkle_home: Path) -> None:
 
 def test_stats_leave_out_a_game_once_kept_as_rated_against_two_computers(farkle_home: Path) -> None:
     setup = new_setup(
-        (Player("You"), Player("Easy", Level.EASY), Player("Hard", Level.HARD)), target=1000, seed="s"
+        (Player("You"), Player("Easy", Level.EASY), Player("Hard", Level.HARD)), target=1000, dice=Seeded("s")
     )
     final = greedy_script(setup)[1]
     assert setup.kind == GameKind.COMPUTER and final.over
@@ -206,7 +207,7 @@ PASS_AND_PLAY = ["play", "--players", "Ana,Ben", "--seed", "8", "--target", "100
 
 
 def test_pass_and_play_decisions_are_nobodys_progress(farkle_home: Path) -> None:
-    setup = new_setup((Player("Ana"), Player("Ben")), target=1000, seed="8", chosen_seed=True)
+    setup = new_setup((Player("Ana"), Player("Ben")), target=1000, dice=Seeded("8", chosen=True))
     lines, final = greedy_script(setup)
     code, out = run(PASS_AND_PLAY, [*lines, "n"])
     assert code == 0, out

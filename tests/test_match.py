@@ -11,6 +11,7 @@ from matches import person, play_out, rolls
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import (
     Form,
     GameKind,
@@ -280,12 +281,12 @@ def test_asking_for_a_hint_makes_the_game_training() -> None:
 
 def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads() -> None:
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
-    s = new_setup(players, target=2_000, opening=350, penalty=500, seed="abc")
+    s = new_setup(players, target=2_000, opening=350, penalty=500, dice=Seeded("abc"))
     saved: list[m.MatchState] = []
     one = play_out(m.new_match(s), s.source(), person(Stream("p")), saved=saved)
     two = play_out(m.new_match(s), s.source(), person(Stream("p")))
     assert one == two and one.over and len(saved) > 10
-    other = new_setup(players, target=2_000, opening=350, penalty=500, seed="abd")
+    other = new_setup(players, target=2_000, opening=350, penalty=500, dice=Seeded("abd"))
     three = play_out(m.new_match(other), other.source(), person(Stream("p")))
     assert [x.roll for x in three.log] != [x.roll for x in one.log]
     # Any saved state resumes to the same end.
@@ -294,14 +295,14 @@ def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads() -> None:
 
 
 def test_the_dice_follow_the_roll_number_not_the_player() -> None:
-    s = setup(seed="x")
+    s = setup(dice=Seeded("x"))
     source = s.source()
     state = m.roll(m.new_match(s), source)
     assert state.roll == tuple(source(1, place) for place in range(1, 7))
 
 
 def test_saved_games_that_cannot_be_read() -> None:
-    s = new_setup((ANN, Player("Hal", Level.HARD)), target=2_000, opening=500, seed="z")
+    s = new_setup((ANN, Player("Hal", Level.HARD)), target=2_000, opening=500, dice=Seeded("z"))
     state = m.set_aside(m.roll(m.new_match(s), rolls([1, 5, 2, 3, 4, 6])), (1,))
     data = state.to_dict()
     assert m.MatchState.from_dict(json.loads(json.dumps(data))) == state

@@ -23,10 +23,10 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import store_path
 from farkle_trainer.store.schedule import MISTAKES
-from farkle_trainer.training.games import setup as game_setup
+from farkle_trainer.training.games import dice as game_dice
 from farkle_trainer.training.games.analysis import Review, review
 from farkle_trainer.training.games.daily import load_state
-from farkle_trainer.training.games.dice import seeded_source
+from farkle_trainer.training.games.dice import Seeded, seeded_source
 from farkle_trainer.training.games.match import MatchState
 from farkle_trainer.training.games.setup import Form, Level, Player, Setup, new_setup
 from farkle_trainer.training.mistakes import game_position, personal_key
@@ -35,7 +35,7 @@ from farkle_trainer.ui.views.drills import NO_MISTAKES
 
 runner = CliRunner()
 #: ``play --solo --seed 7``: the ten-turn game on the dice of seed 7.
-SOLO_7 = Setup((Player("You"),), form=Form.TEN_TURNS, seed="7", chosen_seed=True)
+SOLO_7 = Setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("7", chosen=True))
 
 
 def cli(args: list[str], lines: list[str] | str = "") -> tuple[int, str, str]:
@@ -234,8 +234,8 @@ def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
     monkeypatch: pytest.MonkeyPatch, farkle_home: Path
 ) -> None:
     # A rated game draws its dice as they are rolled: here, the dice of seed 3.
-    monkeypatch.setattr(game_setup, "drawn_source", lambda: seeded_source(Stream("match:3")))
-    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, seed="3")
+    monkeypatch.setattr(game_dice, "drawn_source", lambda: seeded_source(Stream("match:3")))
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, dice=Seeded("3"))
     lines, state = greedy_script(setup, bank_at=600)
     code, _, err = cli(["play", "--vs", "hard", "--target", "2000", "--plain"], lines)
     assert code == 0, err
@@ -253,7 +253,7 @@ def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, f
 
     table = tmp_path / "kitchen.toml"
     table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
-    setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, seed="7", chosen_seed=True)
+    setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, dice=Seeded("7", chosen=True))
     lines, state = greedy_script(setup, bank_at=100)
     code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], lines)
     assert code == 0, err

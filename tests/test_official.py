@@ -24,10 +24,10 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games import dice
+from farkle_trainer.training.games import dice as game_dice
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games import setup as game_setup
 from farkle_trainer.training.games.daily import next_attempt
-from farkle_trainer.training.games.dice import seeded_source
+from farkle_trainer.training.games.dice import Drawn, Seeded, seeded_source
 from farkle_trainer.training.games.gamefile import write_game_file
 from farkle_trainer.training.games.play import official_game_stats, stored
 from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
@@ -40,7 +40,7 @@ runner = CliRunner()
 
 
 def hard_setup(seed: str = "3") -> Setup:
-    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, seed=seed)
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, dice=Seeded(seed))
 
 
 def run(args: list[str], lines: list[str] = []) -> tuple[int, str]:  # noqa: B006 - never changed
@@ -196,18 +196,21 @@ def test_an_official_game_never_rolled_and_closed_still_counts_as_its_0(tmp_path
 
 # -- the dice of a rated game
 
+#: The operating system's dice, as the module has them before a test's fixture stands in for them.
+OS_DRAWN = dice.drawn_source
+
 
 def test_a_rated_game_draws_its_dice_and_keeps_no_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     setup = dealt(hard_setup("whatever"))
-    assert setup.drawn and setup.seed == "" and "whatever" not in json.dumps(setup.to_dict())
+    assert setup.dice == Drawn() and "whatever" not in json.dumps(setup.to_dict())
     # Only a game that will be rated: any other keeps its reproducible dice.
-    training = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5")
-    coached = new_setup((Player("You"), Player("Hard", Level.HARD)), seed="5", coached=True)
+    training = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5"))
+    coached = new_setup((Player("You"), Player("Hard", Level.HARD)), dice=Seeded("5"), coached=True)
     assert dealt(training) == training and dealt(coached) == coached
     # Each die comes from the operating system's randomness as it is rolled.
     drawn = iter([0, 5, 2, 3, 4, 1])
     monkeypatch.setattr(dice.secrets, "randbelow", lambda n: next(drawn))
-    rolled = m.roll(m.new_match(setup), dice.drawn_source())
+    rolled = m.roll(m.new_match(setup), OS_DRAWN())
     assert rolled.roll == (1, 6, 3, 4, 5, 2)
 
 
@@ -216,7 +219,7 @@ def test_a_rated_game_resumes_on_the_rolls_it_kept(
 ) -> None:
     run(HARD_2000, [LOSING[0], "q"])
     # Whatever the draw gives now, the roll showing is the one kept.
-    monkeypatch.setattr(game_setup, "drawn_source", lambda: seeded_source(Stream("other")))
+    monkeypatch.setattr(game_dice, "drawn_source", lambda: seeded_source(Stream("other")))
     code, out = run(["play", "--resume", "--plain"], ["r", "q"])
     assert code == 0, out
     assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3\nSet aside 1 3 3 3 for 400" in out
@@ -266,7 +269,7 @@ def test_h_on_the_last_turn_of_a_lost_rated_game_leaves_it_rated_and_lost() -> N
 def test_a_training_game_killed_between_its_end_and_its_answers_keeps_both(
     monkeypatch: pytest.MonkeyPatch, farkle_home: Path
 ) -> None:
-    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup)
     decisions = len(final.decisions)
     assert decisions >= 2

@@ -25,6 +25,7 @@ from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
+from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
 from farkle_trainer.training.progress import load_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend
@@ -35,7 +36,7 @@ runner = CliRunner()
 
 
 def hard_setup(seed: str = "3", target: int = 1000) -> Setup:
-    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, seed=seed)
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, dice=Seeded(seed))
 
 
 def run(args: list[str], lines: list[str]) -> tuple[int, str]:
@@ -274,7 +275,7 @@ def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
 def test_more_costly_decisions_than_shown_are_counted_and_told_apart(bank_at: int) -> None:
     import re
 
-    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
     lines, state = greedy_script(setup, bank_at=bank_at)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
@@ -341,7 +342,7 @@ def test_a_seed_out_of_range_is_refused_as_score_refuses_it(seed: str, shown: st
 
 
 def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:
-    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5")
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5"))
     lines, final = greedy_script(setup)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], lines)
     assert code == 0, out
@@ -353,7 +354,9 @@ def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path)
 
 
 def test_pass_and_play_with_a_computer() -> None:
-    setup = new_setup((Player("Ana"), Player("Ben"), Player("Easy", Level.EASY)), target=1000, seed="8")
+    setup = new_setup(
+        (Player("Ana"), Player("Ben"), Player("Easy", Level.EASY)), target=1000, dice=Seeded("8")
+    )
     lines, final = greedy_script(setup)
     code, out = run(
         ["play", "--players", "Ana,Ben", "--vs", "easy", "--target", "1000", "--seed", "8", "--plain"], lines
@@ -560,7 +563,7 @@ def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
 
 
 def test_ten_solo_turns_end_with_what_perfect_play_expects() -> None:
-    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=300)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
@@ -584,7 +587,7 @@ def test_ten_solo_turns_end_with_what_perfect_play_expects() -> None:
 def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects() -> None:
     from tests.test_gamesolver import solo_turns_by_iteration
 
-    setup = new_setup((Player("You"),), form=Form.FEWEST_TURNS, target=1000, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.FEWEST_TURNS, target=1000, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=300)
     code, out = run(["play", "--solo", "--target", "1000", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
@@ -599,7 +602,7 @@ def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects() -> None:
 
 def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_start() -> None:
     rules = PRESETS["classic"]
-    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, opening=500, seed="5", chosen_seed=True)
+    setup = new_setup((Player("You"),), form=Form.TEN_TURNS, opening=500, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=500)
     code, out = run(["play", "--solo", "--opening", "500", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out

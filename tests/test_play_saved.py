@@ -6,7 +6,6 @@ import io
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import analyse
+from farkle_trainer.training.games.dice import ClassCode, Dice, Seeded
 from farkle_trainer.training.games.gamefile import read_game_file
 from farkle_trainer.training.games.setup import Level, Player, Setup, new_setup
 from farkle_trainer.ui.terminal import InteractiveFrontend
@@ -30,8 +30,11 @@ from tests.plays import HARD_1000, HARD_2000, drawn_seed, greedy_script  # noqa:
 runner = CliRunner()
 
 
-def hard_setup(seed: str = "3", code: str = "", target: int = 1000) -> Setup:
-    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, seed=seed, code=code)
+SEED_3 = Seeded("3")
+
+
+def hard_setup(dice: Dice = SEED_3, target: int = 1000) -> Setup:
+    return new_setup((Player("You"), Player("Hard", Level.HARD)), target=target, dice=dice)
 
 
 def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, str]:
@@ -43,7 +46,7 @@ def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, 
 
 
 def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> None:
-    chosen = replace(hard_setup(), chosen_seed=True)
+    chosen = hard_setup(Seeded("3", chosen=True))
     first, _ = greedy_script(chosen)
     second, final = greedy_script(chosen.rotated())
     code, out = run([*HARD_1000, "--seed", "3"], [*first, "y", *second, "n"])
@@ -55,6 +58,28 @@ def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> Non
         new, old = store.games()
         assert m.MatchState.from_dict(new.state or {}) == final
         assert [p["name"] for p in (old.state or {})["setup"]["players"]] == ["You", "Hard"]
+
+
+def test_a_game_on_a_chosen_seed_carried_on_is_played_again_on_that_seed(
+    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import secrets
+
+    # A seed the program would draw now: never the chosen one.
+    monkeypatch.setattr(secrets, "token_hex", lambda n: "abcdef01")
+    chosen = hard_setup(Seeded("3", chosen=True))
+    first, _ = greedy_script(chosen)
+    second, final = greedy_script(chosen.rotated())
+    run([*HARD_1000, "--seed", "3"], [first[0], "q"])
+    code, out = run(["play", "--resume", "--plain"], [*first[1:], "y", second[0], "q"])
+    assert code == 0, out
+    assert "Turn 1, Hard to roll. Scores: Hard 0, You 0.\nHard rolls 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out
+    # The game played again carries on as any other.
+    code, out = run(["play", "--resume", "--plain"], [*second[1:], "n"])
+    assert code == 0, out
+    assert "Carrying on where the game stopped" in out and "Game over" in out
+    with Store.open(farkle_home) as store:
+        assert m.MatchState.from_dict(store.games()[0].state or {}) == final
 
 
 @pytest.mark.parametrize("answer", [["n"], ["q"], []])
@@ -521,7 +546,7 @@ def test_review_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
 
 
 def test_code_plays_the_class_game_on_the_code_dice(tmp_path: Path) -> None:
-    setup = hard_setup(seed="", code="MATH7B")
+    setup = hard_setup(ClassCode("MATH7B"))
     lines, final = greedy_script(setup)
     path = tmp_path / "class.json"
     args = ["play", "--vs", "hard", "--code", "math-7b", "--target", "1000", "--plain", "--save", str(path)]
@@ -533,7 +558,7 @@ def test_code_plays_the_class_game_on_the_code_dice(tmp_path: Path) -> None:
     assert f"You roll 6 dice: {first}" in out
     assert first != "a:6 b:3 c:3 d:1 e:6 f:3"  # not the dice of any seed given here
     saved = read_game_file(path)
-    assert saved.state.setup.code == "MATH7B" and saved.state.log == final.log
+    assert saved.state.setup.class_code == "MATH7B" and saved.state.log == final.log
 
 
 # -- on a terminal

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -27,6 +26,7 @@ from farkle_trainer.ui.terminal import open_terminal
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.training.games.dice import Dice
     from farkle_trainer.training.games.match import MatchState
     from farkle_trainer.training.games.play import Played, Unfinished
     from farkle_trainer.training.games.setup import Setup
@@ -70,13 +70,10 @@ def build_setup(
     opening: str | None,
     penalty: str | None,
     coach: bool,
-    seed: str,
-    code: str | None = None,
-    chosen_seed: bool = False,
+    dice: Dice,
 ) -> Setup:
     from farkle_trainer.cli.common import load
     from farkle_trainer.engine.gameplan import opening_error
-    from farkle_trainer.training.classroom.codes import normalize_code
     from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, dealt, new_setup
 
     levels = _levels(vs)
@@ -119,9 +116,7 @@ def build_setup(
         opening=chosen_opening,
         penalty=None if penalty is None else parse_points(penalty, "--penalty"),
         coached=coach,
-        seed="" if code is not None else seed,
-        code="" if code is None else normalize_code(code),
-        chosen_seed=chosen_seed,
+        dice=dice,
     )
     return dealt(setup)
 
@@ -241,8 +236,6 @@ def play(
     with the other player first.
     Example: farkle-train play --vs hard
     """
-    import secrets
-
     if code is not None and seed is not None:
         fail("--code and --seed both choose the dice: give one of them")
     if resume and code is not None:
@@ -265,9 +258,7 @@ def play(
             opening=opening,
             penalty=penalty,
             coach=coach,
-            seed=str(seed) if seed is not None else secrets.token_hex(4),
-            code=code,
-            chosen_seed=seed is not None,
+            dice=_dice(seed, code),
         )
     # What sets up a new game, which --resume does not use. The default table cannot be told
     # from one typed: classic is the only one taken as unset.
@@ -305,11 +296,17 @@ def play(
             if final is None or not _again(term, final.setup):
                 return
             number += 1
-            fixed = seed is not None or bool(final.setup.code)
-            fresh = final.setup.rotated()
-            # A rated game has no seed: it draws new dice as it goes.
-            if not fixed and not fresh.drawn:
-                fresh = replace(fresh, seed=secrets.token_hex(4))
+            fresh = final.setup.again()
+
+
+def _dice(seed: int | None, code: str | None) -> Dice:
+    """Where a new game's dice come from: the class code's, the seed chosen, or a seed drawn now."""
+    from farkle_trainer.training.classroom.codes import normalize_code
+    from farkle_trainer.training.games.dice import ClassCode, Seeded, new_seed
+
+    if code is not None:
+        return ClassCode(normalize_code(code))
+    return Seeded(new_seed()) if seed is None else Seeded(str(seed), chosen=True)
 
 
 def numbered(path: Path, number: int) -> Path:

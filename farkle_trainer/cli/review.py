@@ -139,7 +139,7 @@ def review(
         started = f"started {row.started_at:%Y-%m-%d %H:%M} UTC"
         heading = f"Game {number}, {started}"
         if challenge:
-            heading = f"Class challenge {state.setup.code}, game {number}, {started}"
+            heading = f"Class challenge {state.setup.class_code}, game {number}, {started}"
     else:
         path = Path(game)
         if path.suffix.lower() != ".json":

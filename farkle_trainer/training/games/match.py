@@ -46,7 +46,7 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import turn
-from farkle_trainer.training.games.dice import DiceSource, recorded_source
+from farkle_trainer.training.games.dice import DiceSource, Drawn, recorded_source
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Player, Setup, is_rated
 from farkle_trainer.training.games.turn import Action, Phase
 
@@ -682,7 +682,7 @@ def replay(
     scores and the turns come from playing them again. A game whose dice were drawn as they
     were rolled is played again on the rolls its moves show, in order (each move is one roll).
     """
-    if source is None and setup.drawn:
+    if source is None and isinstance(setup.dice, Drawn):
         claims = list(claims)
         rolls = [c.roll for c in claims] + ([showing[0]] if showing[0] else [])
         source = recorded_source(dict(enumerate(rolls, 1)))

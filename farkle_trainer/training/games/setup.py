@@ -2,9 +2,10 @@
 
 A :class:`Setup` fixes who plays (each player a person or a computer :class:`Level`), the
 rule table with its house rules (target, opening minimum, three-Farkle penalty), the
-:class:`Form` of the game, whether a coach is on, and where the dice come from: a seed (drawn
-by the program, or chosen), a class code's stream, the day, or, for a rated game, the operating
-system as each roll is thrown (see :mod:`~farkle_trainer.training.games.dice` and :func:`dealt`).
+:class:`Form` of the game, whether a coach is on, and where the dice come from: one
+:data:`~farkle_trainer.training.games.dice.Dice` value, a seed (drawn by the program, or
+chosen), a class code's stream, the day, or, for a rated game, the operating system as each
+roll is thrown (see :func:`dealt`).
 
 Every game is one of these, down to the ten-turn game everyone plays on shared dice
 (:data:`TEN_TURNS`): the daily game is that game on the day's dice, a class challenge the
@@ -18,14 +19,23 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import date
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import PRESETS, Rules, RulesError, as_rule_file, rules_from_mapping
-from farkle_trainer.engine.seeded import MAX_SEED, Stream
 from farkle_trainer.engine.solver import STEP
-from farkle_trainer.training.classroom.codes import code_stream, normalize_code
-from farkle_trainer.training.games.dice import DiceSource, daily_source, drawn_source, seeded_source
+from farkle_trainer.training.classroom.codes import normalize_code
+from farkle_trainer.training.games.dice import (
+    DICE_KINDS,
+    NO_SEED,
+    ClassCode,
+    Day,
+    Dice,
+    DiceSource,
+    Drawn,
+    dice_data,
+    dice_from_data,
+)
 from farkle_trainer.training.games.turn import GameError
 
 MIN_TARGET = 1_000
@@ -35,16 +45,9 @@ MAX_PLAYERS = 4
 #: A name is shown in every turn's line and the scores: longer ones would flood them.
 MAX_NAME = 20
 SOLO_TURNS = 10
-#: A seed the program draws is eight hexadecimal digits, a chosen one a number up to MAX_SEED:
-#: a saved seed longer than this is none of them.
-MAX_SEED_TEXT = 64
 
 #: A game that cannot be set up, a move the game does not allow now, or a bad saved game.
 MatchError = GameError
-
-#: The stream of a class code that a game's dice come from: a game of ``play --code``, or
-#: a class challenge.
-CodeActivity = Literal["play", "challenge"]
 
 
 class Level(StrEnum):
@@ -134,18 +137,8 @@ class Setup:
     rules: Rules = PRESETS["classic"]
     form: Form = Form.MATCH
     coached: bool = False
-    seed: str = ""
-    #: A class code (normalized): the dice are the code's, the same for the whole class.
-    code: str = ""
-    #: The seed was chosen by the player (``--seed``): the dice can be known in advance.
-    chosen_seed: bool = False
-    #: Which of the class code's streams the dice come from.
-    activity: CodeActivity = "play"
-    #: A day (UTC): the dice are the day's daily dice, the same for everyone.
-    day: date | None = None
-    #: Each roll is drawn from the operating system's randomness as it is thrown, and the game
-    #: keeps the rolls (a rated game: see :func:`dealt`). No seed: nothing predicts a roll.
-    drawn: bool = False
+    #: Where the dice come from.
+    dice: Dice = NO_SEED
 
     def __post_init__(self) -> None:
         players = self.players
@@ -153,14 +146,10 @@ class Setup:
             raise MatchError(f"a game to the target has 2 to {MAX_PLAYERS} players, not {len(players)}")
         if self.form != Form.MATCH and (len(players) != 1 or not players[0].human):
             raise MatchError("a solo game has exactly one player, a person")
-        if self.code and normalize_code(self.code) != self.code:
-            raise MatchError(f"the class code must be written as {normalize_code(self.code)}")
-        if self.activity not in ("play", "challenge"):
-            raise MatchError(f"a class code's dice are for play or a challenge, not {self.activity!r}")
-        if self.day is not None and (self.code or self.seed):
-            raise MatchError("a game's dice come from one place: a seed, a class code or a day")
-        if self.drawn and (self.seed or self.code or self.day is not None or self.chosen_seed):
-            raise MatchError("a game whose dice are drawn as they are rolled has no seed, class code or day")
+        if not isinstance(self.dice, DICE_KINDS):
+            raise MatchError(
+                f"a game's dice come from a seed, a class code or a day, or are drawn: not {self.dice!r}"
+            )
         names = [p.name.strip() for p in players]
         if any(not n for n in names) or any(n != p.name for n, p in zip(names, players, strict=True)):
             raise MatchError("every player needs a name without spaces around it")
@@ -206,39 +195,34 @@ class Setup:
             return GameKind.COMPUTERS
         return GameKind.COMPUTER if people == 1 else GameKind.PASS_AND_PLAY
 
+    @property
+    def class_code(self) -> str | None:
+        """The class code whose dice the game is played on, if any."""
+        return self.dice.code if isinstance(self.dice, ClassCode) else None
+
     def source(self) -> DiceSource:
         """The game's dice: the same seed, class code or day gives the same dice to the same
         choices; a rated game's are drawn as they are rolled."""
-        if self.day is not None:
-            return daily_source(self.day)
-        if self.drawn:
-            return drawn_source()
-        if self.code:
-            return seeded_source(code_stream(self.code, self.activity))
-        return seeded_source(Stream(f"match:{self.seed}"))
+        return self.dice.source()
 
     def rotated(self) -> Setup:
         """The same game with every seat moved one place on: the second player starts."""
         return replace(self, players=(*self.players[1:], self.players[0]))
 
+    def again(self) -> Setup:
+        """The game played again: every seat moved one place on, on the dice a new game of it is
+        dealt (the same ones where they were chosen, a class code's or the day's; new ones where
+        the program drew the seed; drawn as they are rolled for a rated game)."""
+        return replace(self.rotated(), dice=self.dice.again())
+
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        return {
             "players": [{"name": p.name, "level": p.level and p.level.value} for p in self.players],
             "rules": _rules_data(self.rules),
             "form": self.form.value,
             "coached": self.coached,
-            "seed": self.seed,
-            "code": self.code,
-            "chosen_seed": self.chosen_seed,
+            **dice_data(self.dice),
         }
-        # Only where they are not the default, so a game of any other kind is saved as before.
-        if self.activity != "play":
-            data["activity"] = self.activity
-        if self.day is not None:
-            data["day"] = self.day.isoformat()
-        if self.drawn:
-            data["drawn"] = True
-        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Setup:
@@ -248,33 +232,14 @@ class Setup:
         coached = data["coached"]
         if not isinstance(coached, bool):
             raise MatchError("coached must be true or false")
-        # Games saved before class codes have none.
-        code = data.get("code", "")
-        if not isinstance(code, str):
-            raise MatchError("the class code must be text")
-        # Games saved before chosen seeds were told apart were drawn by the program.
-        chosen_seed = data.get("chosen_seed", False)
-        if not isinstance(chosen_seed, bool):
-            raise MatchError("chosen_seed must be true or false")
-        activity = data.get("activity", "play")
-        day = data.get("day")
-        if day is not None and not isinstance(day, str):
-            raise MatchError("the day must be a date, as YYYY-MM-DD")
-        # Games saved before rated games drew their dice have a seed.
-        drawn = data.get("drawn", False)
-        if not isinstance(drawn, bool):
-            raise MatchError("drawn must be true or false")
+        if "seed" not in data:
+            raise KeyError("seed")
         return cls(
             players=players,
             rules=_rules_from_data(data["rules"]),
             form=Form(data["form"]),
             coached=coached,
-            seed=_seed_from_data(data["seed"], chosen=chosen_seed),
-            code=code,
-            chosen_seed=chosen_seed,
-            activity=activity,
-            day=None if day is None else date.fromisoformat(day),
-            drawn=drawn,
+            dice=dice_from_data(data),
         )
 
 
@@ -292,15 +257,6 @@ def _check_text(what: str, text: str) -> None:
         raise MatchError(f"{what} cannot contain control characters (escapes, tabs, line breaks): {text!r}")
 
 
-def _seed_from_data(value: Any, *, chosen: bool) -> str:
-    """A saved seed, bounded as ``--seed`` is: a chosen one is a whole number up to MAX_SEED."""
-    if not isinstance(value, str) or len(value) > MAX_SEED_TEXT:
-        raise MatchError(f"the seed must be text of at most {MAX_SEED_TEXT} characters")
-    if chosen and not (value.isascii() and value.isdigit() and int(value) <= MAX_SEED):
-        raise MatchError(f"a chosen seed is a whole number from 0 to {MAX_SEED:,}")
-    return value
-
-
 def is_rated(setup: Setup, *, hinted: bool) -> bool:
     """A game counts in stats and records only as one person against one computer, on a preset
     with the references' house rules (:func:`off_rules`), with no coach and no hint asked, on
@@ -315,7 +271,7 @@ def is_rated(setup: Setup, *, hinted: bool) -> bool:
     one's own, or a target or opening of one's own, makes a game no one else plays: its results
     read against nobody's, so it is training too.
     """
-    known_dice = setup.chosen_seed or bool(setup.code) or setup.day is not None
+    known_dice = setup.dice.known_in_advance
     against_one = setup.kind == GameKind.COMPUTER and setup.size == 2
     official = off_rules(setup.rules) is None
     return against_one and official and not setup.coached and not hinted and not known_dice
@@ -333,9 +289,9 @@ def dealt(setup: Setup) -> Setup:
     roll from the operating system as it is thrown: a seed kept in the store would tell every
     roll before it comes. Any other game keeps its seed, class code or day, so it can be played
     again on the same dice."""
-    if setup.drawn or not is_rated(setup, hinted=False):
+    if isinstance(setup.dice, Drawn) or not is_rated(setup, hinted=False):
         return setup
-    return replace(setup, seed="", drawn=True)
+    return replace(setup, dice=Drawn())
 
 
 def new_setup(
@@ -347,9 +303,7 @@ def new_setup(
     opening: int | None = None,
     penalty: int | None = None,
     coached: bool = False,
-    seed: str = "",
-    code: str = "",
-    chosen_seed: bool = False,
+    dice: Dice = NO_SEED,
 ) -> Setup:
     """A setup with the house rules given here replacing the rule table's own."""
     base = PRESETS["classic"] if rules is None else rules
@@ -357,7 +311,7 @@ def new_setup(
         combined = base.with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty, target=target)
     except InputError as exc:
         raise MatchError(str(exc)) from None
-    return Setup(tuple(players), combined, form, coached, seed, code, chosen_seed)
+    return Setup(tuple(players), combined, form, coached, dice)
 
 
 _RULE_FIELDS = {f.name: f.type for f in fields(Rules)}
@@ -393,9 +347,9 @@ TEN_TURNS = Setup((Player("You"),), form=Form.TEN_TURNS)
 
 def for_day(day: date) -> Setup:
     """The daily game of ``day``."""
-    return replace(TEN_TURNS, day=day)
+    return replace(TEN_TURNS, dice=Day(day))
 
 
 def for_challenge(code: str) -> Setup:
     """The class challenge of the class code ``code``."""
-    return replace(TEN_TURNS, code=normalize_code(code), activity="challenge")
+    return replace(TEN_TURNS, dice=ClassCode(normalize_code(code), "challenge"))

@@ -121,7 +121,7 @@ UNREADABLE = "its saved state cannot be read"
 
 def _who(row: GameRow, state: m.MatchState) -> str:
     """Who played: the line-up, or the class challenge it was."""
-    return f"class challenge {state.setup.code}" if is_challenge(row) else line_up(state.setup)
+    return f"class challenge {state.setup.class_code}" if is_challenge(row) else line_up(state.setup)
 
 
 def _result(row: GameRow, state: m.MatchState) -> str:
@@ -174,7 +174,7 @@ def _cells(s: Saved) -> tuple[str, ...]:
     assert row is not None
     if s.state is None:
         return (str(row.id), _started(row.started_at), _kind(row, None), s.problem or UNREADABLE, "")
-    kind = f"challenge {s.state.setup.code}" if is_challenge(row) else _kind(row, s.state)
+    kind = f"challenge {s.state.setup.class_code}" if is_challenge(row) else _kind(row, s.state)
     return (str(row.id), _started(row.started_at), kind, _result(row, s.state), scores_text(s.state))
 
 
@@ -228,7 +228,7 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
         data["result"] = _result(row, state)
         data["target"] = state.setup.target
         data["rules"] = state.setup.rules.name
-        data["code"] = state.setup.code or None
+        data["code"] = state.setup.class_code
     return data
 
 

@@ -22,6 +22,7 @@ from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values
 from farkle_trainer.training.games.computers import Choice
+from farkle_trainer.training.games.dice import ClassCode, Seeded
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position
 from farkle_trainer.training.games.setup import (
     RATED_OPENINGS,
@@ -102,9 +103,9 @@ def kind_line(state: m.MatchState) -> str:
         why = "only a game against one computer is rated"
     elif setup.coached:
         why = "the coach is on"
-    elif setup.code:
+    elif isinstance(setup.dice, ClassCode):
         why = "the class code's dice are the same for everyone"
-    elif setup.chosen_seed:
+    elif isinstance(setup.dice, Seeded) and setup.dice.chosen:
         why = "a chosen seed deals dice that can be known in advance"
     elif (off := off_rules(setup.rules)) is not None:
         why = off_rules_words(setup.rules, off)
@@ -139,8 +140,8 @@ def header(state: m.MatchState) -> str:
     else:
         what = f"Farkle to {pts(setup.target)}: {line_up(setup)} ({house(setup)})."
     lines = [what, kind_line(state)]
-    if setup.code:
-        lines.append(f"Class code {setup.code}: everyone who plays it gets the same dice.")
+    if setup.class_code:
+        lines.append(f"Class code {setup.class_code}: everyone who plays it gets the same dice.")
     if setup.coached:
         lines.append("The coach warns after a play that is a mistake or worse.")
     lines.append(HOW_TO_PLAY_RATED if state.rated else HOW_TO_PLAY)
@@ -474,7 +475,7 @@ def stopped_line(state: m.MatchState) -> str:
 def result_line(state: m.MatchState, resigned: int | None = None, *, stopped: bool = False) -> str:
     """How the game ended: over, given up by the seat ``resigned``, or set aside (``stopped``)."""
     setup = state.setup
-    if stopped and not state.over and setup.activity == "challenge" and setup.code:
+    if stopped and not state.over and isinstance(setup.dice, ClassCode) and setup.dice.challenge:
         # A challenge is never carried on: it stopped there.
         return f"Challenge stopped at turn {state.turn} of {SOLO_TURNS}, with {scores_text(state)}."
     if stopped and not state.over:
