@@ -11,7 +11,7 @@ from matches import person, play_out, rolls
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.dice import Seeded
+from farkle_trainer.training.games.dice import NO_SEED, ClassCode, Drawn, Seeded
 from farkle_trainer.training.games.setup import (
     Form,
     GameKind,
@@ -19,12 +19,15 @@ from farkle_trainer.training.games.setup import (
     MatchError,
     Player,
     Setup,
+    Unrated,
     is_rated,
     new_setup,
+    unrated_because,
 )
 from farkle_trainer.ui.views.play import farkle_line
 
 ANN, BOB, CAT = Player("Ann"), Player("Bob"), Player("Cat")
+HAL = Player("Hal", Level.HARD)
 FARKLE6 = [2, 2, 3, 3, 4, 6]
 
 
@@ -266,6 +269,57 @@ def test_rated_only_against_the_computer_without_coach_or_hint(players, form, ki
             # One person against one computer: a game against two or three is training.
             expected = kind == GameKind.COMPUTER and len(players) == 2 and not coached and not hinted
             assert is_rated(s, hinted=hinted) is expected
+
+
+def test_each_form_says_what_ends_it_and_who_plays() -> None:
+    # (solo, turns that end it, played for turns): ten turns, the target alone, a race of 2 to 4.
+    assert [(f.solo, f.turn_limit, f.for_turns) for f in Form] == [
+        (False, None, False),
+        (True, 10, False),
+        (True, None, True),
+    ]
+    ten, fewest = Form.TEN_TURNS, Form.FEWEST_TURNS
+    assert not ten.over_alone(9, 20_000, 2_000) and ten.over_alone(10, 0, 2_000)
+    assert not fewest.over_alone(30, 1_950, 2_000) and fewest.over_alone(1, 2_000, 2_000)
+
+
+@pytest.mark.parametrize(
+    ("players", "form", "coached", "dice", "rules", "hinted", "why"),
+    [
+        ((ANN,), Form.TEN_TURNS, True, NO_SEED, PRESETS["classic"], True, Unrated.SOLO),
+        ((ANN, BOB), Form.MATCH, True, NO_SEED, PRESETS["classic"], True, Unrated.PASS_AND_PLAY),
+        ((HAL, Player("Med", Level.MEDIUM)), Form.MATCH, True, NO_SEED, None, True, Unrated.COMPUTERS_ONLY),
+        (
+            (ANN, HAL, Player("Eve", Level.EASY)),
+            Form.MATCH,
+            True,
+            NO_SEED,
+            None,
+            True,
+            Unrated.SEVERAL_COMPUTERS,
+        ),
+        ((ANN, HAL), Form.MATCH, True, Seeded("3", chosen=True), None, True, Unrated.COACHED),
+        ((ANN, HAL), Form.MATCH, False, Seeded("3", chosen=True), None, True, Unrated.KNOWN_DICE),
+        ((ANN, HAL), Form.MATCH, False, ClassCode("MATH7B"), None, True, Unrated.KNOWN_DICE),
+        (
+            (ANN, HAL),
+            Form.MATCH,
+            False,
+            NO_SEED,
+            PRESETS["classic"].with_house_rules(target=1_000),
+            True,
+            Unrated.OFF_RULES,
+        ),
+        ((ANN, HAL), Form.MATCH, False, Drawn(), None, True, Unrated.HINTED),
+        ((ANN, HAL), Form.MATCH, False, Drawn(), None, False, None),
+    ],
+)
+def test_a_training_game_says_the_first_rule_it_misses(
+    players, form, coached, dice, rules, hinted, why
+) -> None:
+    s = Setup(players, rules or PRESETS["classic"], form, coached, dice)
+    assert unrated_because(s, hinted=hinted) is why
+    assert is_rated(s, hinted=hinted) is (why is None)
 
 
 def test_asking_for_a_hint_makes_the_game_training() -> None:

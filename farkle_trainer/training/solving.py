@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
-from farkle_trainer.training.games.setup import Form, Level, Setup
+from farkle_trainer.training.games.setup import Level, Setup
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Position
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def needs_table(setup: Setup) -> bool:
     """Whether the game uses the two-player win-chance table (Hard plays by it; a
     two-player game is graded by it)."""
-    two = setup.form == Form.MATCH and setup.size == 2
+    two = not setup.form.solo and setup.size == 2
     return two or any(p.level == Level.HARD for p in setup.players)
 
 
@@ -33,7 +33,7 @@ def for_setup(setup: Setup) -> tuple[Solve, ...]:
     kinds: list[TableKind] = []
     if needs_table(setup):
         kinds.append("game")
-    if setup.form == Form.FEWEST_TURNS:
+    if setup.form.for_turns:
         kinds.append("solo")
     if not kinds:
         return ()

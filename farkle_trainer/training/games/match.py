@@ -47,7 +47,7 @@ from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import turn
 from farkle_trainer.training.games.dice import DiceSource, Drawn, recorded_source
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Player, Setup, is_rated
+from farkle_trainer.training.games.setup import MatchError, Player, Setup, is_rated
 from farkle_trainer.training.games.turn import Action, Phase
 
 MATCH_VERSION = 1
@@ -366,7 +366,7 @@ def final_winners(state: MatchState, resigned: int | None = None) -> tuple[int, 
     scores share the win). None while the game goes on, and for a solo game given up."""
     if state.over:
         return state.winners()
-    if resigned is None or state.setup.form != Form.MATCH:
+    if resigned is None or state.setup.form.solo:
         return None
     others = [i for i in range(state.setup.size) if i != resigned]
     top = max(state.scores[i] for i in others)
@@ -525,15 +525,13 @@ def _end_turn(state: MatchState, score: int, run: int) -> MatchState:
     scores = _set(state.scores, seat, score)
     turns = _set(state.turns, seat, state.turns[seat] + 1)
     closer = state.closer
-    if setup.form == Form.MATCH and closer is None and score >= setup.target:
-        closer = seat
     following = (seat + 1) % setup.size
-    if setup.form == Form.MATCH:
-        finished = closer is not None and following == closer
-    elif setup.form == Form.TEN_TURNS:
-        finished = turns[seat] >= SOLO_TURNS
+    if setup.form.solo:
+        finished = setup.form.over_alone(turns[seat], score, setup.target)
     else:
-        finished = score >= setup.target
+        if closer is None and score >= setup.target:
+            closer = seat
+        finished = closer is not None and following == closer
     return replace(
         state,
         scores=scores,

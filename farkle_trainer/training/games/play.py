@@ -41,7 +41,6 @@ from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import (
-    GameKind,
     MatchError,
     Setup,
     rated_by_an_earlier_rule,
@@ -503,7 +502,7 @@ def records_decisions(setup: Setup) -> bool:
     """Whether a game's decisions are its owner's: never in pass and play, where several people
     share the keyboard and nobody's decisions are the owner's (each person's are in the game,
     for ``review``), nor in a game of computers only."""
-    return setup.kind in (GameKind.SOLO, GameKind.COMPUTER)
+    return setup.kind.one_person
 
 
 def graded_decisions(

@@ -59,7 +59,8 @@ class Level(StrEnum):
 
 
 class Form(StrEnum):
-    """What a game is played for."""
+    """What a game is played for. A caller asks the form what it needs to know (:attr:`solo`,
+    :attr:`turn_limit`, :attr:`for_turns`, :meth:`over_alone`) rather than which form it is."""
 
     #: Two to four players race to the target, with a final round.
     MATCH = "match"
@@ -67,6 +68,27 @@ class Form(StrEnum):
     TEN_TURNS = "ten-turns"
     #: Solo: the target in as few turns as possible.
     FEWEST_TURNS = "fewest-turns"
+
+    @property
+    def solo(self) -> bool:
+        """Played by one person alone: no other player, no final round, nobody else to win."""
+        return self is not Form.MATCH
+
+    @property
+    def turn_limit(self) -> int | None:
+        """How many turns the game lasts, where a count of turns ends it (ten solo turns, for the
+        highest score); None where the target does."""
+        return SOLO_TURNS if self is Form.TEN_TURNS else None
+
+    @property
+    def for_turns(self) -> bool:
+        """Played for the fewest turns to the target, alone: a Farkle costs a turn."""
+        return self is Form.FEWEST_TURNS
+
+    def over_alone(self, turns: int, score: int, target: int) -> bool:
+        """Whether a solo game of this form is over after ``turns`` turns banked to ``score``."""
+        limit = self.turn_limit
+        return turns >= limit if limit is not None else score >= target
 
 
 class OffRules(StrEnum):
@@ -116,6 +138,37 @@ class GameKind(StrEnum):
     #: Computers only: a demonstration, never anyone's result.
     COMPUTERS = "computers"
 
+    @property
+    def one_person(self) -> bool:
+        """One person at the keyboard, alone or against computers: their decisions are the owner's
+        of the data directory (in pass and play they are nobody's, in a game of computers none)."""
+        return self in (GameKind.SOLO, GameKind.COMPUTER)
+
+
+class Unrated(StrEnum):
+    """Why a game is training: the first rule of :func:`is_rated` that it does not meet, in the
+    order its header gives them."""
+
+    SOLO = "solo"
+    PASS_AND_PLAY = "pass-and-play"
+    COMPUTERS_ONLY = "computers-only"
+    #: One person against two or three computers.
+    SEVERAL_COMPUTERS = "several-computers"
+    COACHED = "coached"
+    #: A chosen seed, a class code or the day: dice that can be known in advance.
+    KNOWN_DICE = "known-dice"
+    #: A table, target or opening of the player's own (see :func:`off_rules`).
+    OFF_RULES = "off-rules"
+    HINTED = "hinted"
+
+
+#: What keeps a game of each kind but one person against computers from being rated.
+_UNRATED_KINDS = {
+    GameKind.SOLO: Unrated.SOLO,
+    GameKind.PASS_AND_PLAY: Unrated.PASS_AND_PLAY,
+    GameKind.COMPUTERS: Unrated.COMPUTERS_ONLY,
+}
+
 
 @dataclass(frozen=True)
 class Player:
@@ -142,9 +195,9 @@ class Setup:
 
     def __post_init__(self) -> None:
         players = self.players
-        if self.form == Form.MATCH and not 2 <= len(players) <= MAX_PLAYERS:
+        if not self.form.solo and not 2 <= len(players) <= MAX_PLAYERS:
             raise MatchError(f"a game to the target has 2 to {MAX_PLAYERS} players, not {len(players)}")
-        if self.form != Form.MATCH and (len(players) != 1 or not players[0].human):
+        if self.form.solo and (len(players) != 1 or not players[0].human):
             raise MatchError("a solo game has exactly one player, a person")
         if not isinstance(self.dice, DICE_KINDS):
             raise MatchError(
@@ -188,7 +241,7 @@ class Setup:
 
     @property
     def kind(self) -> GameKind:
-        if self.form != Form.MATCH:
+        if self.form.solo:
             return GameKind.SOLO
         people = len(self.humans)
         if people == 0:
@@ -271,17 +324,31 @@ def is_rated(setup: Setup, *, hinted: bool) -> bool:
     one's own, or a target or opening of one's own, makes a game no one else plays: its results
     read against nobody's, so it is training too.
     """
-    known_dice = setup.dice.known_in_advance
-    against_one = setup.kind == GameKind.COMPUTER and setup.size == 2
-    official = off_rules(setup.rules) is None
-    return against_one and official and not setup.coached and not hinted and not known_dice
+    return unrated_because(setup, hinted=hinted) is None
+
+
+def unrated_because(setup: Setup, *, hinted: bool) -> Unrated | None:
+    """Why a game of ``setup`` (``hinted``: a hint was asked) is training; None for a rated game
+    (see :func:`is_rated`)."""
+    kind = setup.kind
+    if kind is not GameKind.COMPUTER:
+        return _UNRATED_KINDS[kind]
+    if setup.size > 2:
+        return Unrated.SEVERAL_COMPUTERS
+    if setup.coached:
+        return Unrated.COACHED
+    if setup.dice.known_in_advance:
+        return Unrated.KNOWN_DICE
+    if off_rules(setup.rules) is not None:
+        return Unrated.OFF_RULES
+    return Unrated.HINTED if hinted else None
 
 
 def rated_by_an_earlier_rule(setup: Setup) -> bool:
     """A game of one person against two or three computers, or on rules that are not a preset
     with the references' house rules: versions before :func:`is_rated` kept rated games to one
     computer on those rules rated it, so a store may hold it as rated. It is training."""
-    return setup.kind == GameKind.COMPUTER and (setup.size > 2 or off_rules(setup.rules) is not None)
+    return setup.kind is GameKind.COMPUTER and (setup.size > 2 or off_rules(setup.rules) is not None)
 
 
 def dealt(setup: Setup) -> Setup:

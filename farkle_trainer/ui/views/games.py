@@ -17,7 +17,7 @@ from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.store.games import CHALLENGE_GAME
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, rated_by_an_earlier_rule
+from farkle_trainer.training.games.setup import SOLO_TURNS, rated_by_an_earlier_rule
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import line_up, scores_text, wins
 
@@ -82,9 +82,10 @@ def result_words(state: m.MatchState, outcome: str | None, finished: bool, *, ch
         return f"{state.setup.players[resigned].name} resigned, {wins(state.setup, winners)}"
     if not state.over:
         return outcome or "over"
-    if state.setup.form == Form.TEN_TURNS:
-        return f"{pts(state.scores[0])} in {SOLO_TURNS} turns"
-    if state.setup.form == Form.FEWEST_TURNS:
+    form = state.setup.form
+    if form.solo:
+        if form.turn_limit is not None:
+            return f"{pts(state.scores[0])} in {form.turn_limit} turns"
         return f"{pts(state.setup.target)} in {plural(state.turns[0], 'turn')}"
     assert winners is not None
     return wins(state.setup, winners)

@@ -22,18 +22,19 @@ from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Review, Values
 from farkle_trainer.training.games.computers import Choice
-from farkle_trainer.training.games.dice import ClassCode, Seeded
+from farkle_trainer.training.games.dice import ClassCode, Day, Dice
 from farkle_trainer.training.games.play import RESUME_COMMAND, Position
 from farkle_trainer.training.games.setup import (
     RATED_OPENINGS,
     RATED_TARGETS,
     SOLO_TURNS,
     Form,
-    GameKind,
     OffRules,
     Player,
     Setup,
+    Unrated,
     off_rules,
+    unrated_because,
 )
 from farkle_trainer.ui.views.fit import fit
 
@@ -82,36 +83,50 @@ def house(setup: Setup) -> str:
     return ", ".join(rules)
 
 
+RATED_LINE = (
+    "Rated game: it counts in stats (no coach and no hints; farkle-train play --coach starts a coached game)."
+)
+#: A pass and play game says what becomes of each person's decisions instead.
+PASS_AND_PLAY_LINE = (
+    "Training game (pass and play): each person's decisions are in the analysis after the game and in "
+    "farkle-train review, never in anyone's progress or stats."
+)
+#: Why a game is training, in the header's words (those that depend on the game are below).
+UNRATED_WORDS = {
+    Unrated.SOLO: "solo practice",
+    Unrated.COMPUTERS_ONLY: "computers only",
+    Unrated.SEVERAL_COMPUTERS: "only a game against one computer is rated",
+    Unrated.COACHED: "the coach is on",
+    Unrated.HINTED: "a hint was asked",
+}
+
+
 def kind_line(state: m.MatchState) -> str:
     """Whether the game counts in stats, and why not when it does not."""
     setup = state.setup
-    if state.rated:
-        return (
-            "Rated game: it counts in stats (no coach and no hints; farkle-train play --coach starts "
-            "a coached game)."
-        )
-    if setup.kind == GameKind.SOLO:
-        why = "solo practice"
-    elif setup.kind == GameKind.PASS_AND_PLAY:
-        return (
-            "Training game (pass and play): each person's decisions are in the analysis after the "
-            "game and in farkle-train review, never in anyone's progress or stats."
-        )
-    elif setup.kind == GameKind.COMPUTERS:
-        why = "computers only"
-    elif setup.size > 2:
-        why = "only a game against one computer is rated"
-    elif setup.coached:
-        why = "the coach is on"
-    elif isinstance(setup.dice, ClassCode):
-        why = "the class code's dice are the same for everyone"
-    elif isinstance(setup.dice, Seeded) and setup.dice.chosen:
-        why = "a chosen seed deals dice that can be known in advance"
-    elif (off := off_rules(setup.rules)) is not None:
-        why = off_rules_words(setup.rules, off)
+    why = unrated_because(setup, hinted=state.hinted)
+    if why is None:
+        return RATED_LINE
+    if why is Unrated.PASS_AND_PLAY:
+        return PASS_AND_PLAY_LINE
+    if why is Unrated.KNOWN_DICE:
+        words = known_dice_words(setup.dice)
+    elif why is Unrated.OFF_RULES:
+        off = off_rules(setup.rules)
+        assert off is not None
+        words = off_rules_words(setup.rules, off)
     else:
-        why = "a hint was asked"
-    return f"Training game ({why}): recorded as progress, never in stats."
+        words = UNRATED_WORDS[why]
+    return f"Training game ({words}): recorded as progress, never in stats."
+
+
+def known_dice_words(dice: Dice) -> str:
+    """Why dice that can be known in advance keep a game from being rated."""
+    if isinstance(dice, ClassCode):
+        return "the class code's dice are the same for everyone"
+    if isinstance(dice, Day):
+        return "the day's dice are the same for everyone"
+    return "a chosen seed deals dice that can be known in advance"
 
 
 def off_rules_words(rules: Rules, off: OffRules) -> str:
@@ -131,14 +146,20 @@ def or_list(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
+#: What a game of each form is played for, as its first line says: the target, the players (a
+#: game to the target), the table and house rules, and the turns of a game that lasts a count.
+PLAYED_FOR = {
+    Form.MATCH: "Farkle to {target}: {players} ({house}).",
+    Form.TEN_TURNS: "Farkle solo: {turns} turns for the highest score ({house}).",
+    Form.FEWEST_TURNS: "Farkle solo: {target} in as few turns as you can ({house}).",
+}
+
+
 def header(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form == Form.TEN_TURNS:
-        what = f"Farkle solo: {SOLO_TURNS} turns for the highest score ({house(setup)})."
-    elif setup.form == Form.FEWEST_TURNS:
-        what = f"Farkle solo: {pts(setup.target)} in as few turns as you can ({house(setup)})."
-    else:
-        what = f"Farkle to {pts(setup.target)}: {line_up(setup)} ({house(setup)})."
+    what = PLAYED_FOR[setup.form].format(
+        target=pts(setup.target), players=line_up(setup), house=house(setup), turns=setup.form.turn_limit
+    )
     lines = [what, kind_line(state)]
     if setup.class_code:
         lines.append(f"Class code {setup.class_code}: everyone who plays it gets the same dice.")
@@ -154,16 +175,17 @@ def resume_line(state: m.MatchState) -> str:
 
 def scores_text(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form != Form.MATCH:
+    if setup.form.solo:
         return f"{pts(state.scores[0])} banked"
     return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, state.scores, strict=True))
 
 
 def turn_line(state: m.MatchState) -> str:
     setup = state.setup
-    if setup.form == Form.TEN_TURNS:
-        return f"Turn {state.turn} of {SOLO_TURNS}: {scores_text(state)}."
-    if setup.form == Form.FEWEST_TURNS:
+    limit = setup.form.turn_limit
+    if limit is not None:
+        return f"Turn {state.turn} of {limit}: {scores_text(state)}."
+    if setup.form.solo:
         return f"Turn {state.turn}: {scores_text(state)} of {pts(setup.target)}."
     need = need_words(state)
     need = f"you{need[3:]}" if need.startswith("You ") else need
@@ -480,13 +502,13 @@ def result_line(state: m.MatchState, resigned: int | None = None, *, stopped: bo
         return f"Challenge stopped at turn {state.turn} of {SOLO_TURNS}, with {scores_text(state)}."
     if stopped and not state.over:
         return f"Game set aside at turn {state.turn}, unfinished. Scores: {scores_text(state)}."
-    if setup.form != Form.MATCH and resigned is not None:
-        return f"Game given up after {plural(state.turns[0], 'turn')}, on {pts(state.scores[0])}."
-    if setup.form == Form.TEN_TURNS:
-        return f"Game over: {pts(state.scores[0])} in {SOLO_TURNS} turns."
-    if setup.form == Form.FEWEST_TURNS:
-        turns = plural(state.turns[0], "turn")
-        return f"Game over: {pts(setup.target)} reached in {turns} ({pts(state.scores[0])})."
+    if setup.form.solo:
+        score, taken = pts(state.scores[0]), plural(state.turns[0], "turn")
+        if resigned is not None:
+            return f"Game given up after {taken}, on {score}."
+        if setup.form.turn_limit is not None:
+            return f"Game over: {score} in {setup.form.turn_limit} turns."
+        return f"Game over: {pts(setup.target)} reached in {taken} ({score})."
     winners = m.final_winners(state, resigned)
     assert winners is not None
     if resigned is not None:

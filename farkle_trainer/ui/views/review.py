@@ -17,7 +17,7 @@ from farkle_trainer.engine.notation import dice_text, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
-from farkle_trainer.training.games.setup import SOLO_TURNS, Form, Setup
+from farkle_trainer.training.games.setup import Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
@@ -121,7 +121,7 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
     """A solo game's: what perfect play expects of it, and how far the game came from that."""
     setup = state.setup
     score, turns = state.scores[0], state.turns[0]
-    if setup.form == Form.FEWEST_TURNS:
+    if setup.form.for_turns:
         assert a.perfect is not None
         line = (
             f"Perfect play is expected to reach {pts(setup.target)} in {a.perfect:.2f} turns "
@@ -131,7 +131,8 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
             gap = turns - a.perfect
             line += f"; you took {turns}, {abs(gap):.2f} {'more' if gap > 0 else 'fewer'}"
         return [f"{line}."]
-    if setup.form != Form.TEN_TURNS:
+    limit = setup.form.turn_limit
+    if limit is None:
         return []
     if a.perfect is None:
         # Under an opening minimum or the penalty a turn is worth what its start allows.
@@ -144,8 +145,8 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
             "its start allows)."
         ]
     line = (
-        f"Perfect play is expected to score {a.perfect:,.2f} over {SOLO_TURNS} turns ({SOLO_TURNS} x "
-        f"{a.perfect / SOLO_TURNS:,.2f}, the exact expected score of a turn)"
+        f"Perfect play is expected to score {a.perfect:,.2f} over {limit} turns ({limit} x "
+        f"{a.perfect / limit:,.2f}, the exact expected score of a turn)"
     )
     if state.over:
         gap = score - a.perfect
@@ -271,7 +272,7 @@ def _valued(value: float, unit: Unit) -> str:
 
 def _scores_then(state: m.MatchState, move: m.Move) -> str:
     setup = state.setup
-    if setup.form != Form.MATCH:
+    if setup.form.solo:
         return f"{pts(move.score)} banked"
     return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, move.scores, strict=True))
 
