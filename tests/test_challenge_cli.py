@@ -14,7 +14,7 @@ from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
-import farkle_trainer.cli.common as common_cli
+import farkle_trainer.cli.classcode as classcode_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
@@ -288,7 +288,7 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
 
 
 def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(classcode_cli, "is_terminal", lambda stream: True)
     path = tmp_path / "ana.json"
     lines, _ = script("MATH7B", greedy)
     code, out, _ = play(
@@ -308,7 +308,7 @@ def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
 def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
     front, out = interactive_frontend(pipe)
     monkeypatch.setattr(frontend, "open_terminal", lambda plain: front)
-    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(classcode_cli, "is_terminal", lambda stream: True)
     yield pipe, out
 
 

@@ -26,7 +26,7 @@ from test_challenge_cli import greedy, script
 from test_daily_cli import read_until
 from typer.testing import CliRunner
 
-import farkle_trainer.cli.common as common_cli
+import farkle_trainer.cli.classcode as classcode_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.training.classroom.report import class_report
@@ -416,7 +416,7 @@ def test_a_finished_result_is_replaced_only_when_its_student_says_so(
     )
     assert ana.read_bytes() == finished
     # On a terminal the student is asked, and no is the answer Enter gives.
-    monkeypatch.setattr(common_cli, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(classcode_cli, "is_terminal", lambda stream: True)
     question = f"{ana} already holds your finished result (0 of 2 right); start again and replace it? (y/N)"
     for typed in ("\n", "no\n", ""):
         code, out, _ = invoke(args, typed)

@@ -18,7 +18,7 @@ from typer._click.exceptions import BadParameter
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
-from farkle_trainer.cli.common import COMMANDS
+from farkle_trainer.cli.app import COMMANDS
 from farkle_trainer.cli.params import PlainValue
 
 runner = CliRunner()

@@ -152,7 +152,7 @@ def test_any_option_value_is_one_line_or_works(name: str, data: st.DataObject, w
 
 
 def test_the_walk_reaches_every_command_and_subcommand() -> None:
-    from farkle_trainer.cli.common import COMMANDS as LISTED
+    from farkle_trainer.cli.app import COMMANDS as LISTED
 
     assert {name.split()[0] for name in COMMANDS} == set(LISTED)
     assert {"class report", "class code"} <= set(COMMANDS)

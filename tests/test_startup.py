@@ -90,7 +90,7 @@ def interrupted_after(module: str, home: Path) -> tuple[int, str]:
     [
         "farkle_trainer.entry",
         "typer",
-        "farkle_trainer.cli.common",
+        "farkle_trainer.cli.app",
         "farkle_trainer.engine.seeded",
         "sqlite3",
         "farkle_trainer.training.session",

@@ -1,14 +1,14 @@
 """The ``farkle-train`` command: a thin layer that parses, calls the library, renders.
 
 Each submodule has its own group of commands; ``app`` lists them all and imports a
-module only when one of its commands runs (see ``common.COMMANDS``). Heavy modules
+module only when one of its commands runs (see ``app.COMMANDS``). Heavy modules
 (numpy, the solvers, rich tables, questionary) are imported inside the commands that
 need them.
 """
 
 from __future__ import annotations
 
-from farkle_trainer.cli.common import app
+from farkle_trainer.cli.app import app
 
 __all__ = ["app", "main"]
 

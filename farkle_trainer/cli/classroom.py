@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from farkle_trainer.cli.common import (
-    ClassCodeOptions,
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.classcode import ClassCodeOptions, end_result
+from farkle_trainer.cli.completion import complete_from, complete_level
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import (
     DataDirOpt,
     ForceOpt,
     JsonOpt,
@@ -21,20 +24,12 @@ from farkle_trainer.cli.common import (
     SaveResultOpt,
     TargetOpt,
     classic_only_rules,
-    command_group,
-    complete_from,
-    complete_level,
-    end_result,
     file_option,
-    load,
-    may_replace,
     one_of,
-    open_store_or_explain,
-    unused_rules_note,
-    with_target,
 )
-from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.params import quoted
+from farkle_trainer.cli.rules import load, unused_rules_note, with_target
+from farkle_trainer.cli.storage import may_replace, open_store_or_explain
 from farkle_trainer.engine.kinds import KINDS
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import open_terminal

@@ -8,15 +8,11 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    DataDirOpt,
-    PlainOpt,
-    classic_only_rules,
-    command_group,
-    open_store_or_explain,
-    unused_rules_note,
-)
+from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import DataDirOpt, PlainOpt, classic_only_rules
+from farkle_trainer.cli.rules import unused_rules_note
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.ui.terminal import open_terminal
 
 app = command_group()

@@ -7,21 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    PenaltyOpt,
-    SessionOptions,
-    TargetOpt,
-    command_group,
-    complete_kinds,
-    complete_level,
-    end_result,
-    load,
-    open_store_or_explain,
-    start_session,
-    with_penalty,
-    with_target,
-)
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.classcode import SessionOptions, end_result, start_session
+from farkle_trainer.cli.completion import complete_kinds, complete_level
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import PenaltyOpt, TargetOpt
+from farkle_trainer.cli.rules import load, with_penalty, with_target
+from farkle_trainer.cli.storage import open_store_or_explain
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.kinds import Kind

@@ -7,20 +7,7 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    DiceArg,
-    JsonOpt,
-    OpeningOpt,
-    Options,
-    PenaltyOpt,
-    PlainOpt,
-    RulesOpt,
-    command_group,
-    dice_from,
-    load,
-    opening_for,
-    with_penalty,
-)
+from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.game import (
     FarklesOpt,
@@ -34,7 +21,10 @@ from farkle_trainer.cli.game import (
     StepOpt,
     TargetOpt,
 )
-from farkle_trainer.cli.params import parse_points
+from farkle_trainer.cli.groups import Options
+from farkle_trainer.cli.options import DiceArg, JsonOpt, OpeningOpt, PenaltyOpt, PlainOpt, RulesOpt
+from farkle_trainer.cli.params import dice_from, parse_points
+from farkle_trainer.cli.rules import load, opening_for, with_penalty
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 

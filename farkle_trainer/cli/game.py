@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from farkle_trainer.cli.common import fail
+from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.params import NotANumber, parse_points, parse_target, quoted, whole
 
 if TYPE_CHECKING:

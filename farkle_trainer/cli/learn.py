@@ -8,19 +8,12 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    DataDirOpt,
-    PenaltyOpt,
-    PlainOpt,
-    RulesOpt,
-    argument,
-    command_group,
-    load,
-    open_store_or_explain,
-    with_penalty,
-)
+from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import DataDirOpt, PenaltyOpt, PlainOpt, RulesOpt, argument
 from farkle_trainer.cli.params import number_or_text
+from farkle_trainer.cli.rules import load, with_penalty
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.ui.terminal import InteractiveFrontend, open_terminal
 
 app = command_group()
@@ -116,6 +109,6 @@ def learn(
             args += ["--penalty", penalty]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
-        from farkle_trainer.cli.common import app as farkle_train
+        from farkle_trainer.cli.app import app as farkle_train
 
         raise typer.Exit(farkle_train(args, standalone_mode=False) or 0)

@@ -116,6 +116,13 @@ def parse_target(text: str) -> int:
     return value
 
 
+def dice_from(words: list[str]) -> tuple[int, ...]:
+    """Dice as a command's arguments give them ("1 5 5", or "155")."""
+    from farkle_trainer.engine.dice import parse_dice
+
+    return parse_dice(words)
+
+
 class PlainValue:
     """Reads a string, a path or a whole number within optional bounds (one or a list)."""
 

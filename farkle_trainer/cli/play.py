@@ -8,18 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    DataDirOpt,
-    PenaltyOpt,
-    PlainOpt,
-    RulesOpt,
-    command_group,
-    complete_from,
-    fail,
-    open_store_or_explain,
-    points_option,
-)
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.completion import complete_from
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import DataDirOpt, PenaltyOpt, PlainOpt, RulesOpt, points_option
 from farkle_trainer.cli.params import parse_points, parse_target
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -72,7 +66,7 @@ def build_setup(
     coach: bool,
     dice: Dice,
 ) -> Setup:
-    from farkle_trainer.cli.common import load
+    from farkle_trainer.cli.rules import load
     from farkle_trainer.engine.gameplan import opening_error
     from farkle_trainer.training.games.setup import MAX_PLAYERS, Form, Level, Player, dealt, new_setup
 

@@ -13,23 +13,20 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.completion import complete_from, complete_rules
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import (
     DataDirOpt,
     JsonOpt,
     PlainOpt,
     ReplaceOpt,
     argument,
     classic_only_rules,
-    command_group,
-    complete_from,
-    complete_rules,
     file_option,
-    load,
-    may_replace,
-    open_store_or_explain,
-    unused_rules_note,
 )
-from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.rules import load, unused_rules_note
+from farkle_trainer.cli.storage import may_replace, open_store_or_explain
 from farkle_trainer.ui.terminal import Terminal, open_terminal
 
 app = command_group()

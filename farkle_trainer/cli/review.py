@@ -7,16 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    DataDirOpt,
-    JsonOpt,
-    PlainOpt,
-    argument,
-    command_group,
-    fail,
-    open_store_or_explain,
-)
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.errors import fail
+from farkle_trainer.cli.options import DataDirOpt, JsonOpt, PlainOpt, argument
 from farkle_trainer.cli.params import number_or_text, quoted
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:

@@ -8,17 +8,12 @@ from typing import Annotated
 
 import typer
 
-from farkle_trainer.cli.common import (
-    SessionOptions,
-    command_group,
-    complete_level,
-    complete_topics,
-    end_result,
-    load,
-    one_of,
-    open_store_or_explain,
-    start_session,
-)
+from farkle_trainer.cli.app import command_group
+from farkle_trainer.cli.classcode import SessionOptions, end_result, start_session
+from farkle_trainer.cli.completion import complete_level, complete_topics
+from farkle_trainer.cli.options import one_of
+from farkle_trainer.cli.rules import load
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
