@@ -233,8 +233,6 @@ def test_kind_and_level_choose_the_drills() -> None:
             "--kind takes bank-or-roll, keep, final-round, opening, game, solo, not 'banking'",
         ),
         (["--level", "expert"], "--level takes easy, medium or hard"),
-        (["--count", "0"], "--count must be 1 to"),
-        (["--seed", "-1"], "--seed must be 0 to"),
         (["--rules", "nope"], "unknown rules 'nope'"),
     ],
 )
@@ -242,6 +240,31 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
     code, out, err = run([*args, "--plain"], "")
     assert code == 2 and out == ""
     assert err.startswith("Error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--count", "0"], "Error: Invalid value for '--count' / '-n': must be from 1 to 100, not 0."),
+        (["--count", "101"], "Error: Invalid value for '--count' / '-n': must be from 1 to 100, not 101."),
+        (
+            ["--seed", "-1"],
+            "Error: Invalid value for '--seed': must be from 0 to 9,223,372,036,854,775,807, not -1.",
+        ),
+    ],
+)
+def test_a_count_or_seed_out_of_range_is_refused_as_score_and_worksheet_refuse_it(
+    args: list[str], said: str
+) -> None:
+    # One declaration of each option: the same bounds, in the same words, in every command.
+    code, out, err = run([*args, "--plain"], "")
+    assert code == 2 and out == "" and err.splitlines()[0] == said
+    assert err.splitlines()[1].startswith("Usage: farkle-train decide ")
+    for other in (["score"], ["worksheet", "--code", "MATH7B"]):
+        if other[0] == "worksheet" and args[0] == "--seed":
+            continue  # a worksheet's questions come from its code: it takes no seed
+        refused = CliRunner().invoke(app, [*other, *args])
+        assert refused.exit_code == 2 and refused.stderr.splitlines()[0] == said
 
 
 # -- adapting across sessions

@@ -185,7 +185,6 @@ def test_the_key_in_a_file_of_its_own(tmp_path: Path) -> None:
     [
         (["--code", "M!"], "--code: a class code has only letters and digits"),
         (["--code", "MATH7B", "--kind", "daily"], "--kind takes score or decide, not 'daily'"),
-        (["--code", "MATH7B", "--count", "0"], "--count must be 1 to 100, not 0"),
         (["--code", "MATH7B", "--topic", "keep"], "unknown topic 'keep'"),
         (["--code", "MATH7B", "--kind", "decide", "--topic", "worth"], "--topic of a decide worksheet takes"),
         (["--code", "MATH7B", "--format", "pdf"], "--format takes markdown or text, not 'pdf'"),

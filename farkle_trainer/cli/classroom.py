@@ -11,10 +11,11 @@ import typer
 
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.classcode import ClassCodeOptions, end_result
-from farkle_trainer.cli.completion import complete_from, complete_level
+from farkle_trainer.cli.completion import complete_from
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.options import (
     DataDirOpt,
+    DrillTargetOpt,
     ForceOpt,
     JsonOpt,
     NameOpt,
@@ -22,10 +23,14 @@ from farkle_trainer.cli.options import (
     ReplaceOpt,
     RulesOpt,
     SaveResultOpt,
-    TargetOpt,
     classic_only_rules,
+    code_option,
+    count_option,
     file_option,
+    kind_option,
+    level_option,
     one_of,
+    topic_option,
 )
 from farkle_trainer.cli.params import quoted
 from farkle_trainer.cli.rules import load, unused_rules_note, with_target
@@ -126,8 +131,6 @@ def challenge(
 
 # -- worksheet
 
-MAX_COUNT = 100
-
 
 def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
     """``--topic`` of a decide worksheet: kinds of drill, repeated or comma separated."""
@@ -146,50 +149,26 @@ def _drill_kinds(values: list[str] | None) -> tuple[Any, ...] | None:
 
 @app.command(short_help="A printable worksheet for a class code.")
 def worksheet(
-    code: Annotated[
-        str,
-        typer.Option(
-            "--code",
-            metavar="CODE",
-            help="The class code whose questions go on the sheet.",
-            show_default=False,
-        ),
-    ],
-    count: Annotated[
-        int, typer.Option("--count", "-n", metavar="N", help="How many questions, 1 to 100.")
-    ] = 10,
+    code: Annotated[str, code_option("The class code whose questions go on the sheet.")],
+    count: Annotated[int, count_option("questions")] = 10,
     kind: Annotated[
         str,
-        typer.Option(
-            "--kind",
-            "-k",
-            metavar="score|decide",
-            help="Scoring questions, or bank-or-roll decisions.",
-            autocompletion=complete_from(lambda: ("score", "decide")),
+        kind_option(
+            "score|decide",
+            "Scoring questions, or bank-or-roll decisions.",
+            complete_from(lambda: ("score", "decide")),
+            show_default=True,
         ),
     ] = "score",
     topic: Annotated[
         list[str] | None,
-        typer.Option(
-            "--topic",
-            "-t",
-            metavar="TOPIC",
-            help=f"Score: {one_of(TOPICS)}. Decide: {one_of(KINDS)} "
+        topic_option(
+            f"Score: {one_of(TOPICS)}. Decide: {one_of(KINDS)} "
             "(what decide calls --kind). Repeat it or use commas. Default: all, mixed.",
-            show_default=False,
-            autocompletion=complete_from(lambda: (*TOPICS, *KINDS), listed=True),
+            complete_from(lambda: (*TOPICS, *KINDS), listed=True),
         ),
     ] = None,
-    level: Annotated[
-        str | None,
-        typer.Option(
-            "--level",
-            metavar="easy|medium|hard",
-            help="As --level of score or decide.",
-            show_default=False,
-            autocompletion=complete_level,
-        ),
-    ] = None,
+    level: Annotated[str | None, level_option("As --level of score or decide.")] = None,
     key: Annotated[
         Path | None,
         file_option("--key", "FILE", "Write the answer key to FILE instead of after a page break."),
@@ -203,7 +182,7 @@ def worksheet(
             autocompletion=complete_from(lambda: ("markdown", "text")),
         ),
     ] = "markdown",
-    target: TargetOpt = None,
+    target: DrillTargetOpt = None,
     rules: RulesOpt = "classic",
     force: ReplaceOpt = False,
 ) -> None:
@@ -222,8 +201,6 @@ def worksheet(
         normalized = normalize_code(code)
     except ClassCodeError as exc:
         fail(f"--code: {exc}")
-    if not 1 <= count <= MAX_COUNT:
-        fail(f"--count must be 1 to {MAX_COUNT}, not {count}")
     chosen = kind.strip().lower()
     if chosen not in ("score", "decide"):
         fail(f"--kind takes score or decide, not {kind!r}")
@@ -291,12 +268,7 @@ def class_report(
     ],
     code: Annotated[
         str | None,
-        typer.Option(
-            "--code",
-            metavar="CODE",
-            help="The class code to report on (default: the one most files have); others are left out.",
-            show_default=False,
-        ),
+        code_option("The class code to report on (default: the one most files have); others are left out."),
     ] = None,
     csv_file: Annotated[
         Path | None, file_option("--csv", "FILE.csv", "Also write the table of students to FILE.csv.")

@@ -10,7 +10,7 @@ import typer
 
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.options import DataDirOpt, PlainOpt, classic_only_rules
+from farkle_trainer.cli.options import DataDirOpt, PlainOpt, classic_only_rules, json_option
 from farkle_trainer.cli.rules import unused_rules_note
 from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.ui.terminal import open_terminal
@@ -52,7 +52,7 @@ def daily(
     rules: Annotated[str, classic_only_rules("the daily game is")] = "classic",
     data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
-    json: Annotated[bool, typer.Option("--json", help="With --status: print it as JSON.")] = False,
+    json: Annotated[bool, json_option("With --status: print it as JSON.")] = False,
 ) -> None:
     """Today's daily game: ten turns on the same dice for everyone; the first play of the day counts.
 

@@ -9,9 +9,17 @@ import typer
 
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.classcode import SessionOptions, end_result, start_session
-from farkle_trainer.cli.completion import complete_kinds, complete_level
+from farkle_trainer.cli.completion import complete_kinds
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.options import PenaltyOpt, TargetOpt
+from farkle_trainer.cli.options import (
+    DrillTargetOpt,
+    PenaltyOpt,
+    count_option,
+    json_option,
+    kind_option,
+    level_option,
+    seed_option,
+)
 from farkle_trainer.cli.rules import load, with_penalty, with_target
 from farkle_trainer.cli.storage import open_store_or_explain
 
@@ -25,38 +33,27 @@ app = command_group()
 def decide(
     kind: Annotated[
         list[str] | None,
-        typer.Option(
-            "--kind",
-            "-k",
-            metavar="KIND",
-            help="bank-or-roll, keep, final-round, opening, game or solo (repeat, or a comma list). "
+        kind_option(
+            "KIND",
+            "bank-or-roll, keep, final-round, opening, game or solo (repeat, or a comma list). "
             "Default: the turn kinds you are ready for (all four with --seed or --code).",
+            complete_kinds,
             show_default=False,
-            autocompletion=complete_kinds,
         ),
     ] = None,
-    count: Annotated[
-        int, typer.Option("--count", "-n", metavar="N", help="How many decisions, 1 to 100.")
-    ] = 10,
+    count: Annotated[int, count_option("decisions")] = 10,
     seed: Annotated[
         int | None,
-        typer.Option(
-            "--seed",
-            metavar="SEED",
-            help="A whole number: the same seed gives the same drills on any machine, whatever your "
-            "progress, so a class can take one drill.",
-            show_default=False,
+        seed_option(
+            "A whole number: the same seed gives the same drills on any machine, whatever your "
+            "progress, so a class can take one drill."
         ),
     ] = None,
     level: Annotated[
         str | None,
-        typer.Option(
-            "--level",
-            metavar="easy|medium|hard",
-            help="How close the decisions are: the best play is ahead by 40 points or more (easy), "
-            "10 to 40 (medium), under 10 (hard). Default: any, mostly close ones.",
-            show_default=False,
-            autocompletion=complete_level,
+        level_option(
+            "How close the decisions are: the best play is ahead by 40 points or more (easy), "
+            "10 to 40 (medium), under 10 (hard). Default: any, mostly close ones."
         ),
     ] = None,
     strategy: Annotated[
@@ -70,14 +67,13 @@ def decide(
             "games, daily games, challenges) that are due, the longest overdue first.",
         ),
     ] = False,
-    target: TargetOpt = None,
+    target: DrillTargetOpt = None,
     penalty: PenaltyOpt = None,
     json: Annotated[
         bool,
-        typer.Option(
-            "--json",
-            help="Drill on standard error as usual, and print the summary, with every decision, as JSON "
-            "on standard output at the end.",
+        json_option(
+            "Drill on standard error as usual, and print the summary, with every decision, as JSON "
+            "on standard output at the end."
         ),
     ] = False,
     *,

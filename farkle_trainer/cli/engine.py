@@ -19,10 +19,9 @@ from farkle_trainer.cli.game import (
     OpponentOpt,
     ScoreOpt,
     StepOpt,
-    TargetOpt,
 )
 from farkle_trainer.cli.groups import Options
-from farkle_trainer.cli.options import DiceArg, JsonOpt, OpeningOpt, PenaltyOpt, PlainOpt, RulesOpt
+from farkle_trainer.cli.options import DiceArg, JsonOpt, OpeningOpt, PenaltyOpt, PlainOpt, RulesOpt, TargetOpt
 from farkle_trainer.cli.params import dice_from, parse_points
 from farkle_trainer.cli.rules import load, opening_for, with_penalty
 from farkle_trainer.ui.progress import turn_progress

@@ -33,15 +33,6 @@ OpponentOpt = Annotated[
         "--opponent", metavar="POINTS", help="The opponent's banked score (with --score).", show_default=False
     ),
 ]
-TargetOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--target",
-        metavar="POINTS",
-        help="The game's target, 1,000 to 20,000 (default: the rule set's own, 10,000 for the presets).",
-        show_default=False,
-    ),
-]
 LastTurnOpt = Annotated[
     bool,
     typer.Option(

@@ -10,7 +10,7 @@ import typer
 
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.options import DataDirOpt, PenaltyOpt, PlainOpt, RulesOpt, argument
+from farkle_trainer.cli.options import DataDirOpt, PenaltyOpt, PlainOpt, RulesOpt, argument, json_option
 from farkle_trainer.cli.params import number_or_text
 from farkle_trainer.cli.rules import load, with_penalty
 from farkle_trainer.cli.storage import open_store_or_explain
@@ -42,7 +42,7 @@ def learn(
     plain: PlainOpt = False,
     data_dir: DataDirOpt = None,
     json: Annotated[
-        bool, typer.Option("--json", help="Print the list of lessons, with your status in each, as JSON.")
+        bool, json_option("Print the list of lessons, with your status in each, as JSON.")
     ] = False,
 ) -> None:
     """Lessons from the rules to good strategy, each ending in the drill that practises it.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,10 +12,21 @@ import typer
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.completion import complete_from
 from farkle_trainer.cli.errors import fail
-from farkle_trainer.cli.options import DataDirOpt, PenaltyOpt, PlainOpt, RulesOpt, points_option
+from farkle_trainer.cli.groups import Options
+from farkle_trainer.cli.options import (
+    DataDirOpt,
+    HouseOpeningOpt,
+    PenaltyOpt,
+    PlainOpt,
+    RulesOpt,
+    TargetOpt,
+    code_option,
+    file_option,
+    force_option,
+    seed_option,
+)
 from farkle_trainer.cli.params import parse_points, parse_target
 from farkle_trainer.cli.storage import open_store_or_explain
-from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -128,94 +140,110 @@ def warm_table(term: Terminal, setup: Setup) -> None:
         solve_all(tables, progress)
 
 
-@app.command(short_help="Whole games: vs computer, friends, solo.")
-def play(
-    vs: Annotated[
-        str | None,
-        typer.Option(
-            "--vs",
-            metavar="LEVELS",
-            help="Computers to play: easy, medium or hard, up to three, comma-separated (default: "
-            "one Medium). Easy banks at simple thresholds, Medium plays the best expected score under "
-            "the house rules, Hard the best chance of winning (with three or four players, against "
-            "the leader).",
-            show_default=False,
-            autocompletion=complete_from(lambda: LEVELS, listed=True, repeats=True),
-        ),
-    ] = None,
-    players: Annotated[
-        str | None,
-        typer.Option(
-            "--players",
-            metavar="NAMES",
-            help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs); "
-            "names of up to 20 characters.",
-            show_default=False,
-        ),
-    ] = None,
-    solo: Annotated[
-        bool,
-        typer.Option(
-            "--solo", help="Play alone: ten turns for the highest score, or with --target in fewest turns."
-        ),
-    ] = False,
-    rules: RulesOpt = "classic",
-    target: Annotated[
-        str | None, points_option("--target", "Points to win, 1,000 to 20,000 (default 10,000).")
-    ] = None,
-    opening: Annotated[
-        str | None,
-        points_option("--opening", "Opening minimum: no first bank below it (e.g. 350, 500, 1000)."),
-    ] = None,
-    penalty: PenaltyOpt = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            metavar="N",
-            min=0,
-            max=MAX_SEED,
-            help="Reproducible dice (and computer choices with them).",
-            show_default=False,
-        ),
-    ] = None,
-    fast: Annotated[
-        bool, typer.Option("--fast", help="Show the computers' actions at once, with no pause.")
-    ] = False,
-    coach: Annotated[
-        bool, typer.Option("--coach", help="Warn after a play that is a mistake or worse (a training game).")
-    ] = False,
-    data_dir: DataDirOpt = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Carry on with the unfinished game (in its own settings).")
-    ] = False,
+VsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--vs",
+        metavar="LEVELS",
+        help="Computers to play: easy, medium or hard, up to three, comma-separated (default: "
+        "one Medium). Easy banks at simple thresholds, Medium plays the best expected score under "
+        "the house rules, Hard the best chance of winning (with three or four players, against "
+        "the leader).",
+        show_default=False,
+        autocompletion=complete_from(lambda: LEVELS, listed=True, repeats=True),
+    ),
+]
+PlayersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        metavar="NAMES",
+        help="People at this keyboard, comma-separated (pass and play, 2-4 with any --vs); "
+        "names of up to 20 characters.",
+        show_default=False,
+    ),
+]
+SoloOpt = Annotated[
+    bool,
+    typer.Option(
+        "--solo", help="Play alone: ten turns for the highest score, or with --target in fewest turns."
+    ),
+]
+
+
+@dataclass(frozen=True)
+class SeatOptions(Options):
+    """Who plays a new game: computers, people at this keyboard, or one person alone."""
+
+    vs: VsOpt = None
+    players: PlayersOpt = None
+    solo: SoloOpt = False
+
+
+@dataclass(frozen=True)
+class TableOptions(Options):
+    """The rule table a new game is played on, and its house rules."""
+
+    rules: RulesOpt = "classic"
+    target: TargetOpt = None
+    opening: HouseOpeningOpt = None
+    penalty: PenaltyOpt = None
+
+
+@dataclass(frozen=True)
+class DiceOptions(Options):
+    """Where a new game's dice come from, if not drawn by the program: a seed, or a class code's."""
+
+    seed: Annotated[int | None, seed_option("Reproducible dice (and computer choices with them).")] = None
     code: Annotated[
         str | None,
-        typer.Option(
-            "--code",
-            metavar="CODE",
-            help="A class code, like MATH7B: the class's same dice, so everyone who types it plays the "
-            "same game against the same computer (instead of --seed).",
-            show_default=False,
+        code_option(
+            "A class code, like MATH7B: the class's same dice, so everyone who types it plays the same game "
+            "against the same computer (instead of --seed)."
         ),
-    ] = None,
+    ] = None
+
+
+@dataclass(frozen=True)
+class GameFileOptions(Options):
+    """The file a game is also written to as it goes."""
+
     save: Annotated[
         Path | None,
-        typer.Option(
+        file_option(
             "--save",
-            metavar="FILE.json",
-            help="Also write the game to FILE.json as it goes (a game played again goes to "
-            "FILE-2.json, ...); farkle-train review FILE.json shows it again.",
-            show_default=False,
+            "FILE.json",
+            "Also write the game to FILE.json as it goes (a game played again goes to FILE-2.json, ...); "
+            "farkle-train review FILE.json shows it again.",
         ),
-    ] = None,
+    ] = None
+    # Only a file that is the same game's, carried on, is replaced without it.
     force: Annotated[
         bool,
-        typer.Option(
-            "--force",
-            help="With --save: replace FILE.json even if it holds another game or is not a game file.",
-        ),
-    ] = False,
+        force_option("With --save: replace FILE.json even if it holds another game or is not a game file."),
+    ] = False
+
+
+CoachOpt = Annotated[
+    bool, typer.Option("--coach", help="Warn after a play that is a mistake or worse (a training game).")
+]
+FastOpt = Annotated[bool, typer.Option("--fast", help="Show the computers' actions at once, with no pause.")]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume", help="Carry on with the unfinished game (in its own settings).")
+]
+
+
+@app.command(short_help="Whole games: vs computer, friends, solo.")
+def play(
+    *,
+    seats: SeatOptions,
+    table: TableOptions,
+    dice: DiceOptions,
+    coach: CoachOpt = False,
+    fast: FastOpt = False,
+    resume: ResumeOpt = False,
+    file: GameFileOptions,
+    data_dir: DataDirOpt = None,
     plain: PlainOpt = False,
 ) -> None:
     """Play a whole game: against the computer, with friends at one keyboard, or solo.
@@ -230,6 +258,9 @@ def play(
     with the other player first.
     Example: farkle-train play --vs hard
     """
+    vs, players, solo = seats.vs, seats.players, seats.solo
+    rules, target, opening, penalty = table.rules, table.target, table.opening, table.penalty
+    seed, code, save, force = dice.seed, dice.code, file.save, file.force
     if code is not None and seed is not None:
         fail("--code and --seed both choose the dice: give one of them")
     if resume and code is not None:

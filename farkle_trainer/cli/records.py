@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from farkle_trainer.cli.app import command_group
-from farkle_trainer.cli.completion import complete_from, complete_rules
+from farkle_trainer.cli.completion import complete_from
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.options import (
     DataDirOpt,
@@ -24,6 +24,7 @@ from farkle_trainer.cli.options import (
     argument,
     classic_only_rules,
     file_option,
+    rules_option,
 )
 from farkle_trainer.cli.rules import load, unused_rules_note
 from farkle_trainer.cli.storage import may_replace, open_store_or_explain
@@ -44,13 +45,8 @@ def progress(
     ] = None,
     rules: Annotated[
         str | None,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="NAME|FILE.toml",
-            help="Only training on this rule set (default: training on every rule set).",
-            show_default=False,
-            autocompletion=complete_rules,
+        rules_option(
+            "Only training on this rule set (default: training on every rule set).", show_default=False
         ),
     ] = None,
     force: ReplaceOpt = False,

@@ -10,11 +10,17 @@ import typer
 
 from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.classcode import SessionOptions, end_result, start_session
-from farkle_trainer.cli.completion import complete_level, complete_topics
-from farkle_trainer.cli.options import one_of
+from farkle_trainer.cli.completion import complete_topics
+from farkle_trainer.cli.options import (
+    count_option,
+    json_option,
+    level_option,
+    one_of,
+    seed_option,
+    topic_option,
+)
 from farkle_trainer.cli.rules import load
 from farkle_trainer.cli.storage import open_store_or_explain
-from farkle_trainer.engine.seeded import MAX_SEED
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.ui.terminal import is_terminal
 
@@ -23,48 +29,29 @@ app = command_group()
 
 TopicOpt = Annotated[
     list[str] | None,
-    typer.Option(
-        "--topic",
-        "-t",
-        metavar="TOPIC",
-        help=f"{one_of(TOPICS)}; repeat it or use commas (default: all, mixed).",
-        show_default=False,
-        autocompletion=complete_topics,
-    ),
+    topic_option(f"{one_of(TOPICS)}; repeat it or use commas (default: all, mixed).", complete_topics),
 ]
 LevelOpt = Annotated[
     str | None,
-    typer.Option(
-        "--level",
-        metavar="easy|medium|hard",
-        help="Fix the difficulty (default: each topic's level follows your progress; medium with --seed).",
-        show_default=False,
-        autocompletion=complete_level,
+    level_option(
+        "Fix the difficulty (default: each topic's level follows your progress; medium with --seed)."
     ),
 ]
-CountOpt = Annotated[
-    int, typer.Option("--count", "-n", metavar="N", min=1, max=100, help="How many questions, 1 to 100.")
-]
+CountOpt = Annotated[int, count_option("questions")]
 SeedOpt = Annotated[
     int | None,
-    typer.Option(
-        "--seed",
-        metavar="SEED",
-        min=0,
-        max=MAX_SEED,
-        help="A whole number: the same seed gives the same questions on any machine, whatever your "
-        "progress, so a class can take one quiz.",
-        show_default=False,
+    seed_option(
+        "A whole number: the same seed gives the same questions on any machine, whatever your "
+        "progress, so a class can take one quiz."
     ),
 ]
 
 
 SummaryJsonOpt = Annotated[
     bool,
-    typer.Option(
-        "--json",
-        help="Ask on standard error as usual, and print the summary, with every answer, as JSON on "
-        "standard output at the end.",
+    json_option(
+        "Ask on standard error as usual, and print the summary, with every answer, as JSON on "
+        "standard output at the end."
     ),
 ]
 
