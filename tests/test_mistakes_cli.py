@@ -271,3 +271,29 @@ def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, f
         f"Skipped {len(expected)} of your mistakes: the rule file {table} has changed since.",
         "No other mistakes are due now.",
     ]
+
+
+@pytest.mark.parametrize(
+    "carried_on", [["play", "--resume", "--plain"], ["play", "--solo", "--plain", "--seed", "7"]]
+)
+def test_a_game_on_a_rule_file_carried_on_and_played_again_keeps_the_file(
+    tmp_path: Path, farkle_home: Path, carried_on: list[str]
+) -> None:
+    from farkle_trainer import load_rules
+
+    table = tmp_path / "kitchen.toml"
+    table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
+    setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, dice=Seeded("7", chosen=True))
+    lines, _ = greedy_script(setup, bank_at=100)
+    code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], [lines[0], "q"])
+    assert code == 0, err
+    # Carried on (by --resume, or by a yes when a game on the classic table is asked for), then
+    # played again: the game played again is the same game, on the same rule file.
+    offered = carried_on[1] != "--resume"
+    code, out, err = cli(carried_on, [*(["y"] if offered else []), *lines[1:], "y", "q"])
+    assert code == 0, err
+    assert out.count("Farkle solo: 10 turns for the highest score (kitchen table).") == 2, out
+    with Store.open(farkle_home) as store:
+        again, first = store.games()
+        assert first.finished and not again.finished
+        assert again.state["rules_file"] == first.state["rules_file"] == str(table)  # type: ignore[index]

@@ -24,6 +24,7 @@ from farkle_trainer.engine.game import solve_solo
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.store.db import Store
+from farkle_trainer.training import solving
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Form, Level, Player, Setup, dealt, new_setup
@@ -175,14 +176,16 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
         assert not new.finished
 
 
+def interrupted(tables: object, progress: object = None) -> None:
+    """A solve stopped by Ctrl-C."""
+    raise KeyboardInterrupt
+
+
 def test_ctrl_c_while_the_game_is_solved_saves_nothing(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The first game to a target solves its table first, behind a bar: no die has been seen.
-    def interrupted(term: object, setup: Setup) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    monkeypatch.setattr(solving, "solve_all", interrupted)
     code, out = run(HARD_1000, [])
     assert code == 130
     assert "Nothing was started." in out
@@ -194,11 +197,7 @@ def test_ctrl_c_while_the_game_is_solved_keeps_the_unfinished_game(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run(HARD_1000, ["q"])
-
-    def interrupted(term: object, setup: Setup) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(play_cli, "warm_table", interrupted)
+    monkeypatch.setattr(solving, "solve_all", interrupted)
     code, out = run(HARD_1000, ["n"])
     assert code == 130
     assert "Nothing was started; the unfinished game is kept." in out

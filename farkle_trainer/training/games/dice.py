@@ -249,6 +249,16 @@ Dice: TypeAlias = Seeded | ClassCode | Day | Drawn
 DICE_KINDS = (Seeded, ClassCode, Day, Drawn)
 
 
+def chosen_dice(seed: int | None = None, code: str | None = None) -> Dice:
+    """A new game's dice: a class code's (as the class typed it), a chosen seed's, or else a
+    seed drawn now."""
+    if seed is not None and code is not None:
+        raise GameError("a game's dice come from one place: a seed or a class code")
+    if code is not None:
+        return ClassCode(normalize_code(code))
+    return Seeded(new_seed()) if seed is None else Seeded(str(seed), chosen=True)
+
+
 def dice_data(dice: Dice) -> dict[str, Any]:
     """``dice`` as a saved setup holds them: always a seed, a class code and whether the seed was
     chosen (empty, empty and false where they do not apply), then a challenge's activity, a day,

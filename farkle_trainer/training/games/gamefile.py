@@ -77,6 +77,22 @@ def write_game_file(path: Path, state: m.MatchState, *, resigned: int | None = N
     write_whole(path, text.encode("utf-8"))
 
 
+class GameFileWriter:
+    """Writes a game to ``path`` (if any) after each action, and once more with its ending: the
+    seat that resigned, if one did."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def __call__(self, state: m.MatchState, resigned: int | None = None) -> None:
+        if self.path is None:
+            return
+        try:
+            write_game_file(self.path, state, resigned=resigned)
+        except OSError as exc:
+            raise GameFileError(f"--save: cannot write {self.path}: {exc.strerror or exc}") from None
+
+
 def check_game_path(path: Path, *, force: bool = False) -> None:
     """Refuse, before the first roll, a place the game cannot be written to.
 

@@ -342,8 +342,6 @@ def _decide(
 
 # -- a game kept in the store
 
-#: What ``farkle-train play`` says to carry on with a stopped game.
-RESUME_COMMAND = "farkle-train play --resume"
 #: What a person who asks for a hint in a rated game is told: the game stays rated.
 RATED_NO_HINTS = (
     "the coach is off in a rated game: finish this one or resign it, and then farkle-train play "

@@ -182,6 +182,17 @@ class Player:
         return self.level is None
 
 
+def seats(people: Sequence[str], computers: Sequence[Level] = ()) -> tuple[Player, ...]:
+    """The players of a game: the people by name, then the computers, each named by its level
+    (a second of a level is ``Hard 2``)."""
+    named: list[Player] = []
+    for level in computers:
+        name = level.value.capitalize()
+        taken = sum(1 for p in named if p.name.split(" ")[0] == name)
+        named.append(Player(f"{name} {taken + 1}" if taken else name, level))
+    return (*(Player(name) for name in people), *named)
+
+
 @dataclass(frozen=True)
 class Setup:
     """Everything fixed before the first roll. The house rules live in ``rules``."""

@@ -20,10 +20,7 @@ from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Review, Values
-from farkle_trainer.training.games.computers import Choice
 from farkle_trainer.training.games.dice import ClassCode, Day, Dice
-from farkle_trainer.training.games.play import RESUME_COMMAND, Position
 from farkle_trainer.training.games.setup import (
     RATED_OPENINGS,
     RATED_TARGETS,
@@ -36,12 +33,18 @@ from farkle_trainer.training.games.setup import (
     off_rules,
     unrated_because,
 )
+from farkle_trainer.training.games.workflow import RESUME_COMMAND
 from farkle_trainer.ui.views.fit import fit
 
+# The game's analysis, its computers and its hints load the solvers: a game that must be solved
+# says so before they load (see farkle_trainer.training.games.workflow).
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.store.rows import GameRow
+    from farkle_trainer.training.games.analysis import Review, Values
+    from farkle_trainer.training.games.computers import Choice
+    from farkle_trainer.training.games.play import Position
 
 SET_ASIDE_PROMPT = "Set aside:"
 #: The header offers u to change a set-aside: at the set-aside prompt there is none yet.

@@ -16,14 +16,16 @@ from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_u
 from farkle_trainer.engine.notation import dice_text, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
 from farkle_trainer.training.games.setup import Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
 
+# The analysis loads the solvers: only what it found is shown here.
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
 
 #: The review shows this many costly decisions in full, the worst first.
 REVIEW_IN_FULL = 3
