@@ -15,15 +15,31 @@ The public API is small::
 # the game solver either.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from farkle_trainer.api import explain, score, win_chance
+    from farkle_trainer.api import explain, new_game, score, win_chance
     from farkle_trainer.engine.dice import DiceError
     from farkle_trainer.engine.rules import Rules, RulesError
     from farkle_trainer.store.rules import load_rules
+    from farkle_trainer.training.games.game import Decision, Game
+    from farkle_trainer.training.games.setup import Level
+    from farkle_trainer.training.games.turn import GameError
+    from farkle_trainer.version import __version__ as __version__
 
-__all__ = ["DiceError", "Rules", "RulesError", "explain", "load_rules", "score", "win_chance"]
-__version__ = "0.2.0"
-
+__all__ = [
+    "Decision",
+    "DiceError",
+    "Game",
+    "GameError",
+    "Level",
+    "Rules",
+    "RulesError",
+    "explain",
+    "load_rules",
+    "new_game",
+    "score",
+    "win_chance",
+]
 _HOMES = {
+    "__version__": "farkle_trainer.version",
     "DiceError": "farkle_trainer.engine.dice",
     "Rules": "farkle_trainer.engine.rules",
     "RulesError": "farkle_trainer.engine.rules",
@@ -31,6 +47,11 @@ _HOMES = {
     "explain": "farkle_trainer.api",
     "score": "farkle_trainer.api",
     "win_chance": "farkle_trainer.api",
+    "new_game": "farkle_trainer.api",
+    "Game": "farkle_trainer.training.games.game",
+    "Decision": "farkle_trainer.training.games.game",
+    "Level": "farkle_trainer.training.games.setup",
+    "GameError": "farkle_trainer.training.games.turn",
 }
 
 

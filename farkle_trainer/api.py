@@ -1,17 +1,23 @@
 """The public functions that take a rule file as readily as a preset's name, and keep the
-game solver's tables on disk: the engine's answers, given the store's rules and cache.
+game solver's tables on disk: the engine's answers, given the store's rules and cache; and a
+whole game to play step by step (:func:`new_game`).
 
 ``load_rules`` itself is the store's (:func:`farkle_trainer.store.rules.load_rules`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine import scoring
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.store.rules import load_rules
+from farkle_trainer.training.games.setup import Level, Player
+
+if TYPE_CHECKING:
+    from farkle_trainer.training.games.game import Game
 
 RulesArg = Rules | str | Path | None
 
@@ -72,3 +78,43 @@ def _check_opened(name: str, opened: object, score: object) -> None:
         raise GameSolverError(
             f"{name} cannot be False for a score of {score:,}: a player with points has opened"
         )
+
+
+def new_game(
+    players: Sequence[str | Level | Player] = ("You", Level.MEDIUM),
+    rules: RulesArg = None,
+    *,
+    target: int | None = None,
+    opening: int | None = None,
+    penalty: int | None = None,
+    seed: int | None = None,
+    code: str | None = None,
+) -> Game:
+    """A new :class:`~farkle_trainer.training.games.game.Game` to play step by step.
+
+    ``players`` in seat order: a person by name, a computer by its
+    :class:`~farkle_trainer.training.games.setup.Level` (named after it), two to four of them
+    for a race to the target; one person alone plays solo, ten turns for the highest score, or
+    with a ``target`` that target in the fewest turns. ``rules`` as :func:`load_rules` takes
+    them, ``target``, ``opening`` and ``penalty`` (the house rules) the rules' own by default.
+    ``seed`` (0 to 2**63 - 1) deals reproducible dice, ``code`` a class code's, as ``play
+    --seed`` and ``play --code`` do; without either the dice are new. Raises ``GameError``
+    (from ``farkle_trainer.training.games.turn``, a ``ValueError``) for a game that cannot be
+    set up, and for a decision the rules do not allow.
+    """
+    from farkle_trainer.training.games.dice import chosen_dice
+    from farkle_trainer.training.games.game import Game
+    from farkle_trainer.training.games.setup import seats
+    from farkle_trainer.training.games.workflow import new_game as set_up
+
+    seated = seats(players)
+    game = set_up(
+        seated,
+        load_rules(rules),
+        solo=len(seated) == 1,
+        target=target,
+        opening=opening,
+        penalty=penalty,
+        dice=chosen_dice(seed, code),
+    )
+    return Game(game.setup)

@@ -118,7 +118,7 @@ def command_group(**options: Any) -> typer.Typer:
 
 def _print_version(value: bool) -> None:
     if value:
-        from farkle_trainer import __version__
+        from farkle_trainer.version import __version__
 
         print(f"farkle-train {__version__}")
         raise typer.Exit()

@@ -238,7 +238,7 @@ def new_game(seats: SeatOptions, table: TableOptions, dice: DiceOptions, *, coac
         fail("--vs takes up to three computers")
     if not solo and not names and not levels:
         levels = ["medium"]
-    players = seated(names or ["You"], [Level(level) for level in levels])
+    players = seated([*(names or ["You"]), *(Level(level) for level in levels)])
     if not solo and len(players) > MAX_PLAYERS:
         fail(f"a game has at most {MAX_PLAYERS} players, not {len(players)}")
     if not solo and len(players) < 2:

@@ -148,7 +148,7 @@ def checksum(data: Mapping[str, Any]) -> str:
 
 def result_document(r: Result) -> dict[str, Any]:
     """The JSON document of a result, checksum last."""
-    from farkle_trainer import __version__
+    from farkle_trainer.version import __version__
 
     doc: dict[str, Any] = {
         "format": RESULT_FORMAT,

@@ -47,7 +47,7 @@ class SavedGame:
 
 
 def game_document(state: m.MatchState, *, resigned: int | None = None) -> dict[str, Any]:
-    from farkle_trainer import __version__
+    from farkle_trainer.version import __version__
 
     return {
         "format": FORMAT,

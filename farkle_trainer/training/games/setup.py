@@ -182,15 +182,20 @@ class Player:
         return self.level is None
 
 
-def seats(people: Sequence[str], computers: Sequence[Level] = ()) -> tuple[Player, ...]:
-    """The players of a game: the people by name, then the computers, each named by its level
-    (a second of a level is ``Hard 2``)."""
-    named: list[Player] = []
-    for level in computers:
-        name = level.value.capitalize()
-        taken = sum(1 for p in named if p.name.split(" ")[0] == name)
-        named.append(Player(f"{name} {taken + 1}" if taken else name, level))
-    return (*(Player(name) for name in people), *named)
+def seats(entries: Sequence[str | Level | Player]) -> tuple[Player, ...]:
+    """The players of a game, in order: a person by name, a computer by its :class:`Level` (named
+    after it: ``Hard``, and a second one ``Hard 2``), or a :class:`Player` as it is."""
+    players: list[Player] = []
+    for entry in entries:
+        if isinstance(entry, Player):
+            players.append(entry)
+        elif isinstance(entry, Level):
+            name = entry.value.capitalize()
+            taken = sum(1 for p in players if p.level is not None and p.name.split(" ")[0] == name)
+            players.append(Player(f"{name} {taken + 1}" if taken else name, entry))
+        else:
+            players.append(Player(entry))
+    return tuple(players)
 
 
 @dataclass(frozen=True)
