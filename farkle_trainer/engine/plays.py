@@ -9,7 +9,7 @@ from farkle_trainer.engine.dice import Counts, counts_of, size
 from farkle_trainer.engine.grading import TIE
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import Split, score_table
-from farkle_trainer.engine.solver import STEP, Objective, Progress, Solution, solve
+from farkle_trainer.engine.solver import STEP, Objective, Progress, Solution, round_up, solve
 
 Action = Literal["bank", "roll"]
 
@@ -184,10 +184,3 @@ def _play(split: Split, roll: Counts, points: int, expected: Solution, reach: So
         expected=Valuation.of(expected, t, to_roll),
         chance=Valuation.of(reach, t, to_roll) if reach else None,
     )
-
-
-def round_up(points: int | None) -> int:
-    """Turn points move in fifties, so needing 1,330 is needing 1,350."""
-    if points is None or points <= 0:
-        return 0
-    return -(-points // STEP) * STEP
