@@ -355,22 +355,3 @@ def test_the_game_valuers_agree_with_the_game_plays(s: Situation, roll: tuple[in
     table = solve_game(s.rules, s.target, s.opening)
     plays = game_plays(counts_of(roll), s.points, s.score, s.opponent, table, s.last_turn, runs=s.runs)
     assert options_of(ranked_plays(s, roll)) == [(p.keep, p.bank, p.roll, p.action) for p in plays.plays]
-
-
-@given(game_situations(), ROLLS)
-def test_every_valuer_agrees_with_the_drills(s: Situation, roll: tuple[int, ...]) -> None:
-    from farkle_trainer.engine.decisions import Kind, Position, decision_for
-
-    common = {"rules": s.rules, "points": s.points, "roll": roll, "opening": s.opening}
-    if isinstance(s, WinGame):
-        p = Position(
-            kind=Kind.GAME, banked=s.score, opponent=s.opponent, target=s.target, runs=s.runs, **common
-        )
-    elif isinstance(s, FewestTurns):
-        p = Position(kind=Kind.SOLO, banked=s.score, target=s.target, runs=s.runs, **common)
-    else:
-        return
-    ranked = ranked_plays(s, roll)
-    assert [(c.keep, c.action, c.value) for c in decision_for(p).choices] == [
-        (c.keep, c.action, c.value.amount) for c in ranked.candidates
-    ]

@@ -96,12 +96,11 @@ def _quiz_entry(number: int, q: Question) -> Entry:
 
 def _drill_entry(number: int, p: Position) -> Entry:
     from farkle_trainer.engine.decisions import decision_for, measure, play_words, situation_lines, value_text
-    from farkle_trainer.engine.grading import loss
 
     d = decision_for(p)
     best = d.best
     why = [f"{measure(p).capitalize()} {value_text(p, best.value)}."]
-    runner_up = next((c for c in d.choices[1:] if loss(best.value, c.value, p.unit) > 0), None)
+    runner_up = next((c for c in d.choices[1:] if d.ranked.loss(c) > 0), None)
     if runner_up is not None:
         why.append(f"Next best: {play_words(p, runner_up)}, {value_text(p, runner_up.value)}.")
     lines = tuple(situation_lines(p)) + ((f"(A classic position: {p.title}.)",) if p.title else ())

@@ -38,7 +38,6 @@ from farkle_trainer.engine.grading import (
     Unit,
     gives_up_text,
     grade_scale,
-    loss,
     loss_figure,
     rating_figure,
 )
@@ -149,7 +148,7 @@ def table_rows(g: Grading) -> list[tuple[int, Choice]]:
 
 def _gives_up(g: Grading, c: Choice) -> str:
     unit = g.position.unit
-    lost = loss(g.best.value, c.value, unit)
+    lost = g.decision.ranked.loss(c)
     return "" if lost < grade_scale(unit)[0] else gives_up_text(lost, unit)
 
 
