@@ -164,9 +164,11 @@ def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(seed: 
         assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
     # The roll that Farkled, valued independently: the turn's expected score with a Farkle worth
     # nothing beyond the turn, and the Farkle itself worth 0.
-    v = a.values(state.setup, last)
+    runs = dict(zip(state.log, m.move_runs(state), strict=True))[last]
+    assert runs.my_farkles == 2
+    v = a.values(state.setup, last, runs=runs)
     plain = solve(state.rules, Objective.expected())
-    assert v.farkle == 0.0
+    assert v.farkle.amount == 0.0
     assert v.luck == pytest.approx(-plain.roll_value(last.points, len(last.roll)), abs=1e-9)
 
 

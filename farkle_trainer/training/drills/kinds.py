@@ -25,9 +25,10 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.gameplan import TableKind
-from farkle_trainer.engine.plays import Play, round_up
+from farkle_trainer.engine.plays import Play
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.situations import need_to_pass, opening_in_force
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.drills.scores import Start, game_scores, solo_score
 
@@ -50,7 +51,7 @@ class Setting:
 
     @property
     def need(self) -> int | None:
-        return None if self.leader is None or self.banked is None else round_up(self.leader - self.banked + 1)
+        return None if self.leader is None or self.banked is None else need_to_pass(self.leader, self.banked)
 
 
 # -- settings
@@ -92,9 +93,8 @@ ScoreDraw = Callable[[Rules, int, Stream], Start]
 def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
     target = _target(rules)
     start = draw(rules, target, stream)
-    opened = start.banked > 0 or bool(start.runs.my_opened)
     return Setting(
-        opening=0 if opened else rules.opening_minimum,
+        opening=opening_in_force(rules.opening_minimum, start.banked, start.runs),
         banked=start.banked,
         opponent=start.opponent,
         target=target,
