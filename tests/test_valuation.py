@@ -322,36 +322,3 @@ def test_a_table_plays_its_own_action_after_the_best_set_aside() -> None:
     assert play is not None and (play.keep, play.action) == ((1,), "roll")
     assert ranked.best is not None and (ranked.best.keep, ranked.best.action) == ((1,), "roll")
     assert ranked_plays(TurnPoints(CLASSIC, 0), (2, 3, 4, 6, 6, 3)).table_play is None
-
-
-# -- the one valuation agrees with the ones it replaces
-
-
-def options_of(ranked: Ranked) -> list[tuple[tuple[int, ...], float | None, float, str]]:
-    return [
-        (o.keep, None if o.bank is None else o.bank.amount, o.roll.amount, o.action) for o in ranked.options
-    ]
-
-
-@given(turn_situations(), ROLLS)
-def test_the_turn_valuer_agrees_with_the_hint(s: Situation, roll: tuple[int, ...]) -> None:
-    from farkle_trainer.engine.plays import hint
-
-    assert isinstance(s, TurnPoints | ReachTotal)
-    need = s.need if isinstance(s, ReachTotal) else None
-    cost = s.farkle_cost if isinstance(s, TurnPoints) else 0
-    h = hint(roll, s.points, s.rules, opening=s.opening, need=need, farkle_value=-cost)
-    assert options_of(ranked_plays(s, roll)) == [
-        (p.keep, p.value.bank, p.value.roll, p.value.action) for p in h.plays
-    ]
-
-
-@given(game_situations(), ROLLS)
-def test_the_game_valuers_agree_with_the_game_plays(s: Situation, roll: tuple[int, ...]) -> None:
-    from farkle_trainer.engine.game import game_plays
-
-    if not isinstance(s, WinGame):
-        return
-    table = solve_game(s.rules, s.target, s.opening)
-    plays = game_plays(counts_of(roll), s.points, s.score, s.opponent, table, s.last_turn, runs=s.runs)
-    assert options_of(ranked_plays(s, roll)) == [(p.keep, p.bank, p.roll, p.action) for p in plays.plays]

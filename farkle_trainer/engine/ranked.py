@@ -14,6 +14,7 @@ equal values in their set-aside's order, the table's own action first (rolling o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import counts_of, size
@@ -23,7 +24,7 @@ from farkle_trainer.engine.situations import Situation, SituationError
 from farkle_trainer.engine.value import Value
 
 if TYPE_CHECKING:
-    from farkle_trainer.engine.valuers import Valuer
+    pass
 
 Action = Literal["bank", "roll"]
 
@@ -70,6 +71,8 @@ class Option:
     bank: Value | None
     roll: Value
     action: Action
+    #: The value of the better action (rolling on where banking is no move).
+    best: Value
 
     @property
     def keep(self) -> tuple[int, ...]:
@@ -84,11 +87,6 @@ class Option:
         return self.dice_left or 6
 
     @property
-    def best(self) -> Value:
-        """The value of the better action (rolling on where banking is no move)."""
-        return self.roll if self.bank is None else max(self.bank, self.roll)
-
-    @property
     def candidates(self) -> tuple[Candidate, ...]:
         """Its plays: bank (where allowed), then roll on."""
         made = (Candidate(self.split, "roll", self.points_after, self.dice_left, self.roll),)
@@ -99,7 +97,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Ranked:
-    """Every play of ``roll`` in ``situation``, best first, and what the roll was worth.
+    """Every play of ``roll`` (faces ascending) in ``situation``, best first, and what the roll
+    was worth.
 
     ``before``: the value of throwing these dice, before they were thrown (the mean over
     every fair roll); ``farkle``: the value of a Farkle. The luck of the roll is the value of
@@ -109,9 +108,21 @@ class Ranked:
     situation: Situation
     roll: tuple[int, ...]
     options: tuple[Option, ...]
-    candidates: tuple[Candidate, ...]
     before: Value
     farkle: Value
+
+    @cached_property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """Every play, best first: by value, equal values in their set-aside's order, the
+        table's own action first."""
+        sign = 1.0 if self.unit.lower_is_better else -1.0
+        plays = [
+            ((sign * c.value.amount, i, 0 if c.action == o.action else 1), c)
+            for i, o in enumerate(self.options)
+            for c in o.candidates
+        ]
+        plays.sort(key=lambda p: p[0])
+        return tuple(c for _, c in plays)
 
     @property
     def unit(self) -> Unit:
@@ -180,8 +191,7 @@ class Ranked:
         """The same roll with ``keep`` already set aside: only bank or roll on is left."""
         keep = tuple(sorted(keep))
         options = tuple(o for o in self.options if o.keep == keep)
-        candidates = tuple(c for c in self.candidates if c.keep == keep)
-        return Ranked(self.situation, self.roll, options, candidates, self.before, self.farkle)
+        return Ranked(self.situation, self.roll, options, self.before, self.farkle)
 
 
 def ranked_plays(situation: Situation, roll: tuple[int, ...] | list[int]) -> Ranked:
@@ -198,25 +208,21 @@ def ranked_plays(situation: Situation, roll: tuple[int, ...] | list[int]) -> Ran
     points = situation.points
     keyed = []
     for split in score_table(situation.rules).selections(counts):
-        option = _option(valuer, unit, split, points + split.points, n - len(split.dice))
-        t, to_roll = option.points_after, option.dice_to_roll
+        t, left = points + split.points, n - len(split.dice)
+        to_roll = left or 6
+        bank, roll_on = valuer.bank(t), valuer.roll(t, to_roll)
+        action: Action = "roll" if valuer.rolls_on(bank, roll_on) else "bank"
+        rolled = Value(unit, roll_on)
+        if bank is None:
+            option = Option(split, t, left, None, rolled, action, rolled)
+        else:
+            banked = Value(unit, bank)
+            # The better of the two; banking where they are equal.
+            best = rolled if sign * roll_on < sign * bank else banked
+            option = Option(split, t, left, banked, rolled, action, best)
         key = (sign * option.best.amount, -valuer.tiebreak(t, to_roll), -split.points, -to_roll, split.dice)
         keyed.append((key, option))
     keyed.sort(key=lambda k: k[0])
-    options = tuple(option for _, option in keyed)
-    plays = [
-        ((sign * c.value.amount, i, 0 if c.action == o.action else 1), c)
-        for i, o in enumerate(options)
-        for c in o.candidates
-    ]
-    plays.sort(key=lambda p: p[0])
     before = Value(unit, valuer.roll(points, n))
-    farkle = Value(unit, valuer.farkle())
-    return Ranked(situation, tuple(roll), options, tuple(c for _, c in plays), before, farkle)
-
-
-def _option(valuer: Valuer, unit: Unit, split: Split, t: int, left: int) -> Option:
-    bank = valuer.bank(t)
-    roll = valuer.roll(t, left or 6)
-    action: Action = "roll" if valuer.rolls_on(bank, roll) else "bank"
-    return Option(split, t, left, None if bank is None else Value(unit, bank), Value(unit, roll), action)
+    options = tuple(option for _, option in keyed)
+    return Ranked(situation, tuple(sorted(roll)), options, before, Value(unit, valuer.farkle()))

@@ -16,7 +16,7 @@ solved table that values it (:meth:`valuer`):
 The opening minimum is not a goal of its own: it holds a player in every goal until they have
 opened. Where a game's scores, runs and rules decide what holds, :func:`situation` works it out:
 the opening minimum in force and the Farkle cost are derived there, and only there
-(:func:`opening_in_force`, :func:`farkle_cost`).
+(:func:`opened`, :func:`opening_in_force`, :func:`farkle_cost`).
 
 A new goal is a variant here with its unit (and the unit's grade scale in
 :mod:`~farkle_trainer.engine.grading`), a :class:`~farkle_trainer.engine.valuers.Valuer` over
@@ -50,11 +50,17 @@ class SituationError(InputError):
 # -- the rules every game follows: who is held by the opening minimum, what a Farkle costs
 
 
+def opened(score: int, runs: Runs = NO_RUNS) -> bool:
+    """Whether a player on ``score`` has opened: they have banked, so the opening minimum holds
+    them no more. A score above 0 says so, and for a player the three-Farkle penalty knocked
+    back to 0, ``runs.my_opened``."""
+    return score > 0 or bool(runs.my_opened)
+
+
 def opening_in_force(opening: int, score: int, runs: Runs = NO_RUNS) -> int:
     """The opening minimum that holds a player on ``score``: the game's ``opening`` until they
-    have opened, then none. A player has opened once they have banked: a score above 0, or one
-    the three-Farkle penalty knocked back to 0 (``runs.my_opened``)."""
-    return 0 if score > 0 or runs.my_opened else opening
+    have opened, then none."""
+    return 0 if opened(score, runs) else opening
 
 
 def farkle_cost(rules: Rules, score: int, runs: Runs, *, last_turn: bool = False) -> int:
@@ -197,8 +203,7 @@ class WinGame:
 
         table = solve_game(self.rules, self.target, self.opening)
         if self.last_turn:
-            opened = opening_in_force(self.opening, self.score, self.runs) == 0
-            return LastTurnValuer(table, self.opponent - self.score, opened)
+            return LastTurnValuer(table, self.opponent - self.score, opened(self.score, self.runs))
         return GameValuer(table, self.score, self.opponent, self.runs)
 
 

@@ -11,12 +11,10 @@ points for a chance), the scale every grade is set in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import total_ordering
 
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, loss
 
 
-@total_ordering
 @dataclass(frozen=True, slots=True)
 class Value:
     """``amount`` in ``unit``'s own terms: points, a chance from 0 to 1, or turns."""
@@ -24,14 +22,32 @@ class Value:
     unit: Unit
     amount: float
 
-    def __lt__(self, other: object) -> bool:
-        """Worse than ``other``."""
+    def _goodness(self, other: object) -> tuple[float, float]:
+        """This amount and ``other``'s, signed so that the greater is the better."""
         if not isinstance(other, Value):
-            return NotImplemented
+            raise TypeError(f"a value does not compare with {other!r}")
         self._same_unit(other)
         if self.unit.lower_is_better:
-            return self.amount > other.amount
-        return self.amount < other.amount
+            return -self.amount, -other.amount
+        return self.amount, other.amount
+
+    def __lt__(self, other: object) -> bool:
+        """Worse than ``other``."""
+        mine, theirs = self._goodness(other)
+        return mine < theirs
+
+    def __le__(self, other: object) -> bool:
+        mine, theirs = self._goodness(other)
+        return mine <= theirs
+
+    def __gt__(self, other: object) -> bool:
+        """Better than ``other``."""
+        mine, theirs = self._goodness(other)
+        return mine > theirs
+
+    def __ge__(self, other: object) -> bool:
+        mine, theirs = self._goodness(other)
+        return mine >= theirs
 
     def __float__(self) -> float:
         return self.amount
