@@ -25,8 +25,6 @@ from farkle_trainer.engine.decisions import (
     points_choice,
     position_data,
     position_from_data,
-    question_line,
-    situation_lines,
 )
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.farkles import Runs
@@ -53,6 +51,7 @@ from farkle_trainer.training.classroom.worksheet import decide_sheet
 from farkle_trainer.training.drills.drills import Plan, generate, summarize, worth_asking
 from farkle_trainer.training.drills.kinds import DISAGREE_WEIGHT, spec_of
 from farkle_trainer.training.drills.session import drill_stream, parse_kinds
+from farkle_trainer.training.drills.words import question_line, situation_lines
 from farkle_trainer.training.progress import export_answers
 from farkle_trainer.ui.views import drills as view
 

@@ -17,12 +17,12 @@ from farkle_trainer.engine.decisions import (
     decision_for,
     grade,
     position_data,
-    situation_lines,
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Grade, Unit
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.schedule import MISTAKES
+from farkle_trainer.training.drills.words import situation_lines
 from farkle_trainer.training.games.analysis import review_move, situation_of, values
 from farkle_trainer.training.games.match import Move
 from farkle_trainer.training.games.setup import TEN_TURNS, Form, Level, Player, Setup

@@ -39,9 +39,9 @@ from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
-from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_scale, in_points, loss_figure
+from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_scale, in_points
 from farkle_trainer.engine.kinds import KINDS, SCORE_KINDS, Kind
-from farkle_trainer.engine.notation import Action, dice_count, dice_text, ev, in_a_row, percent, points
+from farkle_trainer.engine.notation import Action, dice_count, dice_text, points
 from farkle_trainer.engine.ranked import Candidate, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
@@ -54,7 +54,6 @@ from farkle_trainer.engine.situations import (
     situation,
 )
 from farkle_trainer.engine.solver import STEP, Objective, solve
-from farkle_trainer.engine.value import Value
 
 DEFAULT_OPENING = 500
 #: The most an opponent who has reached the target may have above it, in a game position of a
@@ -544,39 +543,7 @@ def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
     return tuple(notes)
 
 
-def reason_lines(g: Grading) -> list[str]:
-    """Why the best set-aside beats the player's: for each, the dice it leaves, the chance
-    that their roll Farkles, and what rolling them and banking are worth.
-
-    Empty when the player set aside what the best play sets aside (then only the action
-    differs, and the values already say why).
-    """
-    p = g.position
-    if g.chosen.keep == g.best.keep:
-        return []
-    table = score_table(p.rules)
-    out = []
-    for whose, keep in (("The best play", g.best.keep), ("Your play", g.chosen.keep)):
-        options = {c.action: c for c in g.decision.choices_for(keep)}
-        roll = options["roll"]
-        n = roll.dice_to_roll
-        left = "hot dice, so all 6 roll again" if roll.hot_dice else f"{dice_count(n)} left"
-        chance = float(table.farkle_chance(n))
-        bank = options.get("bank")
-        banking = (
-            f"banking {points(roll.points_after)} is worth {value_text(p, bank.value)}"
-            if bank is not None
-            else f"banking {points(roll.points_after)} is not allowed"
-        )
-        out.append(
-            f"{whose}, keep {dice_text(keep)} for {points(roll.points_after)}: {left}, "
-            f"a {percent(chance)} chance that the next roll Farkles; rolling on is worth "
-            f"{value_text(p, roll.value)}, {banking} ({measure(p)})."
-        )
-    return out
-
-
-# -- decisions in words: what the screen shows, the records and result files keep
+# -- a play in notation: what the screen shows, the records and result files keep
 
 
 def _action_words(c: Choice, *, joiner: str) -> str:
@@ -599,141 +566,3 @@ def play_short(p: Position, c: Choice) -> str:
     if p.kept is not None:
         return _action_words(c, joiner=", ")
     return f"keep {dice_text(c.keep)}, {_action_words(c, joiner=', ')}"
-
-
-def _so_far(p: Position) -> str:
-    if p.points == 0:
-        return "Nothing set aside yet this turn."
-    return f"{points(p.points)} points set aside this turn."
-
-
-def _not_opened(p: Position) -> str:
-    return f"You have not opened yet: you cannot bank a turn worth less than {points(p.opening)}."
-
-
-def _scores_lines(p: Position) -> list[str]:
-    assert p.banked is not None and p.target is not None
-    runs = p.runs
-    if p.kind == "solo":
-        out = [
-            f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked"
-            f"{in_a_row(runs.my_farkles)}."
-        ]
-    elif p.last_turn:
-        assert p.opponent is not None
-        behind = p.opponent - p.banked
-        out = [
-            f"Your last turn in a game to {points(p.target)}: your opponent reached it with "
-            f"{points(p.opponent)}, and you have {points(p.banked)} banked.",
-            f"You need {points(behind + STEP)} this turn to win; {points(behind)} ties, and a tie "
-            "shares the win.",
-        ]
-    else:
-        assert p.opponent is not None
-        theirs = f"{points(p.opponent)}{in_a_row(runs.opponent_farkles)}"
-        out = [
-            f"Game to {points(p.target)} against one opponent: you have {points(p.banked)} banked"
-            f"{in_a_row(runs.my_farkles)}, your opponent {theirs}."
-        ]
-    penalty = p.rules.three_farkle_penalty
-    if penalty and not p.last_turn:
-        out.append(f"Three Farkles in a row cost {points(penalty)} (never below 0).")
-    if p.opening:
-        if not p.opened:
-            out.append(_not_opened(p))
-        elif not p.banked:
-            out.append(
-                f"You have opened already (the penalty knocked you back to 0): the opening minimum "
-                f"of {points(p.opening)} no longer holds you."
-            )
-        if p.kind == "game" and not p.opponent:
-            out.append(
-                "Your opponent has opened already (the penalty knocked them back to 0)."
-                if runs.opponent_opened
-                else f"Your opponent has not opened yet (opening minimum {points(p.opening)})."
-            )
-    return out
-
-
-def situation_lines(p: Position) -> list[str]:
-    """The moment to decide, in sentences: scores, turn points and the roll."""
-    out: list[str] = []
-    if p.kind in SCORE_KINDS:
-        out += _scores_lines(p)
-    if p.kind == "final-round":
-        assert p.leader is not None and p.banked is not None and p.need is not None
-        out.append(
-            f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
-            f"so you need {points(p.need)} this turn to pass."
-        )
-        if p.opening:
-            out.append(_not_opened(p))
-    if p.kind == "opening":
-        out.append(
-            f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."
-        )
-    if p.third_farkle:
-        assert p.banked is not None
-        out.append(
-            f"You have {points(p.banked)} banked{in_a_row(p.runs.my_farkles)}: a Farkle now costs "
-            f"{points(-p.farkle_value)} more (three in a row cost {points(p.rules.three_farkle_penalty)}, "
-            "never below 0)."
-        )
-    if p.kept is not None:
-        n = p.dice_to_roll
-        left = "hot dice, all 6 to roll again" if len(p.kept) == len(p.roll) else f"{dice_count(n or 0)} left"
-        out.append(
-            f"{_so_far(p)} You rolled {dice_text(p.roll)} and set aside {dice_text(p.kept)}: "
-            f"{points(p.at_stake)} points at stake, {left}."
-        )
-    elif p.points and len(p.roll) == 6:
-        # Six dice with points at stake can only come from hot dice; say so, or it reads like a slip.
-        out.append(
-            f"Hot dice: all six scored, so you roll six again with {points(p.points)} at stake: "
-            f"{dice_text(p.roll)}"
-        )
-    else:
-        out.append(f"{_so_far(p)} You roll {dice_count(len(p.roll))}: {dice_text(p.roll)}")
-    return out
-
-
-def question_line(p: Position) -> str:
-    """The situation in one line, as kept in the progress records."""
-    return " ".join(situation_lines(p))
-
-
-def value_text(p: Position, value: Value) -> str:
-    if p.unit in (Unit.CHANCE, Unit.WIN):
-        return percent(value.amount)
-    return f"{value.amount:.3f}" if p.unit == Unit.TURNS else ev(value.amount)
-
-
-def measure(p: Position) -> str:
-    return {
-        Unit.CHANCE: "chance of passing the leader",
-        Unit.WIN: "chance of winning",
-        Unit.TURNS: "expected turns after this one",
-    }.get(p.unit, "expected turn score")
-
-
-def loss_text(p: Position, lost: float) -> str:
-    if p.unit in (Unit.CHANCE, Unit.WIN):
-        return f"{loss_figure(lost, p.unit)} percentage points"
-    return f"{loss_figure(lost, p.unit)} {'turns' if p.unit == Unit.TURNS else 'points'}"
-
-
-def points_line(g: Grading) -> str | None:
-    """``"For points you would keep 1 5 and bank 650; to win, keep 1 and roll 5 dice."``
-
-    Said for a game or solo position where the expected-points play is not a best play.
-    """
-    other = g.points_play
-    if other is None:
-        return None
-    p = g.position
-    goal = "to win" if p.kind == "game" else "for the fewest turns"
-    lost = other.value.loss_to(g.best.value)
-    return (
-        f"For points you would {play_words(p, other)}; {goal}, {play_words(p, g.best)} "
-        f"(playing for points gives up {loss_text(p, lost)})."
-    )

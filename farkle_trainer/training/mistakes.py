@@ -36,7 +36,6 @@ from farkle_trainer.engine.decisions import (
     play_words,
     position_data,
     position_from_data,
-    question_line,
 )
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
@@ -46,6 +45,7 @@ from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints
 from farkle_trainer.store.rows import ItemState, Mistake
 from farkle_trainer.store.schedule import MISTAKES
+from farkle_trainer.training.drills.words import question_line
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
