@@ -44,6 +44,7 @@ from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.situations import TurnPoints
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.codes import class_drills
 from farkle_trainer.training.classroom.report import class_report
@@ -259,7 +260,7 @@ def test_a_last_turns_play_for_points_counts_no_penalty_as_the_hint_does() -> No
     the game, so playing for points rolls on too. Counting the penalty it would bank 200."""
     rules = PENALTY.with_house_rules(target=2000)
     p = Position(rules, Kind.GAME, 0, (1, 1, 2), banked=300, opponent=2000, target=2000, runs=Runs(2))
-    assert p.last_turn and p.farkle_value == 0
+    assert p.last_turn and p.points_situation.farkle_cost == 0
     d = decision_for(p)
     assert d.best.action == "roll"
     assert points_choice(d) is None
@@ -271,7 +272,7 @@ def test_a_last_turns_play_for_points_counts_no_penalty_as_the_hint_does() -> No
 def test_a_keep_position_with_a_third_farkle_at_stake_counts_what_it_costs() -> None:
     """Two Farkles in a row and 700 banked: a Farkle now costs the turn and 700 more."""
     p = Position(PENALTY, Kind.KEEP, 300, (1, 5, 2, 3), banked=700, runs=Runs(my_farkles=2))
-    assert p.third_farkle and p.farkle_value == -700
+    assert p.third_farkle and p.situation == TurnPoints(PENALTY, 300, farkle_cost=700)
     d = decision_for(p)
     h = hint(p.roll, 300, PENALTY, farkle_value=-700)
     expected = {}

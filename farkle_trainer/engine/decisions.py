@@ -192,17 +192,6 @@ class Position:
         return made
 
     @property
-    def opened(self) -> bool:
-        """Whether the player may bank below the game's opening minimum."""
-        return self.points_situation.opening == 0
-
-    @property
-    def farkle_value(self) -> int:
-        """What a Farkle is worth beyond the turn's points in expected points: minus the penalty, on
-        a turn that would be the third Farkle in a row of a player with points banked."""
-        return -self.points_situation.farkle_cost
-
-    @property
     def need(self) -> int | None:
         """Final round: the turn total that passes the leader (more than leader - banked)."""
         return self.situation.need if isinstance(self.situation, ReachTotal) else None
