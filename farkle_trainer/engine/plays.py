@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from farkle_trainer.engine.grading import TIE
 from farkle_trainer.engine.notation import Action
-from farkle_trainer.engine.ranked import Option, ranked_plays
+from farkle_trainer.engine.ranked import Option, Selection, ranked_plays
 from farkle_trainer.engine.rules import Rules
-from farkle_trainer.engine.scoring import Split
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints
 from farkle_trainer.engine.solver import Objective, Progress, round_up, solve
 
@@ -34,32 +33,16 @@ class Valuation:
         return cls(bank, option.roll.amount, option.best.amount, option.action)
 
 
-@dataclass(frozen=True)
-class Play:
+@dataclass(frozen=True, slots=True)
+class Play(Selection):
     """One distinct scoring selection of a roll, with what it is worth.
 
-    ``dice_left`` is 0 after hot dice (the roll on is then with six dice). ``expected``
-    values are expected final turn scores; ``chance`` values, present when playing to reach
-    a total, are chances of ending the turn with at least it.
+    ``expected`` values are expected final turn scores; ``chance`` values, present when
+    playing to reach a total, are chances of ending the turn with at least it.
     """
 
-    split: Split
-    points_after: int
-    dice_left: int
     expected: Valuation
     chance: Valuation | None
-
-    @property
-    def keep(self) -> tuple[int, ...]:
-        return self.split.dice
-
-    @property
-    def score(self) -> int:
-        return self.split.points
-
-    @property
-    def dice_to_roll(self) -> int:
-        return self.dice_left or 6
 
     @property
     def value(self) -> Valuation:

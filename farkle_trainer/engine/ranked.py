@@ -30,17 +30,13 @@ Action = Literal["bank", "roll"]
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    """One play of a roll: set ``split`` aside, then ``action``; worth ``value``.
-
-    ``dice_left`` is 0 after hot dice (a roll on then throws six dice).
-    """
+class Selection:
+    """One distinct scoring selection of a roll, and the turn it leaves: ``points_after`` at
+    stake, ``dice_left`` to roll (0 after hot dice: a roll on then throws six dice)."""
 
     split: Split
-    action: Action
     points_after: int
     dice_left: int
-    value: Value
 
     @property
     def keep(self) -> tuple[int, ...]:
@@ -60,39 +56,31 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
-    """One distinct scoring selection of a roll: what banking after it is worth (None where it is
-    not a move), what rolling on is worth, and ``action``, what the table itself does (rolling
-    on at a tie within its rounding)."""
+class Candidate(Selection):
+    """One play of a roll: set ``split`` aside, then ``action``; worth ``value``."""
 
-    split: Split
-    points_after: int
-    dice_left: int
+    action: Action
+    value: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Selection):
+    """A selection valued: what banking after it is worth (None where it is not a move), what
+    rolling on is worth, the better of the two, and ``action``, what the table itself does
+    (rolling on at a tie within its rounding)."""
+
     bank: Value | None
     roll: Value
-    action: Action
-    #: The value of the better action (rolling on where banking is no move).
     best: Value
-
-    @property
-    def keep(self) -> tuple[int, ...]:
-        return self.split.dice
-
-    @property
-    def score(self) -> int:
-        return self.split.points
-
-    @property
-    def dice_to_roll(self) -> int:
-        return self.dice_left or 6
+    action: Action
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
         """Its plays: bank (where allowed), then roll on."""
-        made = (Candidate(self.split, "roll", self.points_after, self.dice_left, self.roll),)
+        made = (Candidate(self.split, self.points_after, self.dice_left, "roll", self.roll),)
         if self.bank is None:
             return made
-        return (Candidate(self.split, "bank", self.points_after, self.dice_left, self.bank), *made)
+        return (Candidate(self.split, self.points_after, self.dice_left, "bank", self.bank), *made)
 
 
 @dataclass(frozen=True)
@@ -214,12 +202,12 @@ def ranked_plays(situation: Situation, roll: tuple[int, ...] | list[int]) -> Ran
         action: Action = "roll" if valuer.rolls_on(bank, roll_on) else "bank"
         rolled = Value(unit, roll_on)
         if bank is None:
-            option = Option(split, t, left, None, rolled, action, rolled)
+            option = Option(split, t, left, None, rolled, rolled, action)
         else:
             banked = Value(unit, bank)
             # The better of the two; banking where they are equal.
             best = rolled if sign * roll_on < sign * bank else banked
-            option = Option(split, t, left, banked, rolled, action, best)
+            option = Option(split, t, left, banked, rolled, best, action)
         key = (sign * option.best.amount, -valuer.tiebreak(t, to_roll), -split.points, -to_roll, split.dice)
         keyed.append((key, option))
     keyed.sort(key=lambda k: k[0])
