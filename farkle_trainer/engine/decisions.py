@@ -136,7 +136,12 @@ class Position:
             if name not in holds and getattr(self, name) != unset:
                 raise DrillError(f"a {self.kind} drill has no {words}")
         _CHECKS[self.kind](self)
-        made = situation(
+        object.__setattr__(self, "situation", self.played_for(unit))
+
+    def played_for(self, unit: Unit) -> Situation:
+        """This moment of a game played for ``unit`` (see
+        :func:`~farkle_trainer.engine.situations.situation`)."""
+        return situation(
             self.rules,
             self.points,
             unit,
@@ -146,7 +151,6 @@ class Position:
             target=self.target,
             opening=self.opening,
         )
-        object.__setattr__(self, "situation", made)
 
     @property
     def third_farkle(self) -> bool:
@@ -176,18 +180,7 @@ class Position:
     def points_situation(self) -> TurnPoints:
         """The same moment played for expected points: the situation itself where the position is
         played for points; a game or solo position's own opening minimum in force and Farkle cost."""
-        if isinstance(self.situation, TurnPoints):
-            return self.situation
-        made = situation(
-            self.rules,
-            self.points,
-            Unit.POINTS,
-            score=self.banked or 0,
-            leader=self.opponent or 0,
-            runs=self.runs,
-            target=self.target,
-            opening=self.opening,
-        )
+        made = self.situation if isinstance(self.situation, TurnPoints) else self.played_for(Unit.POINTS)
         assert isinstance(made, TurnPoints)
         return made
 

@@ -67,29 +67,28 @@ def _action_words(play: Option | None, action: str) -> str:
 
 
 def _game_heading(h: GameHint) -> list[str]:
-    g = h
-    out = [f"Roll: {dice_text(g.roll)}, {points(g.points)} points at stake ({h.rules.name} rules)"]
-    runs = g.runs
-    if g.last_turn:
+    out = [f"Roll: {dice_text(h.roll)}, {points(h.points)} points at stake ({h.rules.name} rules)"]
+    runs = h.runs
+    if h.last_turn:
         out.append(
-            f"Your final turn: the opponent reached {points(g.opponent_score)}, you have {points(g.my_score)}"
+            f"Your final turn: the opponent reached {points(h.opponent_score)}, you have {points(h.my_score)}"
             f"{in_a_row(runs.my_farkles)}; values are chances of passing them (a tie counts one half)."
         )
     else:
         out.append(
-            f"Game to {points(h.target)}: you have {points(g.my_score)}{in_a_row(runs.my_farkles)}, "
-            f"the opponent {points(g.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
+            f"Game to {points(h.target)}: you have {points(h.my_score)}{in_a_row(runs.my_farkles)}, "
+            f"the opponent {points(h.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
             "values are chances of winning the game."
         )
-    if h.penalty and g.last_turn:
+    if h.penalty and h.last_turn:
         out.append(
             f"Three Farkles in a row cost {points(h.penalty)}, but not in a last turn: "
             "a Farkle now just ends the game."
         )
     elif h.penalty:
         out.append(f"Three Farkles in a row cost {points(h.penalty)} (never below 0).")
-    if h.opening and not g.my_score:
-        if runs.my_opened:
+    if h.opening and not h.my_score:
+        if opened(h.my_score, runs):
             out.append(
                 f"You have opened already (the penalty knocked you back to 0): the opening minimum of "
                 f"{points(h.opening)} no longer holds you."
@@ -98,7 +97,7 @@ def _game_heading(h: GameHint) -> list[str]:
             out.append(
                 f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked."
             )
-    if h.opening and not g.opponent_score and runs.opponent_opened:
+    if h.opening and not h.opponent_score and opened(h.opponent_score, runs.swapped()):
         out.append("The opponent has opened already (the penalty knocked them back to 0).")
     return out
 
