@@ -15,18 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import counts_of, size
 from farkle_trainer.engine.grading import Grade, Unit
+from farkle_trainer.engine.notation import Action
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.situations import Situation, SituationError
 from farkle_trainer.engine.value import Value
-
-if TYPE_CHECKING:
-    pass
-
-Action = Literal["bank", "roll"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +153,7 @@ class Ranked:
         return tuple(c for c in self.candidates if c.keep == keep)
 
     def option(self, keep: tuple[int, ...]) -> Option:
+        """The set-aside ``keep``, valued."""
         keep = tuple(sorted(keep))
         for o in self.options:
             if o.keep == keep:

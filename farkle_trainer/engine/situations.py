@@ -83,8 +83,8 @@ def need_to_pass(leader: int, score: int) -> int:
 
 
 def _multiple(value: object, what: str, *, positive: bool = False) -> None:
-    whole = isinstance(value, int) and not isinstance(value, bool)
-    if not whole or value < (STEP if positive else 0) or value % STEP:  # type: ignore[operator]
+    least = STEP if positive else 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < least or value % STEP:
         kind = "positive" if positive else "non-negative"
         raise SituationError(f"{what} must be a {kind} multiple of {STEP}, not {value!r}")
 
@@ -115,8 +115,8 @@ def _check_runs(rules: Rules, opening: int, scored: tuple[tuple[int, bool | None
     the runs say they have opened)."""
     if not rules.three_farkle_penalty:
         raise SituationError("runs of Farkles count only under the three-Farkle penalty")
-    for score, opened in scored:
-        if opened is not None and opened != (score == 0 and opening > 0):
+    for score, said in scored:
+        if said is not None and said != (score == 0 and opening > 0):
             raise SituationError("only a player on 0 under an opening minimum can have opened or not")
 
 
