@@ -41,7 +41,7 @@ def timed(args: list[str], env: dict[str, str]) -> float:
 
 def main() -> int:
     home = tempfile.mkdtemp(prefix="farkle-bench-game-cli-")
-    env = dict(os.environ, FARKLE_TRAIN_HOME=home)
+    env = dict(os.environ, FARKLE_TRAIN_HOME=home, XDG_CACHE_HOME=os.path.join(home, "xdg"))
     env.pop("FARKLE_TRAIN_CACHE", None)
     # As installed: the modules' bytecode is written once and then read, never compiled per run.
     env.pop("PYTHONDONTWRITEBYTECODE", None)

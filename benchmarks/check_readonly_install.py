@@ -5,14 +5,16 @@ Run with ``python benchmarks/check_readonly_install.py`` from the repository (wi
 read-only and then, as a user the permissions hold for (root drops every capability with
 ``setpriv``), plays the first roll of a game that must be solved:
 
-1. with a data directory whose cache can be written: the compiled loop is kept there and only
-   there (nothing next to the installed code, nothing in ``~/.cache``);
-2. with a cache directory, and a home directory (so ``~/.cache``), that cannot be written: the
+1. with a user cache directory that can be written: the compiled loop is kept there and only
+   there (nothing next to the installed code, nothing in the data directory), and a second data
+   directory of the same user reads it back rather than compiling it again;
+2. with a user cache that cannot be written: the compiled loop is kept beside the tables;
+3. with a cache directory, and a home directory (so ``~/.cache``), that cannot be written: the
    game still starts, after one line saying the compiled code cannot be kept;
-3. with the kept compiled code cut short: the game still starts, after one line saying it was
+4. with the kept compiled code cut short: the game still starts, after one line saying it was
    compiled again.
 
-Exits 1 if any of these fails. Takes a minute or two (a wheel, a venv, three compilations).
+Exits 1 if any of these fails. Takes a minute or two (a wheel, a venv, four compilations).
 """
 
 from __future__ import annotations
@@ -92,11 +94,39 @@ def main() -> int:
         home = work / "home"
         home.mkdir()
         run, took = play(program, home)
-        kept = list((home / "cache" / "compiled").rglob("*.nbi"))
-        stray = [p for p in (*site.rglob("*.nb[ic]"), *(home / "xdg").rglob("*.nb[ic]"))]
+        compiled = home / "xdg" / "farkle-trainer" / "compiled"  # the user cache (~/.cache)
+        kept = list(compiled.rglob("*.nbi"))
+        stray = [*site.rglob("*.nb[ic]"), *(home / "cache").rglob("*.nb[ic]")]
         passed &= check(
-            "writable cache: the compiled code is kept beside the tables, nowhere else",
+            "writable user cache: the compiled code is kept there, nowhere else",
             run.returncode == 0 and bool(kept) and not stray and "compiled code" not in run.stderr,
+            run,
+            took,
+        )
+
+        # Another data directory of the same user: the code is read back, nothing written again.
+        before = {path: path.stat().st_mtime_ns for path in compiled.rglob("*")}
+        other = work / "home-other"
+        other.mkdir()
+        run, took = play(program, other, user=home)
+        after = {path: path.stat().st_mtime_ns for path in compiled.rglob("*")}
+        passed &= check(
+            "another data directory: the user's compiled code is read back, not compiled again",
+            run.returncode == 0 and after == before and not list(other.rglob("*.nb[ic]")),
+            run,
+            took,
+        )
+
+        home = work / "home-beside"
+        home.mkdir()
+        user = work / "user-ro-cache"
+        user.mkdir()
+        make_read_only(user)
+        run, took = play(program, home, user=user)
+        kept = list((home / "cache" / "compiled").rglob("*.nbi"))
+        passed &= check(
+            "read-only user cache: the compiled code is kept beside the tables",
+            run.returncode == 0 and bool(kept) and "compiled code" not in run.stderr,
             run,
             took,
         )
@@ -112,10 +142,11 @@ def main() -> int:
         ok = says_once(run, "compiled code cannot be kept")
         passed &= check("read-only cache and home: the game starts, one line says why", ok, run, took)
 
-        # A new data directory (no unfinished game to offer) with the first one's compiled code.
+        # A new user (and data directory) with the first one's compiled code, cut short.
         home = work / "home-damaged"
-        shutil.copytree(work / "home" / "cache" / "compiled", home / "cache" / "compiled")
-        (data,) = (home / "cache" / "compiled").rglob("*.nbc")
+        damaged = home / "xdg" / "farkle-trainer" / "compiled"
+        shutil.copytree(compiled, damaged)
+        (data,) = damaged.rglob("*.nbc")
         data.write_bytes(data.read_bytes()[:100])
         run, took = play(program, home)
         ok = says_once(run, "could not be read")

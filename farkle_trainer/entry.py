@@ -6,11 +6,20 @@ runs after the package (which imports nothing), makes Ctrl-C end the program at 
 code 130; once the commands are loaded, Ctrl-C is ``KeyboardInterrupt`` again, which a session
 catches to end with its summary. One that lands where Python cannot raise it (a clean-up
 callback, which would print "Exception ignored" and carry on) also ends the program at once.
+
+The handler is put in place before this module imports anything: through ``_signal``, the
+built-in module beneath :mod:`signal`, which Python has loaded already; importing :mod:`signal`
+itself builds its enums, long enough on a busy machine for a Ctrl-C to land first.
 """
 
 import os
-import signal
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the built-in module has no type stubs of its own; signal's are the same
+    import signal as _signal
+else:
+    import _signal
 
 INTERRUPTED = 130
 
@@ -29,13 +38,15 @@ def _leave(*_: object) -> None:
         os._exit(INTERRUPTED)
 
 
+_signal.signal(_signal.SIGINT, _leave)
+
+
 def _unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
     if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
         _leave()
     sys.__unraisablehook__(unraisable)
 
 
-signal.signal(signal.SIGINT, _leave)
 sys.unraisablehook = _unraisable
 
 
@@ -43,7 +54,7 @@ def main() -> None:
     try:
         from farkle_trainer.cli import main as run
 
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         run()
     except KeyboardInterrupt:
         print(file=sys.stderr)

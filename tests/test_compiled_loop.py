@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 import farkle_trainer
-from farkle_trainer.engine import gameplan
+from farkle_trainer.engine import gameplan, keeper
 from farkle_trainer.engine.game import kernel
 from farkle_trainer.engine.game.cuts import game_for
 from farkle_trainer.engine.game.runs import solve_runs
@@ -22,7 +23,7 @@ from farkle_trainer.engine.game.seats import seats_for
 from farkle_trainer.engine.game.solo import _solve_solo
 from farkle_trainer.engine.game.solve import solve_totals
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.store.tables import compiled_dir, keep_tables_on_disk
+from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk, set_cache_dir
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
 pytestmark = pytest.mark.own_table_cache
@@ -77,13 +78,54 @@ def test_the_penalty_and_solo_agree_too(monkeypatch: pytest.MonkeyPatch) -> None
 # -- where the machine code goes
 
 
-def test_the_compiled_code_is_kept_beside_the_tables(farkle_home: Path, notes: list[str]) -> None:
+def _kept_place() -> Path:
+    """Where the compiled loop was last told to keep its machine code."""
     import numba
 
+    return Path(numba.config.CACHE_DIR)  # type: ignore[attr-defined]
+
+
+def test_the_compiled_code_is_kept_once_for_every_data_directory(
+    tmp_path: Path, farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    user = tmp_path / "xdg-cache" / "farkle-trainer" / "compiled"  # the user cache (see conftest)
+    loop = kernel.compiled_loop()
+    assert loop is not None and _kept_place() == user
+    assert loop.stats.cache_misses  # type: ignore[attr-defined]  # compiled, the first time
+    assert list(user.glob("*/kernel._blocks-*.nbi"))
+    assert not (farkle_home / "cache" / "compiled").exists()
+    # Another data directory, by the variable or by --data-dir: the code is read back, not compiled.
+    monkeypatch.setenv("FARKLE_TRAIN_HOME", str(tmp_path / "another"))
+    for data_dir in (None, tmp_path / "student"):
+        set_cache_dir(data_dir)
+        assert keeper.kept_compiled()
+        kernel.compiled_loop.cache_clear()
+        loop = kernel.compiled_loop()
+        assert loop is not None and _kept_place() == user
+        assert loop.stats.cache_hits and not loop.stats.cache_misses  # type: ignore[attr-defined]
+    assert not list(tmp_path.glob("another/**/*.nbi")) and not list(tmp_path.glob("student/**/*.nbi"))
+    assert notes == []
+
+
+def test_without_a_user_cache_to_write_the_code_is_kept_beside_the_tables(
+    tmp_path: Path, farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    assert not keeper.kept_compiled()
     assert kernel.compiled_loop() is not None
-    assert str(compiled_dir()) == numba.config.CACHE_DIR  # type: ignore[attr-defined]
-    assert compiled_dir() == farkle_home / "cache" / "compiled"
-    assert list(compiled_dir().glob("*/kernel._blocks-*.nbi"))
+    assert _kept_place() == farkle_home / "cache" / "compiled"
+    assert list(_kept_place().glob("*/kernel._blocks-*.nbi")) and keeper.kept_compiled()
+    assert notes == []
+
+
+def test_a_cache_named_for_the_program_holds_its_compiled_code_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
+) -> None:
+    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "shared"))
+    assert kernel.compiled_loop() is not None
+    assert _kept_place() == tmp_path / "shared" / "compiled"
     assert notes == []
 
 
@@ -99,9 +141,9 @@ def test_a_cache_that_cannot_be_written_compiles_for_the_run(
 
 def test_damaged_compiled_code_is_compiled_anew(farkle_home: Path, notes: list[str]) -> None:
     assert kernel.compiled_loop() is not None
-    (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
+    (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
     for damage in (data.read_bytes()[: len(data.read_bytes()) // 2], b"\x80\x04 not a pickle at all"):
-        (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
+        (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
         data.write_bytes(damage)
         kernel.compiled_loop.cache_clear()
         assert kernel.compiled_loop() is not None
@@ -116,15 +158,37 @@ def test_a_place_where_writes_fail_keeps_nothing_and_the_solve_goes_on(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
 ) -> None:
     assert kernel.compiled_loop() is not None
-    (data,) = compiled_dir().glob("*/kernel._blocks-*.nbc")
-    shutil.rmtree(compiled_dir())
+    (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
+    shutil.rmtree(_kept_place())
     # The machine code cannot be written (as on a full disk, every write fails): a directory
     # sits in its place, and clearing the place does not help.
-    (compiled_dir() / data.parent.name / data.name).mkdir(parents=True)
-    monkeypatch.setattr(kernel, "discard_compiled", lambda: None)
+    (_kept_place() / data.parent.name / data.name).mkdir(parents=True)
+    monkeypatch.setattr(kernel, "discard_compiled", lambda place: None)
     kernel.compiled_loop.cache_clear()
     assert kernel.compiled_loop() is not None
     assert len(notes) == 1 and "cannot be kept" in notes[0]
+
+
+@pytest.mark.parametrize("suffix", ["nbi", "nbc"])
+def test_a_fifo_in_place_of_kept_code_is_treated_as_missing(notes: list[str], suffix: str) -> None:
+    assert kernel.compiled_loop() is not None
+    (kept,) = _kept_place().glob(f"*/kernel._blocks-*.{suffix}")
+    kept.unlink()
+    os.mkfifo(kept)  # opened to be read, it waits for a writer that never comes
+    # A FIFO is not kept code: the estimate before a solve counts the compilation.
+    assert DiskTables().compiled_kept() == (suffix == "nbc")
+    kernel.compiled_loop.cache_clear()
+    loops: list[kernel.Loop | None] = []
+    compiling = threading.Thread(target=lambda: loops.append(kernel.compiled_loop()), daemon=True)
+    compiling.start()
+    compiling.join(60)
+    if compiling.is_alive():
+        os.close(os.open(kept, os.O_WRONLY | os.O_NONBLOCK))  # let the waiting read through
+        compiling.join(60)
+        pytest.fail(f"the compiled loop waited on a FIFO at {kept.name}")
+    assert loops[0] is not None and notes == []
+    # Compiled anew and kept as a file in its place.
+    assert kept.is_file() and DiskTables().compiled_kept()
 
 
 def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
@@ -139,6 +203,34 @@ def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
     game = game_for(CLASSIC, 8, 0)
     w, _ = solve_totals(game)
     assert 0.5 < w[0, 0] < 0.7
+
+
+@pytest.mark.parametrize("how", ["environment", "numba's own settings"])
+def test_numba_told_to_compile_nothing_solves_with_numpy_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, notes: list[str], how: str
+) -> None:
+    # numba would run the loop as plain Python, far slower than numpy.
+    import numba
+
+    if how == "environment":
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    else:
+        monkeypatch.setattr(numba.config, "DISABLE_JIT", 1)
+    assert kernel.compiled_loop() is None
+    assert len(notes) == 1 and "NUMBA_DISABLE_JIT" in notes[0] and "solving with numpy" in notes[0]
+    game = game_for(CLASSIC, 8, 0)
+    w, _ = solve_totals(game)
+    assert 0.5 < w[0, 0] < 0.7
+
+
+def test_the_estimate_knows_numba_told_to_compile_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    large = (gameplan.Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0),)
+    monkeypatch.setattr(gameplan, "find_spec", lambda name: None)  # as without numba
+    numpy_alone = gameplan.seconds(large, busy=1.0)
+    monkeypatch.undo()
+    for off, said in (("0", False), ("", False), ("yes", False), ("1", True)):
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", off)
+        assert (gameplan.seconds(large, busy=1.0) == numpy_alone) == said
 
 
 # -- a read-only install

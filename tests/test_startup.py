@@ -100,3 +100,71 @@ def test_ctrl_c_while_starting_up_never_prints_a_traceback(tmp_path: Path, modul
     code, said = interrupted_after(module, tmp_path)
     assert code == 130, said
     assert said.strip() == "", said
+
+
+#: Installed as the spawned program's ``sitecustomize``: holds it at the start of the N-th import
+#: after the package's own (an audit hook runs before the import does anything: the first is the
+#: entry module's first), says so, and waits there for the signal.
+HOLD = """
+import os, sys, time
+
+_at = int(os.environ["FARKLE_HOLD_AT"])
+_seen = -1
+
+
+def _hold(event, args):
+    global _seen
+    if event != "import":
+        return
+    if args[0] == "farkle_trainer":
+        _seen = 0
+    elif _seen >= 0:
+        _seen += 1
+        if _seen == _at:
+            os.write(2, ("held at " + args[0] + "\\n").encode())
+            time.sleep(60)
+
+
+sys.addaudithook(_hold)
+"""
+
+
+def interrupted_at_import(count: int, tmp_path: Path) -> tuple[int, str]:
+    """Start the installed command, hold it as it begins its ``count``-th import after the
+    package, send SIGINT there, and return how it ended and what it said."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HOLD)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(site),
+        "FARKLE_HOLD_AT": str(count),
+        "FARKLE_TRAIN_HOME": str(tmp_path / "home"),
+    }
+    started = subprocess.Popen(
+        [str(PROGRAM), "score", "--plain", "--seed", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert started.stderr is not None
+    try:
+        held = started.stderr.readline().decode()
+        assert held.startswith("held at "), held
+        started.send_signal(signal.SIGINT)
+        code = started.wait(60)
+        said = started.stderr.read().decode()
+    finally:
+        started.kill()
+        started.wait()
+    return code, said
+
+
+@pytest.mark.skipif(not PROGRAM.exists() or os.name != "posix", reason="the installed command, POSIX signals")
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 10])
+def test_ctrl_c_as_the_entry_module_imports_never_prints_a_traceback(tmp_path: Path, count: int) -> None:
+    # The first import is the one a slow start-up was caught in: Ctrl-C is caught before it.
+    code, said = interrupted_at_import(count, tmp_path)
+    assert code == 130, said
+    assert said.strip() == "", said

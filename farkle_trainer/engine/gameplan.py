@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from enum import Enum
 from importlib.util import find_spec
 from typing import Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.keeper import TableKey, is_kept, kept_compiled
+from farkle_trainer.engine.keeper import TableKey, compiler_turned_off, is_kept, kept_compiled
 from farkle_trainer.engine.rules import MAX_OPENING, MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP
 
@@ -177,10 +179,21 @@ def _at_hand(key: TableKey) -> bool:
 # -- who watches a solve
 
 
+class Step(Enum):
+    """What a solve is busy with, for the person waiting: the compiled loop's first compilation
+    comes before any table is solved, and tells nothing of its progress on the way."""
+
+    COMPILING = "compiling"
+    SOLVING = "solving"
+
+
 class Watcher(Protocol):
-    """Told when a table starts to be solved (before anything slow), then the fraction done."""
+    """Told when a table starts to be solved (before anything slow), what the solve is busy with,
+    then the fraction done."""
 
     def starting(self, solve: Solve) -> None: ...
+
+    def doing(self, step: Step) -> None: ...
 
     def __call__(self, fraction: float) -> None: ...
 
@@ -204,6 +217,19 @@ def starting(solve: Solve) -> None:
         _watcher.starting(solve)
 
 
+@contextmanager
+def compiling() -> Iterator[None]:
+    """Tell the watcher, if any, that the compiled loop is being compiled while the block runs."""
+    watcher = _watcher
+    if watcher is not None:
+        watcher.doing(Step.COMPILING)
+    try:
+        yield
+    finally:
+        if watcher is not None:
+            watcher.doing(Step.SOLVING)
+
+
 # -- how long solving takes
 
 #: Seconds on the machine the estimates were calibrated on (two idle cores, as
@@ -211,7 +237,7 @@ def starting(solve: Solve) -> None:
 #: the solver and the tables every game needs, then a two-player game about
 #: ``GAME_PLAIN * n ** 2.58`` (the turns above the target grow with it too), the three-Farkle
 #: penalty's sweeps ``GAME_RUNS * n ** 2.2`` more (a twentieth more with an opening minimum: one
-#: more standing), solo a little; and the compiled loop's first compilation, once on a machine.
+#: more standing), solo a little; and the compiled loop's first compilation, once for a user.
 LOAD = 0.8
 GAME_PLAIN = 2.44e-6
 GAME_RUNS = 3.4e-4
@@ -239,7 +265,10 @@ def busyness() -> float:
     return max(1.0, load / (os.cpu_count() or 1))
 
 
-def _seconds_for(solve: Solve, compiled: bool) -> float:
+def _parts(solve: Solve, compiled: bool) -> tuple[float, float]:
+    """Seconds of a table's two parts on an idle machine: the game without the three-Farkle
+    penalty (none for a two-player game whose plain table is at hand already), and the penalty's
+    sweeps (none without it)."""
     n = solve.levels
     runs = solve.rules.three_farkle_penalty > 0
     if solve.kind == "solo":
@@ -247,20 +276,62 @@ def _seconds_for(solve: Solve, compiled: bool) -> float:
     else:
         plain = GAME_PLAIN * n**2.58
         extra = GAME_RUNS * n**2.2 * (1.05 if solve.opening else 1.0) if runs else 0.0
+        if runs and _at_hand(values_key("game", _plain(solve.rules), solve.target, solve.opening)):
+            plain = 0.0  # the sweeps start from it
     if compiled:
-        return plain + extra
-    return plain * NUMPY_PLAIN + extra * NUMPY_RUNS
+        return plain, extra
+    return plain * NUMPY_PLAIN, extra * NUMPY_RUNS
+
+
+def _plain(rules: Rules) -> Rules:
+    return replace(rules, three_farkle_penalty=0)
+
+
+def plain_share(solve: Solve) -> float:
+    """The share of a solve under the three-Farkle penalty spent on the game without it (which
+    the penalty's sweeps start from), by how long each takes: progress told as work done."""
+    plain, extra = _parts(solve, compiled_loop_usable())
+    return plain / (plain + extra) if plain + extra > 0 else 0.0
+
+
+def compiled_loop_usable() -> bool:
+    """Whether the solves will use the compiled loop (told without loading numba)."""
+    return compiled_loop_installed() and not compiler_turned_off()
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """About how long solving some tables takes here, step by step, in seconds: loading the
+    solver and the tables every game needs, compiling the fast loop (when it is not kept yet),
+    and solving the tables."""
+
+    loading: float = 0.0
+    compiling: float = 0.0
+    solving: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.loading + self.compiling + self.solving
+
+
+def estimate(solves: tuple[Solve, ...], busy: float | None = None) -> Estimate:
+    """About how long solving these tables takes here, step by step; ``busy`` is how much slower
+    than idle the machine runs (by default, as it is now)."""
+    if not solves:
+        return Estimate()
+    slower = busyness() if busy is None else busy
+    compiled = compiled_loop_usable()
+    return Estimate(
+        loading=LOAD * slower,
+        compiling=COMPILE * slower if compiled and not kept_compiled() else 0.0,
+        solving=sum(sum(_parts(s, compiled)) for s in solves) * slower,
+    )
 
 
 def seconds(solves: tuple[Solve, ...], busy: float | None = None) -> float:
     """About how long solving these tables takes here, compiling the fast loop first if it must;
     ``busy`` is how much slower than idle the machine runs (by default, as it is now)."""
-    if not solves:
-        return 0.0
-    compiled = compiled_loop_installed()
-    total = LOAD + sum(_seconds_for(s, compiled) for s in solves)
-    total += COMPILE if compiled and not kept_compiled() else 0.0
-    return total * (busyness() if busy is None else busy)
+    return estimate(solves, busy).total
 
 
 def rounded(seconds: float) -> int:

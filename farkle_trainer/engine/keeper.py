@@ -4,7 +4,7 @@ The engine computes and never touches files. A solver asks the installed
 :class:`TableKeeper` for a table it solved before, checks what comes back (what was kept can be
 whole and still not this table) unless it ships with the package, and hands over every table it
 had to solve. The keeper also says where the game solver's compiled loop may keep its machine
-code, since that too is a file.
+code, since that too is a file, and whether the compiler is told to compile nothing.
 With no keeper installed every table is solved afresh and held in memory only. A front end
 installs the store's disk cache (:mod:`farkle_trainer.store.tables`) once, where it starts.
 
@@ -71,14 +71,19 @@ class TableKeeper(Protocol):
         """Keep a two-dimensional table of floats for ``key``."""
 
     def compiler_cache(self) -> str:
-        """A directory, ready to be written, where the compiled loop may keep its machine code;
-        raises ``OSError`` (saying why) where there is none to write."""
+        """A directory, ready to be read and written, where the compiled loop may keep its machine
+        code; raises ``OSError`` (saying why) where there is none to write."""
 
     def compiled_kept(self) -> bool:
-        """Whether the compiled loop's machine code seems to be kept already."""
+        """Whether the compiled loop's machine code seems to be kept already, where
+        :meth:`compiler_cache` would say (told without writing anything)."""
 
-    def discard_compiled(self) -> None:
-        """Remove the compiled loop's kept machine code (it could not be read back)."""
+    def discard_compiled(self, place: str) -> None:
+        """Remove the compiled loop's machine code kept in ``place`` (it could not be read back)."""
+
+    def compiler_turned_off(self) -> bool:
+        """Whether the compiler is told to compile nothing here (numba's ``NUMBA_DISABLE_JIT``), so
+        the loop would run as plain Python."""
 
 
 _installed: TableKeeper | None = None
@@ -128,7 +133,14 @@ def kept_compiled() -> bool:
     return _installed is not None and _installed.compiled_kept()
 
 
-def discard_compiled() -> None:
-    """Have the keeper drop the compiled loop's machine code that could not be read back."""
+def compiler_turned_off() -> bool:
+    """Whether the compiler is told to compile nothing, as far as the keeper knows (told without
+    loading it; numba's own settings are checked once it loads)."""
+    return _installed is not None and _installed.compiler_turned_off()
+
+
+def discard_compiled(place: str) -> None:
+    """Have the keeper drop the compiled loop's machine code in ``place``, which could not be
+    read back."""
     if _installed is not None:
-        _installed.discard_compiled()
+        _installed.discard_compiled(place)

@@ -19,6 +19,7 @@ import ast
 import contextlib
 import math
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -62,16 +63,35 @@ def cache_dir() -> Path:
         return Path(explicit)
     if home := os.environ.get("FARKLE_TRAIN_HOME"):
         return Path(home) / "cache"
+    return _user_cache()
+
+
+def _user_cache() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("farkle-trainer", appauthor=False))
 
 
-def compiled_dir() -> Path:
-    """Where the game solver's compiled loop keeps its machine code: beside the tables, so
-    ``--data-dir`` holds it too, and never next to the installed code (which may be read-only,
-    and which uninstalling removes without it)."""
-    return cache_dir() / "compiled"
+def compiled_places() -> tuple[Path, ...]:
+    """Where the game solver's compiled loop may keep its machine code, best first.
+
+    The machine code is the program's, the same whatever the data directory, so it is compiled
+    once for the user: in ``$FARKLE_TRAIN_CACHE/compiled`` if that is set, else in the user cache
+    directory; where that cannot be written, beside the tables (:func:`cache_dir`). Never next to
+    the installed code, which may be read-only and which uninstalling removes without it.
+    """
+    explicit = os.environ.get("FARKLE_TRAIN_CACHE")
+    first = (Path(explicit) if explicit else _user_cache()) / "compiled"
+    beside = cache_dir() / "compiled"
+    return (first,) if beside == first else (first, beside)
+
+
+def _may_write(directory: Path) -> bool:
+    """Whether ``directory`` can be made or written here, told without writing anything."""
+    for folder in (directory, *directory.parents):
+        if os.path.lexists(folder):
+            return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+    return False
 
 
 def read_cache_file(path: Path) -> bytes | None:
@@ -228,22 +248,79 @@ class DiskTables:
         write_rows(self.path(key, ".npy"), values)
 
     def compiler_cache(self) -> str:
-        directory = compiled_dir()
-        probe = directory / ".writable"
-        write_private(probe, _one_byte)
-        probe.unlink()
-        return str(directory)
+        unwritable: OSError | None = None
+        for directory in compiled_places():
+            probe = directory / ".writable"
+            try:
+                write_private(probe, _one_byte)
+                probe.unlink()
+            except OSError as exc:
+                unwritable = unwritable or exc
+                continue
+            _clear_special(directory)
+            return str(directory)
+        assert unwritable is not None
+        raise unwritable
 
     def compiled_kept(self) -> bool:
-        try:
-            return any(compiled_dir().glob("*/*.nbi"))
-        except OSError:
-            return False
+        # Where the compiled code would go: the first place that seems writable.
+        for directory in compiled_places():
+            if _may_write(directory):
+                try:
+                    return any(index.is_file() for index in directory.glob("*/*.nbi"))
+                except OSError:
+                    return False
+        return False
 
-    def discard_compiled(self) -> None:
+    def discard_compiled(self, place: str) -> None:
         import shutil
 
-        shutil.rmtree(compiled_dir(), ignore_errors=True)
+        shutil.rmtree(place, ignore_errors=True)
+
+    def compiler_turned_off(self) -> bool:
+        # Read as numba reads it: a whole number, anything else ignored (numba warns, and compiles).
+        try:
+            return int(os.environ.get("NUMBA_DISABLE_JIT", "0")) != 0
+        except ValueError:
+            return False
+
+
+def _clear_special(directory: Path) -> None:
+    """Remove what is neither a file nor a folder (a FIFO, a device, a socket) from the compiled
+    code's directory and its folders, where numba keeps one folder of files.
+
+    numba opens its files with a plain ``open``, which waits forever for a FIFO's writer, and
+    would read a device without end; so, as a table cache treats such a file as missing, it is
+    removed, and the code is compiled and kept again in its place.
+    """
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if _is_folder(entry.path):
+                with contextlib.suppress(OSError):
+                    for inner in os.scandir(entry.path):
+                        if not _is_folder(inner.path):
+                            _remove_special(inner.path)
+            else:
+                _remove_special(entry.path)
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _remove_special(path: str) -> None:
+    """Remove ``path`` if it names (a link followed, as numba follows it) something other than a
+    regular file; a link to nothing reads as missing already, and is left."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _one_byte(fh: BinaryIO) -> None:

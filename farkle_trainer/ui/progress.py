@@ -5,18 +5,33 @@ command says the same sentence (:func:`farkle_trainer.engine.gameplan.notice`) o
 before the solver loads, with an estimate of how long it takes; then a terminal gets a bar
 (after a second, so a quick solve does not flash one, and cleared when it ends), and plain
 output, a pipe or ``--json`` a line on standard error every few seconds, so what a pipe or a
-file receives on standard output never holds any of it.
+file receives on standard output never holds any of it. Both keep coming whatever the solver is
+doing: a thread of their own looks at the solve every ``TICK`` seconds, so a step that reports
+nothing on the way (loading, and the compiled loop's first compilation, shown as the solve's
+first step) still gets its bar and its lines.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.gameplan import Solve, listen, notice, rounded, seconds, to_solve, watch, watching
+from farkle_trainer.engine.gameplan import (
+    Estimate,
+    Solve,
+    Step,
+    estimate,
+    listen,
+    notice,
+    rounded,
+    to_solve,
+    watch,
+    watching,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,10 +47,22 @@ DELAY = 1.0
 BAR_WIDTH = 40
 #: Seconds between two lines of a solve's progress on standard error.
 EVERY = 5.0
-#: What the bar of a game's solve says.
+#: Seconds between two looks at a solve, whatever it reports.
+TICK = 0.1
+#: What the bar of a game's solve says, and what it says while the solver is compiled first.
 SOLVING = "Solving the game"
+COMPILING = "Compiling the solver"
+#: What a line says while the solver is compiled first, in place of how much is done.
+COMPILING_LINE = "compiling the solver first"
+#: A step that reports nothing on the way (the compiler) is counted done as its time passes, up to
+#: this share of the time the estimate gave it: never all done before it ends.
+CREDIT = 0.9
+#: No pace is read from less of the work than this: a first small step says nothing of the rest.
+MIN_WORK = 0.05
 #: Until this share is done, the time left leans on the estimate more than on the pace so far.
 SETTLED = 0.25
+#: The time left is never said to be more than this many times the estimate said before the solve.
+LIMIT = 4.0
 
 Fraction = Callable[[float], None]
 
@@ -49,33 +76,46 @@ def bar_width(screen_width: int, description: str) -> int:
 
 
 class Pace:
-    """About how many seconds a solve still takes: the estimate made before it started at first,
-    then more and more the pace since its progress first moved (the compiler's first run, for
-    one, moves nothing)."""
+    """About how many seconds a solve still takes, from the share of its work done (each step
+    weighed as the estimate weighed it) and the time it has taken so far.
+
+    Until ``MIN_WORK`` is done there is no pace to read, only the estimate made before the solve:
+    the work it gives what is left, counting down while nothing moves (a step such as the
+    compiler's reports nothing on the way). From then on the pace of all the work so far (never
+    of its first step alone) weighs more and more, wholly from ``SETTLED`` on; and the figure is
+    never more than ``LIMIT`` times the estimate. An estimate spent with nothing moving gives no
+    figure rather than a countdown past zero; without an estimate, the pace alone, once read.
+    """
 
     def __init__(self, estimate: float | None, clock: Callable[[], float] = time.monotonic):
         self.estimate = estimate
         self.clock = clock
         self.started = clock()
-        self.moved: tuple[float, float] | None = None
+        self.done = 0.0
+        self.moved = self.started  # when the work done last grew
 
     def left(self, fraction: float) -> float | None:
+        """The seconds left with ``fraction`` of the work done (None: nothing to go by)."""
         now = self.clock()
-        if fraction <= 0.0 or self.moved is None:
-            if fraction > 0.0:
-                self.moved = (now, fraction)
-            if self.estimate is None or now - self.started >= self.estimate:
-                return None  # nothing to go by: unknown rather than a countdown past zero
-            return self.estimate - (now - self.started)
-        since, first = self.moved
-        planned = None if self.estimate is None else self.estimate * (1.0 - fraction)
-        if fraction <= first or now <= since:
+        if fraction > self.done:
+            self.done = min(1.0, fraction)
+            self.moved = now
+        done = self.done
+        planned = None
+        if self.estimate is not None:
+            planned = self.estimate * (1.0 - done) - (now - self.moved)
+            if planned <= 0.0:
+                planned = None
+        elapsed = now - self.started
+        if done < MIN_WORK or elapsed <= 0.0:
             return planned
-        paced = (now - since) * (1.0 - fraction) / (fraction - first)
+        paced = elapsed * (1.0 - done) / done
         if planned is None:
-            return paced
-        weight = min(1.0, fraction / SETTLED)
-        return weight * paced + (1.0 - weight) * planned
+            figure = paced
+        else:
+            weight = min(1.0, done / SETTLED)
+            figure = weight * paced + (1.0 - weight) * planned
+        return figure if self.estimate is None else min(figure, LIMIT * self.estimate)
 
 
 def _clock_text(left: float | None) -> str:
@@ -86,7 +126,11 @@ def _clock_text(left: float | None) -> str:
 
 
 class SolveBar:
-    """The callback a solver reports its fraction done to; draws a bar after ``DELAY``."""
+    """The callback a solver reports its fraction done to; draws a bar after ``DELAY``.
+
+    ``doing`` changes what the bar says for a step such as the compiler's; :meth:`tick`, called
+    now and then whatever the solver reports, opens the bar on time and keeps it current.
+    """
 
     def __init__(
         self,
@@ -97,6 +141,7 @@ class SolveBar:
     ):
         self.console = console
         self.description = description
+        self.solving = description
         self.clock = clock
         self.started = clock()
         self.pace = Pace(estimate, clock)
@@ -106,9 +151,17 @@ class SolveBar:
 
     def __call__(self, fraction: float) -> None:
         self.fraction = max(self.fraction, fraction)
-        self.pace.left(self.fraction)  # the pace counts from the first move
+        self.pace.left(self.fraction)  # the work done, timed as it moves
+        self.tick()
+
+    def doing(self, step: Step) -> None:
+        self.description = COMPILING if step is Step.COMPILING else self.solving
+        if self.bar is not None and self.task is not None:
+            self.bar.update(self.task, description=self.description)
+
+    def tick(self) -> None:
         if self.bar is None:
-            if fraction >= 1.0 or self.clock() - self.started < DELAY:
+            if self.fraction >= 1.0 or self.clock() - self.started < DELAY:
                 return
             self._open()
         assert self.bar is not None and self.task is not None
@@ -120,6 +173,7 @@ class SolveBar:
 
     def _open(self) -> None:
         from rich.progress import BarColumn, Progress, ProgressColumn, TaskProgressColumn, TextColumn
+        from rich.table import Column
 
         bar = self
 
@@ -129,9 +183,11 @@ class SolveBar:
 
                 return Text(bar.left(), style="progress.remaining")
 
+        # Room for the longer of its two descriptions, so the bar stays put when it changes.
+        widest = max(self.solving, COMPILING, key=len)
         self.bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(bar_width=bar_width(self.console.width, self.description)),
+            TextColumn("{task.description}", table_column=Column(min_width=len(widest))),
+            BarColumn(bar_width=bar_width(self.console.width, widest)),
             TaskProgressColumn(),
             TextColumn("about"),
             TimeLeft(),
@@ -150,21 +206,32 @@ class SolveBar:
 
 class SolveLines:
     """A solve's progress as a line on standard error every ``EVERY`` seconds, for plain output,
-    a pipe and ``--json``: "... 40% done, about 20 s left"."""
+    a pipe and ``--json``: "... 40% done, about 20 s left", or what a step such as the
+    compiler's is doing ("... compiling the solver first, about 40 s left")."""
 
     def __init__(self, estimate: float | None, clock: Callable[[], float] = time.monotonic):
         self.clock = clock
         self.last = clock()
         self.pace = Pace(estimate, clock)
+        self.fraction = 0.0
+        self.step = Step.SOLVING
 
     def __call__(self, fraction: float) -> None:
-        left = self.pace.left(fraction)
+        self.fraction = max(self.fraction, fraction)
+        self.tick()
+
+    def doing(self, step: Step) -> None:
+        self.step = step
+
+    def tick(self) -> None:
+        left = self.pace.left(self.fraction)
         now = self.clock()
-        if fraction >= 1.0 or now - self.last < EVERY:
+        if self.fraction >= 1.0 or now - self.last < EVERY:
             return
         self.last = now
         about = "" if left is None else f", about {rounded(left)} s left"
-        say(f"... {int(100 * fraction)}% done{about}")
+        what = COMPILING_LINE if self.step is Step.COMPILING else f"{int(100 * self.fraction)}% done"
+        say(f"... {what}{about}")
 
     def close(self) -> None:
         return None
@@ -172,7 +239,8 @@ class SolveLines:
 
 def say(line: str) -> None:
     """One line on standard error, now (looked up each time: a bar on screen redirects it);
-    on a terminal narrower than the line, wrapped between words."""
+    on a terminal narrower than the line, wrapped between words. Written at once, so a line
+    another thread says never lands inside it."""
     stream = sys.stderr
     text = line
     if stream.isatty():
@@ -180,42 +248,118 @@ def say(line: str) -> None:
         import textwrap
 
         text = textwrap.fill(line, max(20, shutil.get_terminal_size().columns))
-    print(text, file=stream, flush=True)
+    stream.write(text + "\n")
+    stream.flush()
 
 
 class SolveReport:
     """What a command shows while the game solver may work: the sentence once, when the first
-    solve is known (or starts unforeseen), then a bar on ``console`` or lines on standard error."""
+    solve is known (or starts unforeseen), then a bar on ``console`` or lines on standard error.
+
+    The solver tells the fraction of its tables done, and when the compiled loop is compiled
+    first; what is shown is the share of all the work done, each step weighed as the estimate
+    weighed it (loading, compiling, the tables), so the time left is read from work done. The
+    compiler tells nothing on the way: it is counted done as the time the estimate gave it passes
+    (up to ``CREDIT`` of it), so the bar moves and a slow compiler slows the pace only once it
+    overruns.
+    """
 
     def __init__(self, console: Console | None, clock: Callable[[], float] = time.monotonic):
         self.console = console
         self.clock = clock
         self.told = False
         self.shown: SolveBar | SolveLines | None = None
+        self.plan = Estimate()
+        self.step = Step.SOLVING
+        self.since = clock()  # when the step began
+        self.fraction = 0.0
+        self.set_up = False  # the solver loaded (and compiled): the tables' work has begun
+        # The solver's thread and the one that ticks both show what they know.
+        self.lock = threading.Lock()
 
     def tell(self, solves: tuple[Solve, ...]) -> None:
         """Say the sentence for ``solves`` (once) and start the clock the estimates run on."""
-        if self.told or not solves:
-            return
-        self.told = True
-        # One estimate for the sentence and the bar: the machine's load is read once.
-        estimate = seconds(solves)
-        say(notice(solves, estimate))
-        if self.console is not None:
-            self.shown = SolveBar(self.console, SOLVING, self.clock, estimate)
-        else:
-            self.shown = SolveLines(estimate, self.clock)
+        with self.lock:
+            if self.told or not solves:
+                return
+            self.told = True
+            # One estimate for the sentence and the bar: the machine's load is read once.
+            self.plan = estimate(solves)
+            total = self.plan.total
+            say(notice(solves, total))
+            if self.console is not None:
+                self.shown = SolveBar(self.console, SOLVING, self.clock, total)
+            else:
+                self.shown = SolveLines(total, self.clock)
+            self.shown.doing(self.step)
 
     def starting(self, solve: Solve) -> None:
         self.tell((solve,))
 
+    def doing(self, step: Step) -> None:
+        with self.lock:
+            if self.step is Step.COMPILING and step is Step.SOLVING:
+                self.set_up = True
+            self.step = step
+            self.since = self.clock()
+            if self.shown is not None:
+                self.shown.doing(step)
+                self.shown(self.done())
+
     def __call__(self, fraction: float) -> None:
-        if self.shown is not None:
-            self.shown(fraction)
+        with self.lock:
+            self.fraction = max(self.fraction, fraction)
+            if fraction > 0.0 and self.step is Step.SOLVING:
+                self.set_up = True
+            if self.shown is not None:
+                self.shown(self.done())
+
+    def done(self) -> float:
+        """The share of the work done: loading and compiling, then the tables' fraction."""
+        if self.fraction >= 1.0:
+            return 1.0
+        plan = self.plan
+        if plan.total <= 0.0:
+            return self.fraction
+        if self.step is Step.COMPILING:
+            spent = self.clock() - self.since
+            work = plan.loading + min(CREDIT * plan.compiling, spent)
+        elif self.set_up:
+            work = plan.loading + plan.compiling + self.fraction * plan.solving
+        else:
+            work = 0.0
+        return min(1.0, work / plan.total)
+
+    def tick(self) -> None:
+        with self.lock:
+            if self.shown is not None:
+                self.shown(self.done())
 
     def close(self) -> None:
-        if self.shown is not None:
-            self.shown.close()
+        with self.lock:
+            if self.shown is not None:
+                self.shown.close()
+
+
+@contextmanager
+def ticking(tick: Callable[[], None], every: float = TICK) -> Iterator[None]:
+    """Call ``tick`` every ``every`` seconds on a thread of its own while the block runs."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(every):
+            try:
+                tick()
+            except OSError:  # standard error closed, or its reader gone: nothing more to show
+                return
+
+    thread = threading.Thread(target=run, name="farkle-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 @contextmanager
@@ -226,9 +370,10 @@ def solving(
 
     ``tables``: what the command needs, if it knows (the sentence is then said at once when one
     must be solved); any other solve is announced as it starts. A bar on a terminal, lines on
-    standard error with plain output, no terminal (``out`` None) or ``quiet`` (``--json``). The
-    solver's notes (the compiled loop could not be used or kept, and why) come out as lines on
-    standard error too. A ``solving`` inside another takes over until it ends.
+    standard error with plain output, no terminal (``out`` None) or ``quiet`` (``--json``), kept
+    current every ``TICK`` seconds whatever the solver reports. The solver's notes (the compiled
+    loop could not be used or kept, and why) come out as lines on standard error too. A
+    ``solving`` inside another takes over until it ends.
     """
     from farkle_trainer.ui.terminal import InteractiveFrontend
 
@@ -239,7 +384,8 @@ def solving(
     watch(report)
     listen(say)
     try:
-        yield report
+        with ticking(report.tick):
+            yield report
     finally:
         watch(outer)
         if outer is None:

@@ -2,10 +2,11 @@
 
 Imported only when a solve first values a turn (by :func:`farkle_trainer.engine.game.turns.turn_values`),
 so nothing else pays for numba. The machine code is kept where the installed
-:class:`~farkle_trainer.engine.keeper.TableKeeper` says (the cache directory, beside the
-tables: never next to this file, which may be read-only and is removed on uninstall). Kept
+:class:`~farkle_trainer.engine.keeper.TableKeeper` says (once for the user, whatever the data
+directory: never next to this file, which may be read-only and is removed on uninstall). Kept
 code that cannot be read back is dropped and compiled again; where nothing can be kept the
-loop is compiled for the run; and where numba cannot compile at all the solves use numpy
+loop is compiled for the run; and where numba cannot compile at all, or is told to compile
+nothing (``NUMBA_DISABLE_JIT``, which would run the loop as plain Python), the solves use numpy
 (:func:`compiled_loop` is then None). Each of these says so in one line (see
 :func:`farkle_trainer.engine.gameplan.tell`).
 
@@ -33,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from farkle_trainer.engine.gameplan import tell
-from farkle_trainer.engine.keeper import compiler_cache, discard_compiled
+from farkle_trainer.engine.gameplan import compiling, tell
+from farkle_trainer.engine.keeper import compiler_cache, compiler_turned_off, discard_compiled, kept_compiled
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -195,16 +196,36 @@ def _why(exc: BaseException) -> str:
 _WITHOUT = "solving with numpy, several times slower"
 
 
+#: What is said when numba is told to compile nothing (it would run the loop as plain Python,
+#: about ten times slower than numpy).
+_TURNED_OFF = f"The game solver's compiler is turned off (NUMBA_DISABLE_JIT): {_WITHOUT}."
+
+
 @cache
 def compiled_loop() -> Loop | None:
     """The compiled loop, ready to call, or None when the solves must use numpy."""
+    if compiler_turned_off():  # told before numba loads, as the estimate knew
+        tell(_TURNED_OFF)
+        return None
     try:
-        import numba  # noqa: F401
+        import numba
     except ImportError:
         return None
     except Exception as exc:  # a broken install fails in its own ways
         tell(f"The game solver's compiler cannot load ({_why(exc)}): {_WITHOUT}.")
         return None
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # set in numba's own settings file
+        tell(_TURNED_OFF)
+        return None
+    if kept_compiled():
+        return _kept_or_compiled()
+    # Seconds with nothing else to show: the solve's first step, for whoever watches it.
+    with compiling():
+        return _kept_or_compiled()
+
+
+def _kept_or_compiled() -> Loop | None:
+    """The loop read back from where the keeper says, or compiled and kept there."""
     try:
         place = compiler_cache()
     except OSError as exc:
@@ -216,9 +237,10 @@ def compiled_loop() -> Loop | None:
     except Exception as exc:
         unread = exc
     # Kept code that cannot be read back (cut short, or not numba's) would fail every run.
-    discard_compiled()
+    discard_compiled(place)
     try:
-        loop = _compile(place)
+        with compiling():
+            loop = _compile(place)
     except Exception as exc:
         return _compiled_each_run(exc)
     tell(

@@ -16,7 +16,15 @@ from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_le
 from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values
 from farkle_trainer.engine.game.table import at_least
 from farkle_trainer.engine.game.turns import Pass, Turns, turn_values
-from farkle_trainer.engine.gameplan import Solve, forget_held, hold, starting, values_key, watching
+from farkle_trainer.engine.gameplan import (
+    Solve,
+    forget_held,
+    hold,
+    plain_share,
+    starting,
+    values_key,
+    watching,
+)
 from farkle_trainer.engine.keeper import remember
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
@@ -252,19 +260,17 @@ def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) ->
     return turns
 
 
-# The share of a solve with the penalty spent on solo play without it, which starts the sweeps.
-_PLAIN_SHARE = 0.2
-
-
 def _solve_solo_runs(rules: Rules, seats: Seats, progress: Progress | None = None) -> FloatArray:
     """Sweeps from the top score down, each score's runs from the longest: a Farkle before the
     third only leads to the next run of the same score, so everything but the penalty's lower
     score is final when it is read; sweeps repeat until nothing moves (see :mod:`.runs`)."""
     rolls = rolls_for(rules)
+    # Progress as work done: solo play without the penalty first, then the sweeps.
+    share = plain_share(Solve("solo", rules, seats.levels * STEP, seats.opening * STEP))
 
     def plain_done(fraction: float) -> None:
         if progress is not None:
-            progress(_PLAIN_SHARE * fraction)
+            progress(share * fraction)
 
     plain = _solve_solo(rules, seats_for(seats.levels, seats.opening, 0), plain_done)
     turns = np.repeat(plain[seats.score], seats.runs, axis=1)
@@ -276,7 +282,7 @@ def _solve_solo_runs(rules: Rules, seats: Seats, progress: Progress | None = Non
     for sweep in range(MAX_SWEEPS):
         if progress is not None:
             # Sweeps as for the two-player game: about nine, each a twentieth closer.
-            progress(_PLAIN_SHARE + (1.0 - _PLAIN_SHARE) * min(0.99, sweep / EXPECTED_SWEEPS))
+            progress(share + (1.0 - share) * min(0.99, sweep / EXPECTED_SWEEPS))
         moved = 0.0
         for u, r in order:
             new = 1.0 - _solo_turns(rolls, seats, turns, u, r, compiled=True).start

@@ -35,7 +35,15 @@ from farkle_trainer.engine.game.seats import seats_for
 from farkle_trainer.engine.game.settings import GameSolverError, Progress, resolve
 from farkle_trainer.engine.game.table import GameTable
 from farkle_trainer.engine.game.turns import evaluate
-from farkle_trainer.engine.gameplan import Solve, forget_held, hold, starting, values_key, watching
+from farkle_trainer.engine.gameplan import (
+    Solve,
+    forget_held,
+    hold,
+    plain_share,
+    starting,
+    values_key,
+    watching,
+)
 from farkle_trainer.engine.keeper import TableKey, recall, remember
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
@@ -261,20 +269,19 @@ def _kept_or_solved(rules: Rules, target: int, opening: int, progress: Progress 
     return GameTable(rules=rules, target=target, opening=opening, values=w, _game=game)
 
 
-# The share of a solve with the penalty spent on the game without it, which starts the sweeps.
-_PLAIN_SHARE = 0.08
-
-
 def _solve_with_penalty(
     rules: Rules, target: int, opening: int, game: Game, progress: Progress | None
 ) -> FloatArray:
+    # Progress as work done: the game without the penalty (nothing if it is at hand), then the sweeps.
+    share = plain_share(Solve("game", rules, target, opening))
+
     def plain_done(fraction: float) -> None:
         if progress is not None:
-            progress(_PLAIN_SHARE * fraction)
+            progress(share * fraction)
 
     def runs_done(fraction: float) -> None:
         if progress is not None:
-            progress(_PLAIN_SHARE + (1.0 - _PLAIN_SHARE) * fraction)
+            progress(share + (1.0 - share) * fraction)
 
     plain = solve_game(replace(rules, three_farkle_penalty=0), target, opening, progress=plain_done)
     return solve_runs(game, plain.chances, runs_done)
