@@ -50,6 +50,7 @@ from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.situations import Situation, SituationError, opening_in_force, situation
+from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.games.match import (
     MatchState,
     Move,
