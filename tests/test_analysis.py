@@ -7,7 +7,7 @@ from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import Runs
-from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
+from farkle_trainer.engine.game import GameTable, solve_game, solve_solo
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
@@ -25,6 +25,25 @@ def played(players, seed: str, **kw) -> m.MatchState:
     kw.setdefault("target", 2_000)
     s = new_setup(players, dice=Seeded(seed), **kw)
     return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+
+
+def table_plays(table: GameTable, x: m.Move, runs: Runs) -> dict[tuple[tuple[int, ...], str], float]:
+    """The chance of winning of every play of a two-player move, read from the table: in a last
+    turn the chance of passing the leader (a player on 0 under the opening minimum who has not
+    opened may not bank below it)."""
+    opened = x.score > 0 or bool(runs.my_opened)
+    found = {}
+    for s in score_table(table.rules).selections(counts_of(x.roll)):
+        t, n = x.points + s.points, (len(x.roll) - len(s.dice)) or 6
+        if x.last_turn:
+            bank = table.final_bank_value(x.leader - x.score, t, opened=opened)
+            found[(s.dice, "roll")] = table.final_roll_value(x.leader - x.score, t, n, opened=opened)
+        else:
+            bank = table.bank_value(x.score, x.leader, t, runs)
+            found[(s.dice, "roll")] = table.roll_value(x.score, x.leader, t, n, runs)
+        if bank is not None:
+            found[(s.dice, "bank")] = bank
+    return found
 
 
 @pytest.mark.parametrize(
@@ -92,17 +111,13 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str, penalty: int) -> N
                 farkles[x.seat] = 0
     assert scores == list(state.scores)
 
-    # Each review against game_plays directly.
+    # Each review against the table read directly: every play's chance, the best of them.
     runs_of = {id(x): r for x, r in zip(state.log, runs_at, strict=True)}
     for r in an.reviews:
         x = r.move
-        plays = game_plays(
-            counts_of(x.roll), x.points, x.score, x.leader, table, last_turn=x.last_turn, runs=runs_of[id(x)]
-        )
-        chosen = next(p for p in plays.plays if p.keep == x.keep)
-        value = chosen.bank if x.action == "bank" else chosen.roll
-        assert value is not None and plays.best is not None
-        assert r.lost == pytest.approx(100 * (plays.best.best - value), abs=1e-9)
+        plays = table_plays(table, x, runs_of[id(x)])
+        value = plays[(x.keep, x.action)]
+        assert r.lost == pytest.approx(100 * (max(plays.values()) - value), abs=1e-9)
         assert r.grade == grade_for(r.lost, Unit.WIN)
     assert [r.points_lost for r in an.reviews] == sorted((r.points_lost for r in an.reviews), reverse=True)
 
@@ -165,9 +180,11 @@ def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(seed: 
         assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
     # The roll that Farkled, valued independently: the turn's expected score with a Farkle worth
     # nothing beyond the turn, and the Farkle itself worth 0.
-    v = a.values(state.setup, last)
+    runs = dict(zip(state.log, m.move_runs(state), strict=True))[last]
+    assert runs.my_farkles == 2
+    v = a.values(state.setup, last, runs=runs)
     plain = solve(state.rules, Objective.expected())
-    assert v.farkle == 0.0
+    assert v.farkle.amount == 0.0
     assert v.luck == pytest.approx(-plain.roll_value(last.points, len(last.roll)), abs=1e-9)
 
 

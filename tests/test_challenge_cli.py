@@ -45,7 +45,7 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def perfect(state: MatchState) -> tuple[tuple[int, ...], str]:
     play = best_play(state)
-    return play.keep, play.expected.action
+    return play.keep, play.action
 
 
 def greedy(state: MatchState) -> tuple[tuple[int, ...], str]:

@@ -15,7 +15,7 @@ from matches import person, play_out
 from profiles import examples
 
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
-from farkle_trainer.engine.game import game_plays, solve_game
+from farkle_trainer.engine.game import GameTable, solve_game
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.scoring import score, score_table
 from farkle_trainer.engine.seeded import Stream
@@ -193,6 +193,20 @@ def test_medium_plays_the_best_expected_score_of_the_rules_in_force(
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 
 
+def chances(
+    table: GameTable, roll: tuple[int, ...], points: int, me: int, leader: int
+) -> dict[tuple[tuple[int, ...], str], float]:
+    """The chance of winning of every play of ``roll``, read from the table."""
+    found = {}
+    for s in score_table(table.rules).selections(counts_of(roll)):
+        t, n = points + s.points, (len(roll) - len(s.dice)) or 6
+        found[(s.dice, "roll")] = table.roll_value(me, leader, t, n)
+        bank = table.bank_value(me, leader, t)
+        if bank is not None:
+            found[(s.dice, "bank")] = bank
+    return found
+
+
 def test_hard_plays_the_best_chance_of_winning() -> None:
     table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     for roll, points, scores in (
@@ -202,10 +216,7 @@ def test_hard_plays_the_best_chance_of_winning() -> None:
     ):
         state = showing((ANN, HARD), roll, points=points, scores=scores)
         choice = computers.choose(state)
-        plays = game_plays(counts_of(roll), points, scores[1], scores[0], table)
-        value = {(p.keep, "roll"): p.roll for p in plays.plays} | {
-            (p.keep, "bank"): p.bank for p in plays.plays if p.bank is not None
-        }
+        value = chances(table, roll, points, scores[1], scores[0])
         assert value[(choice.keep, choice.action)] == pytest.approx(max(value.values()), abs=1e-12)
 
 
@@ -214,8 +225,8 @@ def test_hard_plays_its_last_turn_to_pass_the_leader() -> None:
     state = showing((ANN, HARD), (1, 5, 5, 2, 3, 4), points=0, scores=(2_300, 1_500), last=True)
     choice = computers.choose(state)
     best = max(
-        (table.final_roll_value(800, p.points_after, p.dice_to_roll), p.keep)
-        for p in game_plays(counts_of(state.roll), 0, 1_500, 2_300, table, last_turn=True).plays
+        (table.final_roll_value(800, s.points, (6 - len(s.dice)) or 6), s.dice)
+        for s in score_table(table.rules).selections(counts_of(state.roll))
     )
     assert choice.keep == best[1] and choice.action == "roll"
     state = showing((ANN, HARD), (1, 5), points=800, scores=(2_300, 1_500), last=True)
@@ -227,10 +238,9 @@ def test_hard_with_more_players_plays_against_the_leader() -> None:
     players = (ANN, HARD, Player("Bob"))
     for roll, points, scores in (((5, 2), 300, (1_750, 1_200, 300)), ((1, 2, 3), 450, (200, 1_000, 1_850))):
         state = showing(players, roll, points=points, scores=scores)
-        plays = game_plays(counts_of(roll), points, scores[1], max(scores[0], scores[2]), table)
-        best = plays.best
-        assert best is not None
-        assert computers.choose(state) == computers.Choice(best.keep, best.action)
+        value = chances(table, roll, points, scores[1], max(scores[0], scores[2]))
+        choice = computers.choose(state)
+        assert value[(choice.keep, choice.action)] == pytest.approx(max(value.values()), abs=1e-12)
 
 
 def test_only_a_computer_chooses_and_only_with_dice_showing() -> None:

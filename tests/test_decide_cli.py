@@ -404,7 +404,7 @@ def test_gives_up_is_positive_with_its_unit_in_both_front_ends() -> None:
     d = decision_for(p)
     g = grade(d, (4, 4, 4, 5), "bank")
     second = d.choices[1]
-    up = 100 * (d.best.value - second.value)
+    up = 100 * (d.best.value.amount - second.value.amount)
     text = view.grading_text(g)
     assert f"gives up {up:5.2f} pp" in text and "-3.27" not in text
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
@@ -480,7 +480,7 @@ def test_the_worst_decision_reads_without_stacked_brackets() -> None:
     g = grade(d, bank.keep, bank.action)
     lines = view.summary_text(summarize([g]), planned=1)
     assert ") (" not in lines
-    assert f"Best: roll all 6 again (hot dice), worth {d.best.value:,.2f}." in lines
+    assert f"Best: roll all 6 again (hot dice), worth {d.best.value.amount:,.2f}." in lines
 
 
 def test_data_dir_keeps_the_solver_cache_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ MULTIPLIER = load_rules("multiplier")
 
 
 def values(position: Position) -> dict[tuple[tuple[int, ...], str], float]:
-    return {(c.keep, c.action): c.value for c in decision_for(position).choices}
+    return {(c.keep, c.action): c.value.amount for c in decision_for(position).choices}
 
 
 # -- hand-checked positions
@@ -110,7 +110,7 @@ def test_hot_dice_at_2000_rolls_six() -> None:
     assert p.at_stake == 2000 and p.dice_to_roll == 6
     d = decision_for(p)
     assert d.best.action == "roll" and d.best.hot_dice
-    assert d.best.value == pytest.approx(by_hand_roll_value(2000, 6))
+    assert d.best.value.amount == pytest.approx(by_hand_roll_value(2000, 6))
 
 
 def test_a_bank_or_roll_drill_only_offers_its_set_aside() -> None:
@@ -132,10 +132,10 @@ def test_final_round_banks_only_when_it_passes() -> None:
     # The expected score says bank 550 with three dice left; in the final round that loses.
     assert hint((5, 2, 3, 4), 500, CLASSIC).best.value.action == "bank"
     reach = solve(CLASSIC, Objective.reach(1050))
-    assert d.best.value == pytest.approx(reach.roll_value(550, 3))
+    assert d.best.value.amount == pytest.approx(reach.roll_value(550, 3))
     banked = grade(d, (5,), "bank")
-    assert banked.chosen.value == 0.0
-    assert banked.lost == pytest.approx(100 * d.best.value) and banked.grade == "blunder"
+    assert banked.chosen.value.amount == 0.0
+    assert banked.lost == pytest.approx(100 * d.best.value.amount) and banked.grade == "blunder"
 
 
 def test_final_round_keeps_differently_from_expected_score() -> None:

@@ -312,8 +312,8 @@ def test_every_play_is_graded_exactly_as_its_keep_drill(points: int) -> None:
                 drill = grade(d, choice.keep, choice.action)
                 r = review_move(TEN_TURNS, Move(1, 1, roll, points, choice.keep, choice.action))
                 assert (r.chosen, r.best_value, r.lost, r.grade) == (
-                    drill.chosen.value,
-                    drill.best.value,
+                    drill.chosen.value.amount,
+                    drill.best.value.amount,
                     drill.lost,
                     drill.grade,
                 )

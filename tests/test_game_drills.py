@@ -25,12 +25,11 @@ from farkle_trainer.engine.decisions import (
     points_choice,
     position_data,
     position_from_data,
-    question_line,
-    situation_lines,
 )
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.game import solve_game, solve_solo
+from farkle_trainer.engine.gamehint import game_hint
 from farkle_trainer.engine.grading import (
     POINT_GRADES,
     POINTS_PER_TURN,
@@ -45,6 +44,7 @@ from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.situations import TurnPoints
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.codes import class_drills
 from farkle_trainer.training.classroom.report import class_report
@@ -52,6 +52,7 @@ from farkle_trainer.training.classroom.worksheet import decide_sheet
 from farkle_trainer.training.drills.drills import Plan, generate, summarize, worth_asking
 from farkle_trainer.training.drills.kinds import DISAGREE_WEIGHT, spec_of
 from farkle_trainer.training.drills.session import drill_stream, parse_kinds
+from farkle_trainer.training.drills.words import question_line, situation_lines
 from farkle_trainer.training.progress import export_answers
 from farkle_trainer.ui.views import drills as view
 
@@ -90,9 +91,9 @@ def test_every_game_play_is_worth_the_tables_chance_and_loses_the_difference() -
         left = len(DISAGREE.roll) - len(split.dice)
         for action in ("bank", "roll"):
             expected[(split.dice, action)] = game_value(1250, 1750, t, left or 6, action)
-    assert {(c.keep, c.action): c.value for c in d.choices} == pytest.approx(expected, abs=1e-15)
+    assert {(c.keep, c.action): c.value.amount for c in d.choices} == pytest.approx(expected, abs=1e-15)
     best = max(expected.values())
-    assert d.best.value == best
+    assert d.best.value.amount == best
     for c in d.choices:
         g = grade(d, c.keep, c.action)
         assert g.lost == pytest.approx(100 * (best - expected[(c.keep, c.action)]), abs=1e-12)
@@ -118,7 +119,7 @@ def test_a_roll_on_is_worth_every_roll_of_the_dice() -> None:
             best = max(best, game_value(a, b, after, left, "bank"), table.roll_value(a, b, after, left))
         total += chance * best
     d = decision_for(DISAGREE)
-    assert d.choice((1,), "roll").value == pytest.approx(total, abs=1e-9)
+    assert d.choice((1,), "roll").value.amount == pytest.approx(total, abs=1e-9)
 
 
 def test_points_and_winning_disagree_and_the_grading_says_so() -> None:
@@ -130,7 +131,7 @@ def test_points_and_winning_disagree_and_the_grading_says_so() -> None:
     assert other is not None and (other.keep, other.action) == ((1, 5), "bank")
     g = grade(d, (1, 5), "bank")
     # Banking 950 reaches 2,200: the opponent gets one last turn to pass a lead of 450.
-    lost = 100 * (d.best.value - (1.0 - solve_game(CLASSIC, 2000).final_turn_chance(450)))
+    lost = 100 * (d.best.value.amount - (1.0 - solve_game(CLASSIC, 2000).final_turn_chance(450)))
     assert g.lost == pytest.approx(lost, abs=1e-12) and not g.right
     text = view.grading_text(g)
     assert (
@@ -148,11 +149,11 @@ def test_solo_plays_are_worth_the_expected_turns_still_needed() -> None:
     solo = solve_solo(CLASSIC, 2000)
     d = decision_for(p)
     # After banking 450 the score is 1,950: E(1,950) turns to go; rolling is the table's value.
-    assert d.choice((1, 5), "bank").value == solo.expected_turns(1950)
-    assert d.choice((1,), "roll").value == solo.roll_value(1500, 400, 3)
-    assert d.best.value == min(c.value for c in d.choices)
+    assert d.choice((1, 5), "bank").value.amount == solo.expected_turns(1950)
+    assert d.choice((1,), "roll").value.amount == solo.roll_value(1500, 400, 3)
+    assert d.best.value.amount == min(c.value.amount for c in d.choices)
     g = grade(d, (1, 5), "bank")
-    assert g.lost == pytest.approx(solo.expected_turns(1950) - d.best.value, abs=1e-15)
+    assert g.lost == pytest.approx(solo.expected_turns(1950) - d.best.value.amount, abs=1e-15)
     assert g.grade == grade_for(g.lost, Unit.TURNS)
     assert g.points_lost == pytest.approx(g.lost * POINTS_PER_TURN)
     assert (d.best.keep, d.best.action) == ((1,), "roll")
@@ -165,7 +166,7 @@ def test_reaching_the_target_in_solo_ends_it() -> None:
     # Hot dice at 1,500 + 1,150 banked: expected points roll all six again; the target banks now.
     p = Position(CLASSIC, Kind.SOLO, 0, (2, 2, 4, 4, 5, 5), banked=1150, target=2000)
     d = decision_for(p)
-    assert (d.best.action, d.best.value) == ("bank", 0.0)
+    assert (d.best.action, d.best.value.amount) == ("bank", 0.0)
     assert points_choice(d) == d.choice((2, 2, 4, 4, 5, 5), "roll")
 
 
@@ -233,10 +234,10 @@ def test_a_last_turn_is_worth_passing_the_opponent_and_a_tie_shares_the_win() ->
         assert p.last_turn
         d = decision_for(p)
         t = points + 100
-        assert d.choice((1,), "bank").value == bank
+        assert d.choice((1,), "bank").value.amount == bank
         roll = table.final_roll_value(2300 - 1700, t, 4)
-        assert d.choice((1,), "roll").value == roll
-        assert d.best.value == max(bank, roll)
+        assert d.choice((1,), "roll").value.amount == roll
+        assert d.best.value.amount == max(bank, roll)
         g = grade(d, (1,), "bank")
         assert g.lost == pytest.approx(100 * (max(bank, roll) - bank), abs=1e-12)
     tie = Position(CLASSIC, Kind.GAME, 500, (1, 2, 3, 4, 6), banked=1700, opponent=2300, target=2000)
@@ -254,19 +255,33 @@ def test_a_last_turn_is_worth_passing_the_opponent_and_a_tie_shares_the_win() ->
 PENALTY = CLASSIC.with_house_rules(three_farkle_penalty=1000)
 
 
+def test_a_last_turns_play_for_points_counts_no_penalty_as_the_hint_does() -> None:
+    """Two Farkles in a row, 300 banked, the opponent on 2,000: in a last turn a Farkle just ends
+    the game, so playing for points rolls on too. Counting the penalty it would bank 200."""
+    rules = PENALTY.with_house_rules(target=2000)
+    p = Position(rules, Kind.GAME, 0, (1, 1, 2), banked=300, opponent=2000, target=2000, runs=Runs(2))
+    assert p.last_turn and p.points_situation.farkle_cost == 0
+    d = decision_for(p)
+    assert d.best.action == "roll"
+    assert points_choice(d) is None
+    assert "For points" not in view.grading_text(grade(d, (1, 1), "bank"))
+    h = game_hint((1, 1, 2), 0, rules, 300, 2000, target=2000, last_turn=True, runs=Runs(2))
+    assert not h.objectives_differ
+
+
 def test_a_keep_position_with_a_third_farkle_at_stake_counts_what_it_costs() -> None:
     """Two Farkles in a row and 700 banked: a Farkle now costs the turn and 700 more."""
     p = Position(PENALTY, Kind.KEEP, 300, (1, 5, 2, 3), banked=700, runs=Runs(my_farkles=2))
-    assert p.third_farkle and p.farkle_value == -700
+    assert p.third_farkle and p.situation == TurnPoints(PENALTY, 300, farkle_cost=700)
     d = decision_for(p)
     h = hint(p.roll, 300, PENALTY, farkle_value=-700)
     expected = {}
     for play in h.plays:
         expected[(play.keep, "roll")] = play.value.roll
         expected[(play.keep, "bank")] = play.value.bank
-    assert {(c.keep, c.action): c.value for c in d.choices} == expected
+    assert {(c.keep, c.action): c.value.amount for c in d.choices} == expected
     plain = decision_for(Position(PENALTY, Kind.KEEP, 300, (1, 5, 2, 3)))
-    assert plain.choice((1,), "roll").value > d.choice((1,), "roll").value
+    assert plain.choice((1,), "roll").value.amount > d.choice((1,), "roll").value.amount
     assert situation_lines(p)[0] == (
         "You have 700 banked (2 Farkles in a row): a Farkle now costs 700 more "
         "(three in a row cost 1,000, never below 0)."
@@ -313,7 +328,7 @@ def test_who_has_opened_is_said_and_enforced() -> None:
     d = decision_for(p)
     assert [c.action for c in d.choices] == ["roll"]  # 300 is short of the minimum
     table = solve_game(OPENING)
-    assert d.best.value == table.roll_value(0, 0, 300, 2)
+    assert d.best.value.amount == table.roll_value(0, 0, 300, 2)
 
 
 def test_a_player_knocked_back_to_0_is_told_in_words_that_they_have_opened() -> None:
@@ -331,7 +346,7 @@ def test_a_player_knocked_back_to_0_is_told_in_words_that_they_have_opened() -> 
     assert {c.action for c in d.choices} == {"bank", "roll"}  # 300 banks: the minimum holds no more
     table = solve_game(rules)
     # Banked, 300 against 0: the opponent's turn, their run of 1 and opened, this player's run over.
-    assert d.choice((1,), "bank").value == 1 - table.win_chance(0, 300, Runs(1, 0, True, None))
+    assert d.choice((1,), "bank").value.amount == 1 - table.win_chance(0, 300, Runs(1, 0, True, None))
     solo = Position(
         rules, Kind.SOLO, 0, (1, 3, 4), banked=0, target=1000, opening=350, runs=Runs(my_opened=True)
     )

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import farkle_trainer
 from farkle_trainer.engine import game as gs
-from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
+from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.game.cuts import Game, game_for
 from farkle_trainer.engine.game.final import final_turn_for
 from farkle_trainer.engine.game.rolls import rolls_for
@@ -244,19 +244,6 @@ def test_turn_values_are_chances_and_fit_together(
     assert after == (roll if bank is None else max(bank, roll))
     if bank is not None and a + t < 2000:
         assert bank == pytest.approx(1 - table_2000.win_chance(b, a + t))
-
-
-def test_game_plays_rank_every_selection_by_winning_chance(table_2000: gs.GameTable) -> None:
-    roll = counts_of([1, 5, 2, 2, 3, 6])
-    plays = gs.game_plays(roll, 0, 1200, 1700, table_2000)
-    assert len(plays.plays) == len(score_table(CLASSIC).selections(roll))
-    assert [p.best for p in plays.plays] == sorted((p.best for p in plays.plays), reverse=True)
-    best = plays.plays[0]
-    assert best.best == pytest.approx(
-        table_2000.value_after(1200, 1700, best.points_after, best.dice_to_roll)
-    )
-    last = gs.game_plays(roll, 0, 1200, 0, table_2000, last_turn=True, leader=2100)
-    assert all(p.bank == 0.0 for p in last.plays)  # 100 or 150 cannot pass 900 behind
 
 
 def test_strategy_picture(table_2000: gs.GameTable) -> None:

@@ -302,7 +302,7 @@ def test_drills_in_two_units_average_each_apart() -> None:
             typed.append(" ".join(map(str, worst.keep)))
         if len(d.choices_for(worst.keep)) > 1:
             typed.append(worst.action[0])
-        lost.append(loss(d.best.value, worst.value, p.unit))
+        lost.append(loss(d.best.value.amount, worst.value.amount, p.unit))
     code, out, err = invoke(["decide", "--code", "MATH7B", "--count", "3", "--json"], "\n".join(typed) + "\n")
     assert code == 0, err
     data = json.loads(out)

@@ -91,8 +91,8 @@ def test_playing_the_score_quotes_the_game_solver(rules: Rules) -> None:
     assert points_choice(d) == d.choice((1, 5), "bank")
     bank = 1.0 - table.final_turn_chance(2200 - 1750)  # the opponent's last turn to pass 2,200
     assert f"banking wins only {100 * bank:.2f}% of the time" in text
-    assert f"rolling four dice wins {100 * d.best.value:.2f}%" in text
-    assert f"{d.choice((1, 5), 'bank').value:.4f}" == f"{bank:.4f}"
+    assert f"rolling four dice wins {100 * d.best.value.amount:.2f}%" in text
+    assert f"{d.choice((1, 5), 'bank').value.amount:.4f}" == f"{bank:.4f}"
     solo = solve_solo(rules, 2000)
     assert f"perfect play needs {solo.expected_turns(0):.2f} turns" in text
     assert find_lesson("7").practice == "farkle-train decide --kind game --target 2000"

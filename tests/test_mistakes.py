@@ -17,13 +17,13 @@ from farkle_trainer.engine.decisions import (
     decision_for,
     grade,
     position_data,
-    situation_lines,
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Grade, Unit
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.schedule import MISTAKES
-from farkle_trainer.training.games.analysis import review_move, values
+from farkle_trainer.training.drills.words import situation_lines
+from farkle_trainer.training.games.analysis import review_move, situation_of, values
 from farkle_trainer.training.games.match import Move
 from farkle_trainer.training.games.setup import TEN_TURNS, Form, Level, Player, Setup
 from farkle_trainer.training.mistakes import (
@@ -132,13 +132,10 @@ def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(case: str, 
         due = due_mistakes(store, limit=5)
     assert due.positions == ((p, None),) and due.skipped == ()
     asked = due.positions[0][0]
+    # The drill is the very situation the game valued the decision in.
+    assert asked.situation == situation_of(setup, m, unit, runs)
     d = decision_for(asked)
-    game_plays = {
-        (keep, action)
-        for keep, (bank, _) in values(setup, m, unit, runs).options.items()
-        for action in ("bank", "roll")
-        if action == "roll" or bank is not None
-    }
+    game_plays = {(c.keep, c.action) for c in values(setup, m, unit, runs).candidates}
     graded = set()
     for c in d.choices:
         r = review_move(setup, replace(m, keep=c.keep, action=c.action), runs)

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
-from farkle_trainer.engine.decisions import Kind, Position, question_line, situation_lines
+from farkle_trainer.engine.decisions import Kind, Position
 from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills.drills import Plan
@@ -16,6 +16,7 @@ from farkle_trainer.training.drills.session import (
     drill_stream,
     learner_kinds,
 )
+from farkle_trainer.training.drills.words import question_line, situation_lines
 from farkle_trainer.ui.views.drills import kinds_line
 
 CLASSIC = load_rules("classic")

@@ -1,58 +1,58 @@
-"""Decisions: a moment of a turn to decide, every legal play valued exactly, and its grading.
+"""Decisions: the drills' positions, every legal play of one valued exactly, and its grading.
 
-A :class:`Position` is the turn points already set aside, the roll in front of the player
-and what the player is playing for. A play is a selection of dice plus an action (bank,
-or roll the dice left); it is worth what :func:`~farkle_trainer.engine.plays.hint` says
-that play is worth, and it loses the difference to the best play, graded on the one scale
-of :mod:`farkle_trainer.engine.grading`.
+A :class:`Position` is a drill's moment of a turn: the turn points already set aside, the roll
+in front of the player and what the player is playing for, which it holds as a
+:class:`~farkle_trainer.engine.situations.Situation`. Its plays are valued and ranked by
+:func:`~farkle_trainer.engine.ranked.ranked_plays`, the one valuation every decision of the
+trainer is graded by; a play loses the difference to the best play, graded on the one scale of
+:mod:`farkle_trainer.engine.grading`.
 
-Kinds of decision (:class:`Kind`):
+Kinds of decision (:class:`Kind`), and the situation each is:
 
-* ``bank-or-roll``: the dice are already set aside; only bank, or roll the dice left;
-* ``keep``: which dice to set aside, then bank or roll (the full decision);
-* ``final-round``: the leader has S, the player has B banked and must pass S this turn;
-  the value of a play is its exact chance of passing, not its expected score (a player with
-  nothing banked may have an opening minimum to meet before banking);
+* ``bank-or-roll``: the dice are already set aside; only bank, or roll the dice left
+  (expected points);
+* ``keep``: which dice to set aside, then bank or roll (expected points; under the
+  three-Farkle penalty a position may hold the player's banked score and two Farkles in a
+  row, and a Farkle then costs the penalty too);
+* ``final-round``: the leader has S, the player has B banked and must pass S this turn: the
+  chance of reaching what passing takes (a player with nothing banked may have an opening
+  minimum to meet before banking);
 * ``opening``: the player has nothing banked and may not bank a turn below the opening
-  minimum (the rule set's, or 500 when it has none);
-* ``game``: a two-player game to a target, both banked scores known; a play is worth its
-  exact chance of winning the game (:mod:`farkle_trainer.engine.game`). An opponent on the
-  target or past it has reached it: the player's turn is the last, and a tie shares the win;
-* ``solo``: alone, the target in as few turns as possible; a play is worth the expected
-  number of turns still needed after this one (fewer is better).
+  minimum (the rule set's, or 500 when it has none): expected points;
+* ``game``: a two-player game to a target, both banked scores known: the chance of winning
+  the game (:mod:`farkle_trainer.engine.game`). An opponent on the target or past it has
+  reached it: the player's turn is the last, and a tie shares the win;
+* ``solo``: alone, the target in as few turns as possible: the expected number of turns still
+  needed after this one (fewer is better).
 
 Game and solo positions keep the rule set's opening minimum (a player on 0 has not opened).
-Their expected-points play is worked out too: where it differs from the play that wins
-(or saves turns), the grading says so. A ``keep`` position of a game valued in points may
-hold the player's banked score and two Farkles in a row, under the three-Farkle penalty: a
-Farkle then costs the penalty too.
+Their expected-points play is worked out too: where it differs from the play that wins (or
+saves turns), the grading says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
-from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
-from farkle_trainer.engine.grading import (
-    TIE,
-    Grade,
-    Unit,
-    grade_for,
-    grade_scale,
-    in_points,
-    loss,
-    loss_figure,
-)
+from farkle_trainer.engine.grading import TIE, Grade, Unit, grade_scale, in_points
 from farkle_trainer.engine.kinds import KINDS, SCORE_KINDS, Kind
-from farkle_trainer.engine.notation import dice_count, dice_text, ev, in_a_row, percent, points
-from farkle_trainer.engine.plays import Action, Hint, Selection, hint, round_up
+from farkle_trainer.engine.notation import Action, dice_count, dice_text, points
+from farkle_trainer.engine.ranked import Candidate, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.situations import (
+    ReachTotal,
+    Situation,
+    SituationError,
+    TurnPoints,
+    WinGame,
+    situation,
+)
 from farkle_trainer.engine.solver import STEP, Objective, solve
 
 DEFAULT_OPENING = 500
@@ -62,14 +62,36 @@ MAX_LAST_TURN_LEAD = 20_000
 #: The most a keep position's banked score may be.
 MAX_BANKED = 100_000
 
-
-class DrillError(InputError):
-    """A position or a play that is not possible: dice not in the roll, dice that don't score, ..."""
+#: A position or a play that is not possible: the drills' name for a situation that cannot be.
+DrillError = SituationError
+#: One legal play of a position: a set-aside and an action, with its value.
+Choice = Candidate
 
 
 def opening_minimum(rules: Rules) -> int:
     """The opening minimum of opening drills: the rule set's own, else 500."""
     return rules.opening_minimum or DEFAULT_OPENING
+
+
+#: What each kind of position holds besides its points and roll, and what it is played for.
+_HOLDS: dict[Kind, tuple[frozenset[str], Unit]] = {
+    Kind.BANK_OR_ROLL: (frozenset({"kept"}), Unit.POINTS),
+    Kind.KEEP: (frozenset({"banked", "runs"}), Unit.POINTS),
+    Kind.FINAL_ROUND: (frozenset({"leader", "banked", "opening"}), Unit.CHANCE),
+    Kind.OPENING: (frozenset({"opening"}), Unit.POINTS),
+    Kind.GAME: (frozenset({"banked", "opponent", "target", "opening", "runs"}), Unit.WIN),
+    Kind.SOLO: (frozenset({"banked", "target", "opening", "runs"}), Unit.TURNS),
+}
+#: Each field a position may hold, as it is when the kind does not hold it, and its name.
+_UNSET: dict[str, tuple[object, str]] = {
+    "kept": (None, "dice already set aside"),
+    "leader": (None, "leader"),
+    "banked": (None, "banked score"),
+    "opponent": (None, "opponent's score"),
+    "target": (None, "target"),
+    "opening": (0, "opening minimum"),
+    "runs": (NO_RUNS, "runs of Farkles"),
+}
 
 
 @dataclass(frozen=True)
@@ -85,7 +107,8 @@ class Position:
     ``runs``: the Farkles in a row so far and who has opened, under the rules' three-Farkle
     penalty (solo: the player's own only). A keep position under the penalty may hold
     ``banked`` with two Farkles in a row in ``runs``: a third would cost the penalty.
-    ``title``: the name of a built-in teaching position.
+    ``title``: the name of a built-in teaching position. ``situation``: what the position
+    is played for, made from the rest.
     """
 
     rules: Rules
@@ -100,58 +123,34 @@ class Position:
     opponent: int | None = None
     target: int | None = None
     runs: Runs = NO_RUNS
+    situation: Situation = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise DrillError(f"unknown kind of drill {self.kind!r}: use {', '.join(KINDS)}")
         object.__setattr__(self, "kind", Kind(self.kind))
-        if self.points < 0 or self.points % STEP:
-            raise DrillError(f"turn points must be a non-negative multiple of {STEP}, not {self.points}")
-        counts = counts_of(self.roll)
-        if not 1 <= size(counts) <= 6:
-            raise DrillError(f"a roll has 1 to 6 dice, not {size(counts)}")
-        if (self.kept is None) != (self.kind != "bank-or-roll"):
-            raise DrillError(
-                "the dice already set aside are given for bank-or-roll drills, and only for them"
-            )
-        if self.kept is not None:
-            kept = counts_of(self.kept)
-            split = score_table(self.rules).split(kept)
-            if not is_subset(kept, counts) or split is None or not split.dice:
-                raise DrillError(f"{self.kept} is not a scoring set-aside from the roll {self.roll}")
-        if self.kind == "final-round":
-            if self.leader is None or self.banked is None or not 0 <= self.banked < self.leader:
-                raise DrillError("a final round needs the leader's score above the player's banked score")
-        elif self.leader is not None:
-            raise DrillError("only final-round drills have a leader")
-        elif self.kind in SCORE_KINDS:
-            self._check_scores()
-        elif self.banked is not None and not self.third_farkle:
-            raise DrillError(
-                "only final-round, game and solo drills have a banked score, and keep drills with "
-                "a third Farkle in a row at stake"
-            )
-        if (self.opponent is not None) != (self.kind == "game"):
-            raise DrillError("game drills, and only they, have an opponent's score")
-        if (self.target is not None) != (self.kind in SCORE_KINDS):
-            raise DrillError("game and solo drills, and only they, have a target")
-        if self.opening < 0 or self.opening % STEP:
-            raise DrillError(f"an opening minimum is a non-negative multiple of {STEP}")
-        unopened_final = self.kind == Kind.FINAL_ROUND and self.banked == 0
-        if (
-            self.kind not in SCORE_KINDS
-            and self.opening > 0
-            and self.kind != "opening"
-            and not unopened_final
-        ):
-            raise DrillError(
-                "opening drills, and final rounds of a player with nothing banked, only have an opening "
-                "minimum (a multiple of 50)"
-            )
-        if self.kind == "opening" and not self.opening:
-            raise DrillError("an opening drill has an opening minimum (a multiple of 50)")
-        if self.runs != NO_RUNS:
-            self._check_runs()
+        if not 1 <= size(counts_of(self.roll)) <= 6:
+            raise DrillError(f"a roll has 1 to 6 dice, not {len(self.roll)}")
+        holds, unit = _HOLDS[self.kind]
+        for name, (unset, words) in _UNSET.items():
+            if name not in holds and getattr(self, name) != unset:
+                raise DrillError(f"a {self.kind} drill has no {words}")
+        _CHECKS[self.kind](self)
+        object.__setattr__(self, "situation", self.played_for(unit))
+
+    def played_for(self, unit: Unit) -> Situation:
+        """This moment of a game played for ``unit`` (see
+        :func:`~farkle_trainer.engine.situations.situation`)."""
+        return situation(
+            self.rules,
+            self.points,
+            unit,
+            score=self.banked or 0,
+            leader=self.leader or self.opponent or 0,
+            runs=self.runs,
+            target=self.target,
+            opening=self.opening,
+        )
 
     @property
     def third_farkle(self) -> bool:
@@ -166,91 +165,37 @@ class Position:
             and self.banked % STEP == 0
         )
 
-    def _check_runs(self) -> None:
-        runs = self.runs
-        if self.kind == Kind.KEEP and self.third_farkle:
-            return
-        if self.kind not in SCORE_KINDS or not self.rules.three_farkle_penalty:
-            raise DrillError("only game and solo drills under the three-Farkle penalty have runs of Farkles")
-        if self.kind == Kind.SOLO and (runs.opponent_farkles or runs.opponent_opened is not None):
-            raise DrillError("a solo drill has no opponent")
-        for score, opened in ((self.banked, runs.my_opened), (self.opponent, runs.opponent_opened)):
-            if opened is not None and opened != (score == 0 and self.opening > 0):
-                raise DrillError("only a player on 0 under an opening minimum can have opened or not")
-
-    def _check_scores(self) -> None:
-        from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET
-
-        target = self.target
-        if not isinstance(target, int) or target % STEP or not MIN_TARGET <= target <= MAX_TARGET:
-            raise DrillError(
-                f"a game or solo drill has a target, a multiple of {STEP} from {MIN_TARGET:,} "
-                f"to {MAX_TARGET:,}, not {target!r}"
-            )
-        scores = [self.banked] + ([self.opponent] if self.kind == "game" and not self.last_turn else [])
-        for score in scores:
-            if not isinstance(score, int) or score < 0 or score % STEP or score >= target:
-                raise DrillError(
-                    f"a banked score is a multiple of {STEP} below the target of {target:,}, not {score!r}"
-                )
-        opponent = self.opponent
-        if (
-            isinstance(opponent, int)
-            and self.last_turn
-            and (opponent % STEP or opponent > target + MAX_LAST_TURN_LEAD)
-        ):
-            raise DrillError(
-                f"an opponent who has reached the target has a multiple of {STEP} up to "
-                f"{target + MAX_LAST_TURN_LEAD:,}, not {opponent!r}"
-            )
-        if self.opening > target:
-            raise DrillError("the opening minimum is above the target")
-
     @property
     def last_turn(self) -> bool:
         """A game position whose opponent has reached the target: the player's last turn."""
-        return (
-            self.kind == Kind.GAME
-            and isinstance(self.opponent, int)
-            and isinstance(self.target, int)
-            and self.opponent >= self.target
-        )
+        return isinstance(self.situation, WinGame) and self.situation.last_turn
 
     @property
     def unit(self) -> Unit:
         """What values are in: expected points, the chance of passing the leader, the
         chance of winning the game, or expected turns still needed."""
-        return {Kind.FINAL_ROUND: Unit.CHANCE, Kind.GAME: Unit.WIN, Kind.SOLO: Unit.TURNS}.get(
-            self.kind, Unit.POINTS
-        )
+        return self.situation.unit
 
     @property
-    def opened(self) -> bool:
-        """Game and solo: whether the player may bank below the opening minimum."""
-        return bool(self.banked) or self.opening == 0 or bool(self.runs.my_opened)
-
-    @property
-    def farkle_value(self) -> int:
-        """Game, solo and keep positions holding a banked score: what a Farkle costs beyond the
-        turn's points (the penalty, on a turn that would be the third Farkle in a row)."""
-        penalty = self.rules.three_farkle_penalty
-        if not penalty or self.runs.my_farkles < FARKLES_FOR_PENALTY - 1 or self.banked is None:
-            return 0
-        return -min(penalty, self.banked)
+    def points_situation(self) -> TurnPoints:
+        """The same moment played for expected points: the situation itself where the position is
+        played for points; a game or solo position's own opening minimum in force and Farkle cost."""
+        made = self.situation if isinstance(self.situation, TurnPoints) else self.played_for(Unit.POINTS)
+        assert isinstance(made, TurnPoints)
+        return made
 
     @property
     def need(self) -> int | None:
         """Final round: the turn total that passes the leader (more than leader - banked)."""
-        if self.leader is None or self.banked is None:
-            return None
-        return round_up(self.leader - self.banked + 1)
+        return self.situation.need if isinstance(self.situation, ReachTotal) else None
 
     @property
     def objective(self) -> Objective:
-        need = self.need
-        if need:
-            return Objective.reach(need, opening=self.opening)
-        return Objective.expected(opening=self.opening, farkle_value=self.farkle_value)
+        """What the turn solver plays for in a position of one turn."""
+        s = self.situation
+        if isinstance(s, ReachTotal):
+            return Objective.reach(s.need, opening=s.opening)
+        return self.points_situation.objective
 
     @property
     def at_stake(self) -> int:
@@ -295,6 +240,65 @@ class Position:
         if self.kind == "bank-or-roll":
             return f"{self.kind}:{self.dice_to_roll}"
         return f"{self.kind}:{len(self.roll)}"
+
+
+# -- what each kind of position must hold (the situation checks the rest)
+
+
+def _check_bank_or_roll(p: Position) -> None:
+    if p.kept is None:
+        raise DrillError("a bank-or-roll drill has the dice already set aside")
+    kept = counts_of(p.kept)
+    split = score_table(p.rules).split(kept)
+    if not is_subset(kept, counts_of(p.roll)) or split is None or not split.dice:
+        raise DrillError(f"{p.kept} is not a scoring set-aside from the roll {p.roll}")
+
+
+def _check_keep(p: Position) -> None:
+    if (p.banked is not None or p.runs != NO_RUNS) and not p.third_farkle:
+        raise DrillError(
+            "a keep drill has a banked score and runs of Farkles only with a third Farkle in a row at "
+            "stake, under the penalty"
+        )
+
+
+def _check_final_round(p: Position) -> None:
+    if p.leader is None or p.banked is None or not 0 <= p.banked < p.leader:
+        raise DrillError("a final round needs the leader's score above the player's banked score")
+    if p.opening and p.banked:
+        raise DrillError("only a final round of a player with nothing banked has an opening minimum")
+
+
+def _check_opening(p: Position) -> None:
+    if not p.opening:
+        raise DrillError("an opening drill has an opening minimum (a multiple of 50)")
+
+
+def _check_game(p: Position) -> None:
+    _check_solo(p)
+    opponent, target = p.opponent, p.target or 0
+    if opponent is None:
+        raise DrillError("a game drill has the opponent's score")
+    if opponent >= target and (opponent % STEP or opponent > target + MAX_LAST_TURN_LEAD):
+        raise DrillError(
+            f"an opponent who has reached the target has a multiple of {STEP} up to "
+            f"{target + MAX_LAST_TURN_LEAD:,}, not {opponent!r}"
+        )
+
+
+def _check_solo(p: Position) -> None:
+    if p.banked is None or p.target is None:
+        raise DrillError("a game or solo drill has a banked score and a target")
+
+
+_CHECKS = {
+    Kind.BANK_OR_ROLL: _check_bank_or_roll,
+    Kind.KEEP: _check_keep,
+    Kind.FINAL_ROUND: _check_final_round,
+    Kind.OPENING: _check_opening,
+    Kind.GAME: _check_game,
+    Kind.SOLO: _check_solo,
+}
 
 
 def position_data(p: Position) -> dict[str, Any]:
@@ -345,32 +349,20 @@ def position_from_data(data: Mapping[str, Any] | None, rules: Rules) -> Position
 
 
 @dataclass(frozen=True)
-class Choice:
-    """One legal play: a set-aside and an action, with its value under the position's objective."""
-
-    keep: tuple[int, ...]
-    score: int
-    action: Action
-    points_after: int
-    dice_left: int  # 0 after hot dice
-    value: float
-
-    @property
-    def dice_to_roll(self) -> int:
-        return self.dice_left or 6
-
-    @property
-    def hot_dice(self) -> bool:
-        return self.dice_left == 0
-
-
-@dataclass(frozen=True)
 class Decision:
-    """Every legal play of a position, best first, valued by the exact solver."""
+    """Every legal play of a position, best first, valued by the one valuation.
+
+    ``ranked``: the position's plays (in a bank-or-roll drill, only those of the set-aside
+    made); ``by_points``: for game and solo positions, the same roll valued by expected points.
+    """
 
     position: Position
-    hint: Hint
-    choices: tuple[Choice, ...]
+    ranked: Ranked
+    by_points: Ranked | None = None
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return self.ranked.candidates
 
     @property
     def best(self) -> Choice:
@@ -379,7 +371,7 @@ class Decision:
     @property
     def keeps(self) -> tuple[tuple[int, ...], ...]:
         """The distinct set-asides the player may choose from, in the order of their best play."""
-        return tuple(dict.fromkeys(c.keep for c in self.choices))
+        return self.ranked.keeps
 
     @property
     def gap(self) -> float:
@@ -387,9 +379,8 @@ class Decision:
 
         Ties with the best do not count (either is right); 0 when every play ties.
         """
-        best = self.best.value
         for c in self.choices[1:]:
-            diff = in_points(loss(best, c.value, self.position.unit), self.position.unit)
+            diff = in_points(self.ranked.loss(c), self.position.unit)
             if diff >= TIE:
                 return diff
         return 0.0
@@ -400,99 +391,37 @@ class Decision:
         return len(self.choices) == 1 or self.gap < TIE
 
     def choices_for(self, keep: tuple[int, ...]) -> tuple[Choice, ...]:
-        return tuple(c for c in self.choices if c.keep == keep)
+        return self.ranked.for_keep(keep)
 
     def choice(self, keep: tuple[int, ...], action: Action) -> Choice:
         """The legal play that sets aside ``keep`` and then does ``action``."""
-        keep = tuple(sorted(keep))
-        for c in self.choices:
-            if c.keep == keep and c.action == action:
-                return c
-        if not self.choices_for(keep):
-            raise DrillError(f"setting aside {keep} is not a play of this position")
-        raise DrillError(f"you cannot bank {self.choices_for(keep)[0].points_after:,} here")
-
-
-def _choices(play: Selection, bank: float | None, roll: float, chosen: Action) -> list[tuple[Choice, bool]]:
-    """The bank and roll choices after one set-aside, each with whether it is the solver's action."""
-    made = []
-    for action, value in (("bank", bank), ("roll", roll)):
-        if value is not None:
-            choice = Choice(play.keep, play.score, action, play.points_after, play.dice_left, value)  # type: ignore[arg-type]
-            made.append((choice, action == chosen))
-    return made
+        return self.ranked.choice(keep, action)
 
 
 @lru_cache(maxsize=4096)
 def decision_for(position: Position) -> Decision:
-    """Value every legal play of ``position`` exactly, best first.
-
-    Equal values keep the solver's order: its set-aside order (from :func:`hint`, or the
-    game solver's for game and solo positions), and its action (rolling on an exact tie)
-    before the other. For game and solo positions ``hint`` is the expected-points hint of
-    the same roll, which :func:`points_choice` compares with the play that wins.
-    """
+    """Value every legal play of ``position`` exactly, best first (see
+    :mod:`~farkle_trainer.engine.ranked` for the order of equal values)."""
     p = position
-    made: list[list[tuple[Choice, bool]]]
-    if p.kind in SCORE_KINDS:
-        h = hint(p.roll, p.points, p.rules, opening=0 if p.opened else p.opening, farkle_value=p.farkle_value)
-        made = _game_choices(p) if p.kind == Kind.GAME else _solo_choices(p)
-    else:
-        h = hint(p.roll, p.points, p.rules, opening=p.opening, need=p.need, farkle_value=p.farkle_value)
-        plays = h.plays if p.kept is None else tuple(x for x in h.plays if x.keep == tuple(sorted(p.kept)))
-        made = [_choices(play, play.value.bank, play.value.roll, play.value.action) for play in plays]
-    sign = 1.0 if p.unit.lower_is_better else -1.0
-    ranked: list[tuple[float, int, int, Choice]] = []
-    for i, pair in enumerate(made):
-        for choice, preferred in pair:
-            ranked.append((sign * choice.value, i, 0 if preferred else 1, choice))
-    ranked.sort(key=lambda r: r[:3])
-    return Decision(p, h, tuple(r[3] for r in ranked))
-
-
-def _game_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
-    """Bank and roll after each set-aside, valued by the chance of winning the game."""
-    from farkle_trainer.engine.game import game_plays, solve_game
-
-    assert p.banked is not None and p.opponent is not None
-    table = solve_game(p.rules, p.target, p.opening)
-    roll = counts_of(p.roll)
-    plays = game_plays(roll, p.points, p.banked, p.opponent, table, last_turn=p.last_turn, runs=p.runs).plays
-    return [_choices(play, play.bank, play.roll, play.action) for play in plays]
-
-
-def _solo_choices(p: Position) -> list[list[tuple[Choice, bool]]]:
-    """Bank and roll after each set-aside, valued by the expected turns still needed."""
-    from farkle_trainer.engine.game import solve_solo
-
-    assert p.banked is not None
-    table = solve_solo(p.rules, p.target, p.opening)
-    made = []
-    for split in score_table(p.rules).selections(counts_of(p.roll)):
-        left = len(p.roll) - len(split.dice)
-        t = p.points + split.points
-        bank = table.bank_value(p.banked, t, p.runs)
-        roll = table.roll_value(p.banked, t, left or 6, p.runs)
-        chosen: Action = "roll" if table.should_roll(p.banked, t, left or 6, p.runs) else "bank"
-        made.append(_choices(Selection(split, t, left), bank, roll, chosen))
-    # The set-aside order of a hint: best value first, then more points, then more dice to roll.
-    made.sort(key=lambda pair: (min(c.value for c, _ in pair), -pair[0][0].score, -pair[0][0].dice_to_roll))
-    return made
+    ranked = ranked_plays(p.situation, p.roll)
+    if p.kept is not None:
+        ranked = ranked.only(p.kept)
+    by_points = ranked_plays(p.points_situation, p.roll) if p.kind in SCORE_KINDS else None
+    return Decision(p, ranked, by_points)
 
 
 def points_choice(d: Decision) -> Choice | None:
     """Game and solo: the play that expected points would make, when it is not a best play here.
 
-    That is the expected-points hint's best set-aside and action, valued under the
+    That is the expected-points table's best set-aside and its action, valued under the
     position's own objective; None when it ties with the best play (the two agree), and
     for every other kind of drill.
     """
-    p = d.position
-    if p.kind not in SCORE_KINDS or d.hint.farkle:
+    top = None if d.by_points is None else d.by_points.table_play
+    if top is None:
         return None
-    top = d.hint.plays[0]
-    choice = d.choice(top.keep, top.value.action)
-    if loss(d.best.value, choice.value, p.unit) < grade_scale(p.unit)[0]:
+    choice = d.choice(top.keep, top.action)
+    if d.ranked.loss(choice) < grade_scale(d.position.unit)[0]:
         return None
     return choice
 
@@ -539,9 +468,7 @@ class Grading:
 def grade(decision: Decision, keep: tuple[int, ...], action: Action) -> Grading:
     """Grade the play ``keep`` + ``action`` against the best play of the decision."""
     chosen = decision.choice(keep, action)
-    unit = decision.position.unit
-    lost = loss(decision.best.value, chosen.value, unit)
-    return Grading(decision, chosen, lost, grade_for(lost, unit))
+    return Grading(decision, chosen, decision.ranked.loss(chosen), decision.ranked.grade(chosen))
 
 
 @dataclass(frozen=True)
@@ -598,39 +525,7 @@ def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
     return tuple(notes)
 
 
-def reason_lines(g: Grading) -> list[str]:
-    """Why the best set-aside beats the player's: for each, the dice it leaves, the chance
-    that their roll Farkles, and what rolling them and banking are worth.
-
-    Empty when the player set aside what the best play sets aside (then only the action
-    differs, and the values already say why).
-    """
-    p = g.position
-    if g.chosen.keep == g.best.keep:
-        return []
-    table = score_table(p.rules)
-    out = []
-    for whose, keep in (("The best play", g.best.keep), ("Your play", g.chosen.keep)):
-        options = {c.action: c for c in g.decision.choices_for(keep)}
-        roll = options["roll"]
-        n = roll.dice_to_roll
-        left = "hot dice, so all 6 roll again" if roll.hot_dice else f"{dice_count(n)} left"
-        chance = float(table.farkle_chance(n))
-        bank = options.get("bank")
-        banking = (
-            f"banking {points(roll.points_after)} is worth {value_text(p, bank.value)}"
-            if bank is not None
-            else f"banking {points(roll.points_after)} is not allowed"
-        )
-        out.append(
-            f"{whose}, keep {dice_text(keep)} for {points(roll.points_after)}: {left}, "
-            f"a {percent(chance)} chance that the next roll Farkles; rolling on is worth "
-            f"{value_text(p, roll.value)}, {banking} ({measure(p)})."
-        )
-    return out
-
-
-# -- decisions in words: what the screen shows, the records and result files keep
+# -- a play in notation: what the screen shows, the records and result files keep
 
 
 def _action_words(c: Choice, *, joiner: str) -> str:
@@ -653,141 +548,3 @@ def play_short(p: Position, c: Choice) -> str:
     if p.kept is not None:
         return _action_words(c, joiner=", ")
     return f"keep {dice_text(c.keep)}, {_action_words(c, joiner=', ')}"
-
-
-def _so_far(p: Position) -> str:
-    if p.points == 0:
-        return "Nothing set aside yet this turn."
-    return f"{points(p.points)} points set aside this turn."
-
-
-def _not_opened(p: Position) -> str:
-    return f"You have not opened yet: you cannot bank a turn worth less than {points(p.opening)}."
-
-
-def _scores_lines(p: Position) -> list[str]:
-    assert p.banked is not None and p.target is not None
-    runs = p.runs
-    if p.kind == "solo":
-        out = [
-            f"Solo to {points(p.target)} in as few turns as you can: you have {points(p.banked)} banked"
-            f"{in_a_row(runs.my_farkles)}."
-        ]
-    elif p.last_turn:
-        assert p.opponent is not None
-        behind = p.opponent - p.banked
-        out = [
-            f"Your last turn in a game to {points(p.target)}: your opponent reached it with "
-            f"{points(p.opponent)}, and you have {points(p.banked)} banked.",
-            f"You need {points(behind + STEP)} this turn to win; {points(behind)} ties, and a tie "
-            "shares the win.",
-        ]
-    else:
-        assert p.opponent is not None
-        theirs = f"{points(p.opponent)}{in_a_row(runs.opponent_farkles)}"
-        out = [
-            f"Game to {points(p.target)} against one opponent: you have {points(p.banked)} banked"
-            f"{in_a_row(runs.my_farkles)}, your opponent {theirs}."
-        ]
-    penalty = p.rules.three_farkle_penalty
-    if penalty and not p.last_turn:
-        out.append(f"Three Farkles in a row cost {points(penalty)} (never below 0).")
-    if p.opening:
-        if not p.opened:
-            out.append(_not_opened(p))
-        elif not p.banked:
-            out.append(
-                f"You have opened already (the penalty knocked you back to 0): the opening minimum "
-                f"of {points(p.opening)} no longer holds you."
-            )
-        if p.kind == "game" and not p.opponent:
-            out.append(
-                "Your opponent has opened already (the penalty knocked them back to 0)."
-                if runs.opponent_opened
-                else f"Your opponent has not opened yet (opening minimum {points(p.opening)})."
-            )
-    return out
-
-
-def situation_lines(p: Position) -> list[str]:
-    """The moment to decide, in sentences: scores, turn points and the roll."""
-    out: list[str] = []
-    if p.kind in SCORE_KINDS:
-        out += _scores_lines(p)
-    if p.kind == "final-round":
-        assert p.leader is not None and p.banked is not None and p.need is not None
-        out.append(
-            f"Final round: the leader has {points(p.leader)} and you have {points(p.banked)} banked, "
-            f"so you need {points(p.need)} this turn to pass."
-        )
-        if p.opening:
-            out.append(_not_opened(p))
-    if p.kind == "opening":
-        out.append(
-            f"You have nothing banked yet: you cannot bank a turn worth less than {points(p.opening)}."
-        )
-    if p.third_farkle:
-        assert p.banked is not None
-        out.append(
-            f"You have {points(p.banked)} banked{in_a_row(p.runs.my_farkles)}: a Farkle now costs "
-            f"{points(-p.farkle_value)} more (three in a row cost {points(p.rules.three_farkle_penalty)}, "
-            "never below 0)."
-        )
-    if p.kept is not None:
-        n = p.dice_to_roll
-        left = "hot dice, all 6 to roll again" if len(p.kept) == len(p.roll) else f"{dice_count(n or 0)} left"
-        out.append(
-            f"{_so_far(p)} You rolled {dice_text(p.roll)} and set aside {dice_text(p.kept)}: "
-            f"{points(p.at_stake)} points at stake, {left}."
-        )
-    elif p.points and len(p.roll) == 6:
-        # Six dice with points at stake can only come from hot dice; say so, or it reads like a slip.
-        out.append(
-            f"Hot dice: all six scored, so you roll six again with {points(p.points)} at stake: "
-            f"{dice_text(p.roll)}"
-        )
-    else:
-        out.append(f"{_so_far(p)} You roll {dice_count(len(p.roll))}: {dice_text(p.roll)}")
-    return out
-
-
-def question_line(p: Position) -> str:
-    """The situation in one line, as kept in the progress records."""
-    return " ".join(situation_lines(p))
-
-
-def value_text(p: Position, value: float) -> str:
-    if p.unit in (Unit.CHANCE, Unit.WIN):
-        return percent(value)
-    return f"{value:.3f}" if p.unit == Unit.TURNS else ev(value)
-
-
-def measure(p: Position) -> str:
-    return {
-        Unit.CHANCE: "chance of passing the leader",
-        Unit.WIN: "chance of winning",
-        Unit.TURNS: "expected turns after this one",
-    }.get(p.unit, "expected turn score")
-
-
-def loss_text(p: Position, lost: float) -> str:
-    if p.unit in (Unit.CHANCE, Unit.WIN):
-        return f"{loss_figure(lost, p.unit)} percentage points"
-    return f"{loss_figure(lost, p.unit)} {'turns' if p.unit == Unit.TURNS else 'points'}"
-
-
-def points_line(g: Grading) -> str | None:
-    """``"For points you would keep 1 5 and bank 650; to win, keep 1 and roll 5 dice."``
-
-    Said for a game or solo position where the expected-points play is not a best play.
-    """
-    other = g.points_play
-    if other is None:
-        return None
-    p = g.position
-    goal = "to win" if p.kind == "game" else "for the fewest turns"
-    lost = loss(g.best.value, other.value, p.unit)
-    return (
-        f"For points you would {play_words(p, other)}; {goal}, {play_words(p, g.best)} "
-        f"(playing for points gives up {loss_text(p, lost)})."
-    )

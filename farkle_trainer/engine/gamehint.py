@@ -8,22 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
-from farkle_trainer.engine.game import (
-    NO_RUNS,
-    GamePlay,
-    GamePlays,
-    Progress,
-    Runs,
-    WinGrid,
-    game_plays,
-    solve_game,
-    win_grid,
-)
+from farkle_trainer.engine.game import NO_RUNS, Progress, Runs, WinGrid, solve_game, win_grid
 from farkle_trainer.engine.gameplan import check_position, check_step, resolve
-from farkle_trainer.engine.plays import Hint, Play, hint
+from farkle_trainer.engine.grading import TIE, Unit
+from farkle_trainer.engine.ranked import Option, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.situations import WinGame, situation
 from farkle_trainer.engine.solver import STEP
 
 
@@ -31,41 +22,76 @@ from farkle_trainer.engine.solver import STEP
 class GameHint:
     """Every play of a roll by chance of winning, each with its expected-points valuation.
 
-    ``expected`` holds the same selections valued by expected turn score (the opening
-    minimum in force only while the player has not opened, and on a turn that would be the
-    third Farkle in a row the penalty it costs); ``points_best`` is the play that objective
-    picks.
+    ``game`` ranks the plays by the chance of winning; ``expected`` ranks the same selections
+    by expected turn score, in the same moment played for points (the opening minimum in force
+    only while the player has not opened, and on a turn that would be the third Farkle in a
+    row, but for a last turn, the penalty it costs); ``points_best`` is the play that
+    objective picks.
     """
 
     rules: Rules
     target: int
     opening: int
-    game: GamePlays
-    expected: Hint
+    game: Ranked
+    expected: Ranked
 
     @property
-    def plays(self) -> tuple[GamePlay, ...]:
-        return self.game.plays
+    def situation(self) -> WinGame:
+        assert isinstance(self.game.situation, WinGame)
+        return self.game.situation
+
+    @property
+    def roll(self) -> tuple[int, ...]:
+        return self.game.roll
+
+    @property
+    def points(self) -> int:
+        return self.situation.points
+
+    @property
+    def my_score(self) -> int:
+        return self.situation.score
+
+    @property
+    def opponent_score(self) -> int:
+        return self.situation.opponent
+
+    @property
+    def last_turn(self) -> bool:
+        return self.situation.last_turn
 
     @property
     def runs(self) -> Runs:
-        return self.game.runs
+        return self.situation.runs
 
     @property
     def penalty(self) -> int:
         return self.rules.three_farkle_penalty
 
     @property
-    def best(self) -> GamePlay | None:
-        return self.game.best
+    def plays(self) -> tuple[Option, ...]:
+        return self.game.options
 
     @property
-    def points_best(self) -> Play | None:
-        return self.expected.best
+    def best(self) -> Option | None:
+        return self.game.table_play
 
-    def by_points(self, play: GamePlay) -> Play:
+    @property
+    def points_best(self) -> Option | None:
+        return self.expected.table_play
+
+    def by_points(self, play: Option) -> Option:
         """The expected-points valuation of the same selection."""
-        return next(p for p in self.expected.plays if p.keep == play.keep)
+        return self.expected.option(play.keep)
+
+    def gives_up(self, play: Option) -> float:
+        """What ``play``, played at its best, gives up against the best play, in percentage points."""
+        assert self.best is not None
+        return play.best.loss_to(self.best.best)
+
+    def ties_best(self, play: Option) -> bool:
+        """Whether a play is as good as the best: it gives up less than a tie (see ``TIE``)."""
+        return self.gives_up(play) < TIE
 
     @property
     def objectives_differ(self) -> bool:
@@ -73,7 +99,7 @@ class GameHint:
         best, points_best = self.best, self.points_best
         if best is None or points_best is None:
             return False
-        return (best.keep, best.action) != (points_best.keep, points_best.value.action)
+        return (best.keep, best.action) != (points_best.keep, points_best.action)
 
 
 def game_hint(
@@ -99,16 +125,23 @@ def game_hint(
     """
     target, opening = resolve(rules, target, opening)
     check_position(target, opening, rules.three_farkle_penalty, my_score, opponent_score, last_turn=last_turn)
-    table = solve_game(rules, target, opening, progress=progress)
-    plays = game_plays(
-        counts_of(roll), points, my_score, opponent_score, table, last_turn=last_turn, runs=runs
-    )
-    opened = my_score > 0 if runs.my_opened is None else runs.my_opened
-    in_force = 0 if opened else table.opening
-    third = rules.three_farkle_penalty and runs.my_farkles == FARKLES_FOR_PENALTY - 1 and not last_turn
-    farkle_value = -min(rules.three_farkle_penalty, my_score) if third else 0
-    expected = hint(roll, points, rules, opening=in_force, farkle_value=farkle_value)
-    return GameHint(rules, table.target, table.opening, plays, expected)
+    # Solved here, where a long solve can be followed; the valuation then finds it at hand.
+    solve_game(rules, target, opening, progress=progress)
+
+    def ranked(unit: Unit) -> Ranked:
+        at = situation(
+            rules,
+            points,
+            unit,
+            score=my_score,
+            leader=opponent_score,
+            runs=runs,
+            target=target,
+            opening=opening,
+        )
+        return ranked_plays(at, roll)
+
+    return GameHint(rules, target, opening, ranked(Unit.WIN), ranked(Unit.POINTS))
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,11 @@ class Unit(StrEnum):
         """Expected turns still needed: fewer is better; every other value: more is better."""
         return self == Unit.TURNS
 
+    @property
+    def is_chance(self) -> bool:
+        """A chance (to pass, or to win): from 0 to 1, and a loss of it shown in percentage points."""
+        return self in (Unit.CHANCE, Unit.WIN)
+
 
 GRADES: tuple[Grade, ...] = tuple(Grade)
 
@@ -105,7 +110,7 @@ def loss(best: float, chosen: float, unit: Unit) -> float:
     chance, or turns (where the best value is the lowest)."""
     unit = Unit(unit)
     diff = max(0.0, chosen - best) if unit.lower_is_better else max(0.0, best - chosen)
-    return 100 * diff if unit in (Unit.CHANCE, Unit.WIN) else diff
+    return 100 * diff if unit.is_chance else diff
 
 
 def grade_scale(unit: Unit) -> tuple[float, float, float, float]:

@@ -253,7 +253,7 @@ class Solution:
     def should_roll(self, t: int, n: int) -> bool:
         """True when rolling is at least as good as banking (or banking is not allowed)."""
         bank = self.bank_value(t)
-        return bank is None or _at_least(self.roll_value(t, n), bank)
+        return bank is None or at_least(self.roll_value(t, n), bank)
 
     @lru_cache(maxsize=256)  # noqa: B019 - a Solution lives as long as the solve cache
     def _row_above_top(self, level: int) -> NDArray[np.float64]:
@@ -286,9 +286,16 @@ class Solution:
         return None
 
 
-def _at_least(a: float, b: float) -> bool:
+def at_least(a: float, b: float) -> bool:
     """``a >= b`` up to float rounding, so exact ties count as ties."""
     return a >= b - 1e-9 * max(1.0, abs(b))
+
+
+def round_up(points: int | None) -> int:
+    """Turn points move in fifties, so needing 1,330 is needing 1,350."""
+    if points is None or points <= 0:
+        return 0
+    return -(-points // STEP) * STEP
 
 
 def _level(t: int) -> int:

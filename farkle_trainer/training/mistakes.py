@@ -36,15 +36,16 @@ from farkle_trainer.engine.decisions import (
     play_words,
     position_data,
     position_from_data,
-    question_line,
 )
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.kinds import SCORE_KINDS
 from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.situations import ReachTotal, TurnPoints
 from farkle_trainer.store.rows import ItemState, Mistake
 from farkle_trainer.store.schedule import MISTAKES
+from farkle_trainer.training.drills.words import question_line
 
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
@@ -109,39 +110,31 @@ def drill_mistake(g: Grading, file: Path | None = None) -> Mistake | None:
 
 
 def game_position(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Position:
-    """A game's decision as the drill of the unit it was graded in (see the module's docstring).
+    """A game's decision as the drill of the unit it was graded in (see the module's docstring):
+    the drill of the very situation the game valued it in.
 
     ``runs``: the mover's and the rival's Farkles in a row and who had opened (see
     :func:`~farkle_trainer.training.games.match.move_runs`). Raises :class:`DrillError` for a
     decision no drill can hold (an opponent more than any turn banks past the target).
     """
-    from farkle_trainer.training.games.analysis import grading_unit
+    from farkle_trainer.training.games.analysis import grading_unit, situation_of
 
     unit = grading_unit(setup, move)
-    rules, me, leader = setup.rules, move.score, move.leader
-    common: dict[str, Any] = {"rules": rules, "points": move.points, "roll": move.roll}
+    s = situation_of(setup, move, unit, runs)
+    me, leader = move.score, move.leader
+    common: dict[str, Any] = {"rules": setup.rules, "points": move.points, "roll": move.roll}
+    game: dict[str, Any] = {"banked": me, "target": setup.target, "opening": setup.opening, "runs": runs}
     if unit == Unit.WIN:
-        return Position(
-            kind=Kind.GAME,
-            banked=me,
-            opponent=leader,
-            target=setup.target,
-            opening=setup.opening,
-            runs=runs,
-            **common,
-        )
+        return Position(kind=Kind.GAME, opponent=leader, **game, **common)
     if unit == Unit.TURNS:
-        return Position(
-            kind=Kind.SOLO, banked=me, target=setup.target, opening=setup.opening, runs=runs, **common
-        )
-    opened = me > 0 or bool(runs.my_opened)
-    if unit == Unit.CHANCE:
-        opening = 0 if opened else setup.opening
-        return Position(kind=Kind.FINAL_ROUND, leader=leader, banked=me, opening=opening, **common)
-    if not opened and setup.opening:
-        return Position(kind=Kind.OPENING, opening=setup.opening, **common)
-    if setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1 and me > 0:
-        return Position(kind=Kind.KEEP, banked=me, runs=Runs(my_farkles=move.farkles), **common)
+        return Position(kind=Kind.SOLO, **game, **common)
+    if isinstance(s, ReachTotal):
+        return Position(kind=Kind.FINAL_ROUND, leader=leader, banked=me, opening=s.opening, **common)
+    assert isinstance(s, TurnPoints)
+    if s.opening:
+        return Position(kind=Kind.OPENING, opening=s.opening, **common)
+    if s.farkle_cost:
+        return Position(kind=Kind.KEEP, banked=me, runs=Runs(my_farkles=runs.my_farkles), **common)
     return Position(kind=Kind.KEEP, **common)
 
 

@@ -95,7 +95,8 @@ class AnswerRecord:
     def of_drill(cls, g: Grading) -> AnswerRecord:
         """A drill's decision, graded by what it gave up (a chance in percentage points, a solo
         decision in turns)."""
-        from farkle_trainer.engine.decisions import play_words, position_data, question_line
+        from farkle_trainer.engine.decisions import play_words, position_data
+        from farkle_trainer.training.drills.words import question_line
 
         p = g.position
         return cls(
@@ -112,8 +113,8 @@ class AnswerRecord:
                 "position": position_data(p),
                 "keep": list(g.chosen.keep),
                 "action": g.chosen.action,
-                "value": g.chosen.value,
-                "best_value": g.best.value,
+                "value": g.chosen.value.amount,
+                "best_value": g.best.value.amount,
             },
             keep=tuple(g.chosen.keep),
             action=g.chosen.action,

@@ -11,14 +11,12 @@ Scores and turn points are counted in levels of 50. By concept, from the ground 
 * :mod:`.table`: a solved two-player game's chances, inside a turn and by score;
 * :mod:`.solve`: the two-player solve, total by total, by Newton steps;
 * :mod:`.runs`: the same under the three-Farkle penalty, by sweeps over the totals;
-* :mod:`.plays`: every play of a roll by its chance of winning;
 * :mod:`.solo`: solo play for the fewest turns.
 """
 
 from __future__ import annotations
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
-from farkle_trainer.engine.game.plays import GamePlay, GamePlays, game_plays
 from farkle_trainer.engine.game.settings import GameSolverError, Progress
 from farkle_trainer.engine.game.solo import SoloTable, forget_solo, solve_solo
 from farkle_trainer.engine.game.solve import TOLERANCE, forget_games, solve_game
@@ -27,8 +25,6 @@ from farkle_trainer.engine.game.table import GameTable, WinGrid, win_grid
 __all__ = [
     "NO_RUNS",
     "TOLERANCE",
-    "GamePlay",
-    "GamePlays",
     "GameSolverError",
     "GameTable",
     "Progress",
@@ -36,7 +32,6 @@ __all__ = [
     "SoloTable",
     "WinGrid",
     "clear_memory",
-    "game_plays",
     "solve_game",
     "solve_solo",
     "win_grid",

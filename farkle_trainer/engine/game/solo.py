@@ -14,6 +14,7 @@ from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
 from farkle_trainer.engine.game.seats import Seats, seats_for
 from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_levels, resolve
 from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values
+from farkle_trainer.engine.game.table import at_least
 from farkle_trainer.engine.game.turns import Pass, Turns, turn_values
 from farkle_trainer.engine.gameplan import (
     Solve,
@@ -106,7 +107,8 @@ class SoloTable:
     def should_roll(self, score: int, t: int, n: int, runs: Runs = NO_RUNS) -> bool:
         """True when rolling is at least as good as banking (or banking is not a move)."""
         bank = self.bank_value(score, t, runs)
-        return bank is None or self.roll_value(score, t, n, runs) <= bank + 1e-12
+        # Fewer turns are better: rolling is as good as banking when banking is at least its value.
+        return bank is None or at_least(bank, self.roll_value(score, t, n, runs))
 
     def _standing(self, score: int, runs: Runs) -> tuple[int, int]:
         level = in_levels(score)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from farkle_trainer.engine.decisions import KINDS, Kind, decision_for, grade, question_line
+from farkle_trainer.engine.decisions import KINDS, Kind, decision_for, grade
 from farkle_trainer.engine.dice import counts_of, is_subset
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
@@ -27,6 +27,7 @@ from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES, class_drills, class_quiz
 from farkle_trainer.training.classroom.results import Result, ResultError
 from farkle_trainer.training.drills.drills import Level as DrillLevel
+from farkle_trainer.training.drills.words import question_line
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import review_move
 from farkle_trainer.training.games.setup import SOLO_TURNS, for_challenge

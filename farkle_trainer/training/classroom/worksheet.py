@@ -95,15 +95,15 @@ def _quiz_entry(number: int, q: Question) -> Entry:
 
 
 def _drill_entry(number: int, p: Position) -> Entry:
-    from farkle_trainer.engine.decisions import decision_for, measure, play_words, situation_lines, value_text
-    from farkle_trainer.engine.grading import loss
+    from farkle_trainer.engine.decisions import decision_for, play_words
+    from farkle_trainer.training.drills.words import measure, situation_lines, value_text
 
     d = decision_for(p)
     best = d.best
-    why = [f"{measure(p).capitalize()} {value_text(p, best.value)}."]
-    runner_up = next((c for c in d.choices[1:] if loss(best.value, c.value, p.unit) > 0), None)
+    why = [f"{measure(p.unit).capitalize()} {value_text(best.value)}."]
+    runner_up = next((c for c in d.choices[1:] if d.ranked.loss(c) > 0), None)
     if runner_up is not None:
-        why.append(f"Next best: {play_words(p, runner_up)}, {value_text(p, runner_up.value)}.")
+        why.append(f"Next best: {play_words(p, runner_up)}, {value_text(runner_up.value)}.")
     lines = tuple(situation_lines(p)) + ((f"(A classic position: {p.title}.)",) if p.title else ())
     blank = "Bank / roll" if p.kept is not None else f"Keep {BLANK}, then bank / roll"
     return Entry(number, lines, blank, play_words(p, best), tuple(why))

@@ -22,7 +22,8 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, rating_for
 from farkle_trainer.engine.kinds import TURN_KINDS
-from farkle_trainer.engine.plays import Action, Hint, Play, hint
+from farkle_trainer.engine.notation import Action
+from farkle_trainer.engine.ranked import Option, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.drills.kinds import Setting, spec_of
@@ -109,19 +110,19 @@ def summarize(gradings: Sequence[Grading]) -> Summary:
 # -- generation: playing turns forward
 
 
-def _policy(h: Hint, stream: Stream, style: str, stop: int) -> tuple[Play, Action]:
+def _policy(r: Ranked, stream: Stream, style: str, stop: int) -> tuple[Option, Action]:
     """How a player of ``style`` plays a roll: perfect, greedy, bold or careless."""
     if style == "perfect":
-        play = h.plays[0]
-        return play, play.value.action
+        play = r.options[0]
+        return play, play.action
     if style == "greedy":  # keep every point, bank at a modest total
-        play = max(h.plays, key=lambda x: (x.score, x.dice_to_roll))
+        play = max(r.options, key=lambda x: (x.score, x.dice_to_roll))
     elif style == "bold":  # keep as few dice as possible, chase a big turn
-        play = min(h.plays, key=lambda x: (len(x.keep), -x.score))
+        play = min(r.options, key=lambda x: (len(x.keep), -x.score))
     else:
-        play = stream.choice(h.plays)
+        play = stream.choice(r.options)
         stop = stream.choice((0, stop, 2 * stop))
-    if play.value.bank is None or play.dice_left == 0 or play.points_after < stop:
+    if play.bank is None or play.dice_left == 0 or play.points_after < stop:
         return play, "roll"
     return play, "bank"
 
@@ -147,10 +148,10 @@ def play_turn(rules: Rules, kind: Kind, setting: Setting, stream: Stream) -> Ite
     t, n = 0, 6
     for _ in range(MAX_ROLLS):
         roll = stream.dice(n)
-        h = hint(roll, t, rules, opening=setting.opening, need=need)
-        if h.farkle:
+        ranked = ranked_plays(setting.turn(rules, t), roll)
+        if ranked.is_farkle:
             return
-        play, action = _policy(h, stream, style, stop)
+        play, action = _policy(ranked, stream, style, stop)
         yield spec_of(kind).position(rules, kind, t, roll, play, setting)
         if action == "bank":
             return

@@ -25,9 +25,10 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.gameplan import TableKind
-from farkle_trainer.engine.plays import Play, round_up
+from farkle_trainer.engine.ranked import Option
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.situations import ReachTotal, TurnPoints, need_to_pass, opening_in_force
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.drills.scores import Start, game_scores, solo_score
 
@@ -50,7 +51,15 @@ class Setting:
 
     @property
     def need(self) -> int | None:
-        return None if self.leader is None or self.banked is None else round_up(self.leader - self.banked + 1)
+        return None if self.leader is None or self.banked is None else need_to_pass(self.leader, self.banked)
+
+    def turn(self, rules: Rules, points: int) -> TurnPoints | ReachTotal:
+        """What the turn is played for with ``points`` at stake: passing the leader, or expected
+        points, under the opening minimum."""
+        need = self.need
+        if need is None:
+            return TurnPoints(rules, points, self.opening)
+        return ReachTotal(rules, points, need, self.opening)
 
 
 # -- settings
@@ -92,9 +101,8 @@ ScoreDraw = Callable[[Rules, int, Stream], Start]
 def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
     target = _target(rules)
     start = draw(rules, target, stream)
-    opened = start.banked > 0 or bool(start.runs.my_opened)
     return Setting(
-        opening=0 if opened else rules.opening_minimum,
+        opening=opening_in_force(rules.opening_minimum, start.banked, start.runs),
         banked=start.banked,
         opponent=start.opponent,
         target=target,
@@ -106,14 +114,14 @@ def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
 
 
 def _after_keeping(
-    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Option, setting: Setting
 ) -> Position:
     """Bank or roll is asked once the dice are set aside, so the position holds the keep."""
     return Position(rules, kind, points, roll, kept=play.keep)
 
 
 def _before_keeping(
-    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Option, setting: Setting
 ) -> Position:
     return Position(
         rules, kind, points, roll, opening=setting.opening, leader=setting.leader, banked=setting.banked
@@ -121,7 +129,7 @@ def _before_keeping(
 
 
 def _at_scores(
-    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Play, setting: Setting
+    rules: Rules, kind: Kind, points: int, roll: tuple[int, ...], play: Option, setting: Setting
 ) -> Position:
     return Position(
         rules,
@@ -228,7 +236,7 @@ class KindSpec:
     kind: Kind
     name: str
     setting: Callable[[Rules, Stream], Setting] = lambda rules, stream: Setting()
-    position: Callable[[Rules, Kind, int, tuple[int, ...], Play, Setting], Position] = _before_keeping
+    position: Callable[[Rules, Kind, int, tuple[int, ...], Option, Setting], Position] = _before_keeping
     worth_asking: Callable[[Decision], bool] = lambda d: True
     teaching: Callable[[Rules], list[dict[str, Any]]] = lambda rules: []
     emphasis: Callable[[Decision], float] = lambda d: 1.0

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
-from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.situations import TurnPoints
 
 _STYLES = ("perfect", "greedy", "bold")
 _STYLE_WEIGHTS = (3.0, 2.0, 1.0)
@@ -29,18 +30,18 @@ def _turn(rules: Rules, stream: Stream, style: str, stop: int, opening: int) -> 
     """Play one turn as ``style``; the points it banks (0 after a Farkle)."""
     t, n = 0, 6
     for _ in range(_MAX_ROLLS):
-        h = hint(stream.dice(n), t, rules, opening=opening)
-        if h.farkle:
+        options = ranked_plays(TurnPoints(rules, t, opening), stream.dice(n)).options
+        if not options:
             return 0
         if style == "perfect":
-            play = h.plays[0]
-            banks = play.value.action == "bank"
+            play = options[0]
+            banks = play.action == "bank"
         else:
             if style == "greedy":
-                play = max(h.plays, key=lambda x: (x.score, x.dice_to_roll))
+                play = max(options, key=lambda x: (x.score, x.dice_to_roll))
             else:
-                play = min(h.plays, key=lambda x: (len(x.keep), -x.score))
-            banks = play.value.bank is not None and play.dice_left > 0 and play.points_after >= stop
+                play = min(options, key=lambda x: (len(x.keep), -x.score))
+            banks = play.bank is not None and play.dice_left > 0 and play.points_after >= stop
         if banks:
             return play.points_after
         t, n = play.points_after, play.dice_to_roll

@@ -45,15 +45,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
-from farkle_trainer.engine.game import game_plays, solve_game, solve_solo
-from farkle_trainer.engine.grading import GRADES, Grade, Unit, grade_for, in_points, loss, rating_for
-from farkle_trainer.engine.plays import hint
-from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import STEP, Objective, solve
+from farkle_trainer.engine.game import solve_game, solve_solo
+from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
+from farkle_trainer.engine.ranked import Ranked, ranked_plays
+from farkle_trainer.engine.situations import Situation, SituationError, opening_in_force, situation
+from farkle_trainer.engine.solver import Objective, solve
 from farkle_trainer.training.games.match import (
-    FARKLES_FOR_PENALTY,
     MatchState,
     Move,
     final_winners,
@@ -79,110 +77,28 @@ def grading_unit(setup: Setup, move: Move) -> Unit:
     return Unit.CHANCE if unit == Unit.POINTS and move.last_turn else unit
 
 
-@dataclass(frozen=True)
-class Values:
-    """One roll's values for the mover, in the unit's own terms (a chance from 0 to 1,
-    points, or turns still needed after this one).
-
-    ``options`` maps each scoring selection (faces, ascending) to the value of banking after
-    it (None where not allowed) and of rolling on.
-    """
-
-    unit: Unit
-    before: float
-    farkle: float
-    options: dict[tuple[int, ...], tuple[float | None, float]]
-
-    def better(self, a: float, b: float) -> bool:
-        return a < b if self.unit == Unit.TURNS else a > b
-
-    def value(self, keep: tuple[int, ...], action: Decision) -> float:
-        bank, roll = self.options[keep]
-        if action == "bank":
-            if bank is None:
-                raise MatchError("that bank was not allowed")
-            return bank
-        return roll
-
-    @property
-    def best(self) -> tuple[tuple[int, ...], Decision, float]:
-        """The best play: its keep, action and value (the first of equals, rolling on first)."""
-        candidates: list[tuple[tuple[int, ...], Decision, float]] = []
-        for keep, (bank, roll) in self.options.items():
-            candidates.append((keep, "roll", roll))
-            if bank is not None:
-                candidates.append((keep, "bank", bank))
-        if not candidates:
-            raise MatchError("a Farkle has no plays")
-        found = candidates[0]
-        for candidate in candidates[1:]:
-            if self.better(candidate[2], found[2]) and abs(candidate[2] - found[2]) > 1e-12:
-                found = candidate
-        return found
-
-    @property
-    def after(self) -> float:
-        """The roll's value once thrown: its best play's, or the Farkle's."""
-        return self.best[2] if self.options else self.farkle
-
-    @property
-    def luck(self) -> float:
-        """What the dice gave, in the unit shown (percentage points of a chance)."""
-        raw = self.before - self.after if self.unit == Unit.TURNS else self.after - self.before
-        return raw if self.unit in (Unit.POINTS, Unit.TURNS) else 100 * raw
-
-
-def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Values:
-    """The values of one roll of a game for its mover, in ``unit`` (default the game's).
+def situation_of(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Situation:
+    """What the mover of ``move`` plays for, valued in ``unit`` (default the game's).
 
     ``runs``: the mover's and the rival's Farkles in a row and who of them had opened (see
     :func:`~farkle_trainer.training.games.match.move_runs`).
     """
-    unit = game_unit(setup) if unit is None else unit
-    rules = setup.rules
-    me, leader = move.score, move.leader
-    n, t = len(move.roll), move.points
-    opened = me > 0 or bool(runs.my_opened)
-    opening = 0 if opened else setup.opening
-    splits = score_table(rules).selections(counts_of(move.roll))
-    options: dict[tuple[int, ...], tuple[float | None, float]] = {}
-    if unit == Unit.WIN:
-        table = solve_game(rules, setup.target, setup.opening)
-        plays = game_plays(counts_of(move.roll), t, me, leader, table, last_turn=move.last_turn, runs=runs)
-        options = {p.keep: (p.bank, p.roll) for p in plays.plays}
-        if move.last_turn:
-            before = table.final_roll_value(leader - me, t, n, opened=opened)
-            farkle = 0.0
-        else:
-            before = table.roll_value(me, leader, t, n, runs)
-            farkle = table.farkle_value(me, leader, runs)
-    elif unit == Unit.TURNS:
-        solo = solve_solo(rules, setup.target, setup.opening)
-        for s in splits:
-            after = t + s.points
-            to_roll = (n - len(s.dice)) or 6
-            options[s.dice] = (solo.bank_value(me, after, runs), solo.roll_value(me, after, to_roll, runs))
-        before = solo.roll_value(me, t, n, runs)
-        farkle = solo.farkle_value(me, runs)
-    elif unit == Unit.CHANCE:
-        h = hint(move.roll, t, rules, opening=opening, need=leader - me + STEP)
-        for p in h.plays:
-            assert p.chance is not None
-            options[p.keep] = (p.chance.bank, p.chance.roll)
-        reach = solve(rules, Objective.reach(leader - me + STEP, opening=opening))
-        before = reach.roll_value(t, n)
-        farkle = 0.0
-    else:
-        # A last turn's Farkle just ends the game, as the game itself counts it.
-        penalty = setup.penalty and move.farkles == FARKLES_FOR_PENALTY - 1 and not move.last_turn
-        farkle_value = -min(setup.penalty, me) if penalty else 0
-        solution = solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
-        for s in splits:
-            after = t + s.points
-            options[s.dice] = (solution.bank_value(after), solution.roll_value(after, (n - len(s.dice)) or 6))
-        before = solution.roll_value(t, n)
-        farkle = float(farkle_value)
-    return Values(unit, before, farkle, options)
+    return situation(
+        setup.rules,
+        move.points,
+        game_unit(setup) if unit is None else unit,
+        score=move.score,
+        leader=move.leader,
+        runs=runs,
+        target=setup.target,
+        opening=setup.opening,
+    )
+
+
+def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Ranked:
+    """Every play of one roll of a game for its mover, ranked, in ``unit`` (default the
+    game's), with what the roll was worth before it was thrown and what a Farkle is worth."""
+    return ranked_plays(situation_of(setup, move, unit, runs), move.roll)
 
 
 # -- decisions
@@ -231,11 +147,16 @@ def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
         raise MatchError("a Farkle is not a decision")
     unit = grading_unit(setup, move)
     v = values(setup, move, unit, runs)
-    assert move.action != "farkle"
-    chosen = v.value(move.keep, move.action)
-    keep, action, best = v.best
-    lost = loss(best, chosen, unit)
-    return Review(move, unit, chosen, keep, action, best, lost, grade_for(lost, unit))
+    assert move.action != "farkle" and v.best is not None
+    try:
+        chosen = v.choice(move.keep, move.action)
+    except SituationError as refused:
+        raise MatchError(str(refused)) from None
+    best = v.best
+    lost = v.loss(chosen)
+    return Review(
+        move, unit, chosen.value.amount, best.keep, best.action, best.value.amount, lost, v.grade(chosen)
+    )
 
 
 @dataclass(frozen=True)
@@ -442,7 +363,7 @@ def _results(state: MatchState, resigned: int | None, stopped: bool) -> tuple[fl
 
 
 def _account(
-    state: MatchState, seat: int, unit: Unit, by_move: Sequence[Values], ended: tuple[float, ...] | None
+    state: MatchState, seat: int, unit: Unit, by_move: Sequence[Ranked], ended: tuple[float, ...] | None
 ) -> Account:
     setup = state.setup
     luck = 0.0
@@ -455,10 +376,10 @@ def _account(
         luck += v.luck
         if move.turn not in seen:
             seen.add(move.turn)
-            starts += v.before
+            starts += v.before.amount
         if move.decision:
             assert move.action != "farkle"
-            given_up += loss(v.after, v.value(move.keep, move.action), unit)
+            given_up += v.choice(move.keep, move.action).value.loss_to(v.after)
     result: float | None
     if unit == Unit.WIN:
         first = solve_game(setup.rules, setup.target, setup.opening).first_player_chance
@@ -491,7 +412,8 @@ def win_chances(
         seen.add(move.turn)
         me, other = move.score, move.leader
         if move.last_turn:
-            chance = table.final_turn_chance(other - me, opened=me > 0 or bool(runs.my_opened))
+            opened = opening_in_force(setup.opening, me, runs) == 0
+            chance = table.final_turn_chance(other - me, opened=opened)
         else:
             chance = table.win_chance(me, other, runs)
         points.append((move.turn, chance if move.seat == seat else 1.0 - chance))

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice
-from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
-from farkle_trainer.engine.game import GameTable, game_plays, solve_game
-from farkle_trainer.engine.plays import hint
+from farkle_trainer.engine.grading import Unit
+from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import STEP
+from farkle_trainer.engine.situations import opening_in_force
+from farkle_trainer.training.games.analysis import situation_of
 from farkle_trainer.training.games.dice import DiceSource
-from farkle_trainer.training.games.match import Claim, MatchState, opened, play, roll, runs_of
-from farkle_trainer.training.games.setup import Level, MatchError, Setup
+from farkle_trainer.training.games.match import Claim, MatchState, pending_move, play, roll, runs_of
+from farkle_trainer.training.games.setup import Level, MatchError
 
 Decision = Literal["bank", "roll"]
 
@@ -46,11 +46,6 @@ class Choice:
 
     keep: tuple[int, ...]
     action: Decision
-
-
-def table_for(setup: Setup) -> GameTable:
-    """The two-player table Hard plays by (solved once, then cached in memory and on disk)."""
-    return solve_game(setup.rules, setup.target, setup.opening)
 
 
 def choose(state: MatchState) -> Choice:
@@ -75,7 +70,7 @@ def _behind(state: MatchState) -> int:
 
 
 def _opening(state: MatchState) -> int:
-    return 0 if opened(state, state.seat) else state.setup.opening
+    return opening_in_force(state.setup.opening, state.banked, runs_of(state, state.seat))
 
 
 def easy(state: MatchState) -> Choice:
@@ -89,46 +84,23 @@ def easy(state: MatchState) -> Choice:
     return Choice(split.dice, "bank" if bank_now else "roll")
 
 
-def _farkle_value(state: MatchState) -> int:
-    """What a Farkle costs the mover beyond the turn's points: the penalty (never below 0) on
-    what would be its third in a row, except in a last turn, which a Farkle just ends."""
-    penalty = state.setup.penalty
-    if not penalty or state.last_turn or state.farkles[state.seat] < FARKLES_FOR_PENALTY - 1:
-        return 0
-    return -min(penalty, state.banked)
+def _table_play(state: MatchState, unit: Unit) -> Choice:
+    """What the table of ``unit`` plays with the dice showing: its best set-aside, then its own
+    action (rolling on at a tie)."""
+    move = pending_move(state, (), "roll")
+    play = ranked_plays(
+        situation_of(state.setup, move, unit, runs_of(state, state.seat)), state.roll
+    ).table_play
+    assert play is not None
+    return Choice(play.keep, play.action)
 
 
 def medium(state: MatchState) -> Choice:
-    need = _behind(state) + STEP if state.last_turn else None
-    h = hint(
-        state.roll,
-        state.points,
-        state.rules,
-        opening=_opening(state),
-        need=need,
-        farkle_value=_farkle_value(state),
-    )
-    best = h.best
-    assert best is not None
-    return Choice(best.keep, best.value.action)
+    return _table_play(state, Unit.CHANCE if state.last_turn else Unit.POINTS)
 
 
 def hard(state: MatchState) -> Choice:
-    seat = state.seat
-    me = state.scores[seat]
-    leader = max(s for i, s in enumerate(state.scores) if i != seat)
-    plays = game_plays(
-        counts_of(state.roll),
-        state.points,
-        me,
-        leader,
-        table_for(state.setup),
-        last_turn=state.last_turn,
-        runs=runs_of(state, seat),
-    )
-    best = plays.best
-    assert best is not None
-    return Choice(best.keep, best.action)
+    return _table_play(state, Unit.WIN)
 
 
 def as_played(state: MatchState, claim: Claim) -> str | None:

@@ -33,12 +33,13 @@ from farkle_trainer.engine.credibility import Evidence
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
+from farkle_trainer.engine.ranked import Ranked
 from farkle_trainer.store.errors import StaleAttemptError
 from farkle_trainer.store.games import DAMAGED
 from farkle_trainer.training.frontend import Frontend
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Review, Values, grading_unit, review_move, values
+from farkle_trainer.training.games.analysis import Review, grading_unit, review_move, values
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.setup import (
     MatchError,
@@ -75,7 +76,7 @@ class Position:
     """What a hint knows about the dice showing: the values of every play, and the kept dice."""
 
     state: m.MatchState
-    values: Values
+    values: Ranked
     kept: tuple[int, ...]
 
 

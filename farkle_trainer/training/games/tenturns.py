@@ -22,17 +22,19 @@ from farkle_trainer.training.games.match import MatchState, new_match, play, rol
 from farkle_trainer.training.games.setup import SOLO_TURNS, TEN_TURNS
 
 if TYPE_CHECKING:
-    from farkle_trainer.engine.plays import Play
+    from farkle_trainer.engine.ranked import Option
     from farkle_trainer.training.games.analysis import Review
 
 
-def best_play(state: MatchState) -> Play:
-    """The solver's play for the dice showing: the most expected final turn score."""
-    from farkle_trainer.engine.plays import hint
+def best_play(state: MatchState) -> Option:
+    """The solver's play for the dice showing: the most expected final turn score (its best
+    set-aside, then its own action)."""
+    from farkle_trainer.engine.ranked import ranked_plays
+    from farkle_trainer.engine.situations import TurnPoints
 
-    h = hint(state.roll, state.points, state.rules)
-    assert h.best is not None
-    return h.best
+    play = ranked_plays(TurnPoints(state.rules, state.points), state.roll).table_play
+    assert play is not None
+    return play
 
 
 def perfect_game(source: DiceSource) -> MatchState:
@@ -46,7 +48,7 @@ def perfect_game(source: DiceSource) -> MatchState:
             state = roll(state, source)
             continue
         best = best_play(state)
-        state = play(state, source, best.keep, best.expected.action)
+        state = play(state, source, best.keep, best.action)
     return state
 
 

@@ -18,15 +18,8 @@ from farkle_trainer.engine.decisions import (
     Kind,
     Position,
     StrategyNote,
-    loss_text,
-    measure,
     play_short,
     play_words,
-    points_line,
-    question_line,
-    reason_lines,
-    situation_lines,
-    value_text,
 )
 from farkle_trainer.engine.grading import (
     GRADES,
@@ -38,13 +31,14 @@ from farkle_trainer.engine.grading import (
     Unit,
     gives_up_text,
     grade_scale,
-    loss,
     loss_figure,
     rating_figure,
 )
-from farkle_trainer.engine.notation import dice_count
+from farkle_trainer.engine.notation import dice_count, percent
+from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.drills.drills import Summary
 from farkle_trainer.training.drills.kinds import spec_of
+from farkle_trainer.training.drills.words import measure, question_line, situation_lines, value_text
 from farkle_trainer.training.record import UNIT_LOSSES, AnswerRecord
 from farkle_trainer.ui.views.engine import dice_text, points
 from farkle_trainer.ui.views.fit import fit
@@ -119,6 +113,62 @@ def situation_rich(p: Position, number: int, count: int) -> RenderableType:
 # -- grading
 
 
+def reason_lines(g: Grading) -> list[str]:
+    """Why the best set-aside beats the player's: for each, the dice it leaves, the chance
+    that their roll Farkles, and what rolling them and banking are worth.
+
+    Empty when the player set aside what the best play sets aside (then only the action
+    differs, and the values already say why).
+    """
+    p = g.position
+    if g.chosen.keep == g.best.keep:
+        return []
+    table = score_table(p.rules)
+    out = []
+    for whose, keep in (("The best play", g.best.keep), ("Your play", g.chosen.keep)):
+        options = {c.action: c for c in g.decision.choices_for(keep)}
+        roll = options["roll"]
+        n = roll.dice_to_roll
+        left = "hot dice, so all 6 roll again" if roll.hot_dice else f"{dice_count(n)} left"
+        chance = float(table.farkle_chance(n))
+        bank = options.get("bank")
+        banking = (
+            f"banking {points(roll.points_after)} is worth {value_text(bank.value)}"
+            if bank is not None
+            else f"banking {points(roll.points_after)} is not allowed"
+        )
+        out.append(
+            f"{whose}, keep {dice_text(keep)} for {points(roll.points_after)}: {left}, "
+            f"a {percent(chance)} chance that the next roll Farkles; rolling on is worth "
+            f"{value_text(roll.value)}, {banking} ({measure(p.unit)})."
+        )
+    return out
+
+
+def loss_text(p: Position, lost: float) -> str:
+    """``"0.96 percentage points"``, ``"42.07 points"``, ``"0.123 turns"``."""
+    if p.unit.is_chance:
+        return f"{loss_figure(lost, p.unit)} percentage points"
+    return f"{loss_figure(lost, p.unit)} {'turns' if p.unit == Unit.TURNS else 'points'}"
+
+
+def points_line(g: Grading) -> str | None:
+    """``"For points you would keep 1 5 and bank 650; to win, keep 1 and roll 5 dice."``
+
+    Said for a game or solo position where the expected-points play is not a best play.
+    """
+    other = g.points_play
+    if other is None:
+        return None
+    p = g.position
+    goal = "to win" if p.unit == Unit.WIN else "for the fewest turns"
+    lost = other.value.loss_to(g.best.value)
+    return (
+        f"For points you would {play_words(p, other)}; {goal}, {play_words(p, g.best)} "
+        f"(playing for points gives up {loss_text(p, lost)})."
+    )
+
+
 def verdict(g: Grading) -> str:
     if g.chosen == g.best:
         return "Best: that is the best play."
@@ -127,9 +177,9 @@ def verdict(g: Grading) -> str:
 
 def _comparison(g: Grading) -> list[str]:
     p = g.position
-    out = [f"Your play: {play_words(p, g.chosen)}, {measure(p)} {value_text(p, g.chosen.value)}."]
+    out = [f"Your play: {play_words(p, g.chosen)}, {measure(p.unit)} {value_text(g.chosen.value)}."]
     if g.chosen != g.best:
-        out.append(f"Best play: {play_words(p, g.best)}, {measure(p)} {value_text(p, g.best.value)}.")
+        out.append(f"Best play: {play_words(p, g.best)}, {measure(p.unit)} {value_text(g.best.value)}.")
     return out
 
 
@@ -149,7 +199,7 @@ def table_rows(g: Grading) -> list[tuple[int, Choice]]:
 
 def _gives_up(g: Grading, c: Choice) -> str:
     unit = g.position.unit
-    lost = loss(g.best.value, c.value, unit)
+    lost = g.decision.ranked.loss(c)
     return "" if lost < grade_scale(unit)[0] else gives_up_text(lost, unit)
 
 
@@ -172,7 +222,13 @@ def strategy_text(note: StrategyNote) -> str:
 
 def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str:
     p = g.position
-    out = [*_comparison(g), verdict(g), *reason_lines(g), *_points_lines(g), f"Top plays ({measure(p)}):"]
+    out = [
+        *_comparison(g),
+        verdict(g),
+        *reason_lines(g),
+        *_points_lines(g),
+        f"Top plays ({measure(p.unit)}):",
+    ]
     rows = table_rows(g)
     width = max(len(play_short(p, c)) for _, c in rows)
     up_width = max(len(_gives_up(g, c)) for _, c in rows)
@@ -181,7 +237,7 @@ def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str:
         up = _gives_up(g, c)
         up = f"gives up {up:>{up_width}}" if up else " " * (up_width + len("gives up "))
         play = play_short(p, c)
-        out.append(f"  {i:>2}. {play:<{width}}  {value_text(p, c.value):>9}  {up}{mark}")
+        out.append(f"  {i:>2}. {play:<{width}}  {value_text(c.value):>9}  {up}{mark}")
     out += [strategy_text(n) for n in notes]
     return "\n".join(line.rstrip() for line in out)
 
@@ -196,7 +252,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
     parts.append(Text(verdict(g), style=GRADE_STYLES[g.grade]))
     parts += [Text(line) for line in reason_lines(g)]
     parts += [Text(line, style="cyan") for line in _points_lines(g)]
-    table = Table(title=f"Top plays ({measure(p)})", title_justify="left")
+    table = Table(title=f"Top plays ({measure(p.unit)})", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("play")
     table.add_column(
@@ -210,7 +266,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
         table.add_row(
             str(i),
             play_short(p, c),
-            value_text(p, c.value),
+            value_text(c.value),
             _gives_up(g, c),
             "your play" if c == g.chosen else "",
             style=style,
@@ -288,8 +344,8 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
         out.append(f"Worst decision: number {number} ({spec_of(p.kind).name}).")
         out.append(f"  {question_line(p)}")
         out.append(
-            f"  You: {play_words(p, g.chosen)}, worth {value_text(p, g.chosen.value)}. "
-            f"Best: {play_words(p, g.best)}, worth {value_text(p, g.best.value)}. "
+            f"  You: {play_words(p, g.chosen)}, worth {value_text(g.chosen.value)}. "
+            f"Best: {play_words(p, g.best)}, worth {value_text(g.best.value)}. "
             f"{loss_text(p, g.lost).capitalize()} lost."
         )
     return out

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.notation import dice_text, in_a_row, points
+from farkle_trainer.engine.situations import opened
 from farkle_trainer.ui.views.engine import ROW_STYLES, plays_table
 from farkle_trainer.ui.views.fit import fit
 
@@ -18,13 +19,14 @@ if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
     from rich.table import Table
 
-    from farkle_trainer.engine.game import GamePlay
     from farkle_trainer.engine.gamehint import GameHint, GameStrategy, Thresholds
+    from farkle_trainer.engine.ranked import Option
+    from farkle_trainer.engine.value import Value
 
 
-def chance(value: float | None) -> str:
+def chance(value: Value | float | None) -> str:
     """A chance of winning: ``"51.35%"``; ``"not allowed"`` where the move is not."""
-    return "not allowed" if value is None else f"{100 * value:.2f}%"
+    return "not allowed" if value is None else f"{100 * float(value):.2f}%"
 
 
 def pp(value: float) -> str:
@@ -58,37 +60,35 @@ class Fitted:
 # -- the hint
 
 
-def _action_words(play: GamePlay | None, action: str) -> str:
+def _action_words(play: Option | None, action: str) -> str:
     if play is None:
         return ""
     return f"keep {dice_text(play.keep)} and {action}"
 
 
 def _game_heading(h: GameHint) -> list[str]:
-    g = h.game
-    out = [f"Roll: {dice_text(g.roll)}, {points(g.points)} points at stake ({h.rules.name} rules)"]
-    runs = g.runs
-    if g.last_turn:
-        assert g.leader is not None
+    out = [f"Roll: {dice_text(h.roll)}, {points(h.points)} points at stake ({h.rules.name} rules)"]
+    runs = h.runs
+    if h.last_turn:
         out.append(
-            f"Your final turn: the opponent reached {points(g.leader)}, you have {points(g.my_score)}"
+            f"Your final turn: the opponent reached {points(h.opponent_score)}, you have {points(h.my_score)}"
             f"{in_a_row(runs.my_farkles)}; values are chances of passing them (a tie counts one half)."
         )
     else:
         out.append(
-            f"Game to {points(h.target)}: you have {points(g.my_score)}{in_a_row(runs.my_farkles)}, "
-            f"the opponent {points(g.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
+            f"Game to {points(h.target)}: you have {points(h.my_score)}{in_a_row(runs.my_farkles)}, "
+            f"the opponent {points(h.opponent_score)}{in_a_row(runs.opponent_farkles)}; "
             "values are chances of winning the game."
         )
-    if h.penalty and g.last_turn:
+    if h.penalty and h.last_turn:
         out.append(
             f"Three Farkles in a row cost {points(h.penalty)}, but not in a last turn: "
             "a Farkle now just ends the game."
         )
     elif h.penalty:
         out.append(f"Three Farkles in a row cost {points(h.penalty)} (never below 0).")
-    if h.opening and not g.my_score:
-        if runs.my_opened:
+    if h.opening and not h.my_score:
+        if opened(h.my_score, runs):
             out.append(
                 f"You have opened already (the penalty knocked you back to 0): the opening minimum of "
                 f"{points(h.opening)} no longer holds you."
@@ -97,12 +97,12 @@ def _game_heading(h: GameHint) -> list[str]:
             out.append(
                 f"Opening minimum {points(h.opening)}: no bank below it while you have nothing banked."
             )
-    if h.opening and not g.opponent_score and runs.opponent_opened:
+    if h.opening and not h.opponent_score and opened(h.opponent_score, runs.swapped()):
         out.append("The opponent has opened already (the penalty knocked them back to 0).")
     return out
 
 
-def _play_words(p: GamePlay) -> str:
+def _play_words(p: Option) -> str:
     kept = f"set aside {dice_text(p.keep)} ({points(p.score)})"
     if p.action == "bank":
         return f"{kept} and bank {points(p.points_after)}"
@@ -114,10 +114,9 @@ def _play_words(p: GamePlay) -> str:
 def _game_summary(h: GameHint) -> list[str]:
     best = h.best
     if best is None:
-        g = h.game
-        lost = f"the {points(g.points)} points at stake are lost" if g.points else "the turn scores nothing"
+        lost = f"the {points(h.points)} points at stake are lost" if h.points else "the turn scores nothing"
         return [f"Farkle: nothing in this roll scores, so {lost} and the turn ends."]
-    measure = "chance of passing them" if h.game.last_turn else "chance of winning"
+    measure = "chance of passing them" if h.last_turn else "chance of winning"
     out = [f"Best play: {_play_words(best)}; {measure} {chance(best.best)}."]
     if h.objectives_differ:
         out.append(f"For points: {_points_words(h)}; to win: {_action_words(best, best.action)}.")
@@ -127,7 +126,7 @@ def _game_summary(h: GameHint) -> list[str]:
 def _points_words(h: GameHint) -> str:
     points_best = h.points_best
     assert points_best is not None
-    return f"keep {dice_text(points_best.keep)} and {points_best.value.action}"
+    return f"keep {dice_text(points_best.keep)} and {points_best.action}"
 
 
 @dataclass(frozen=True)
@@ -143,11 +142,11 @@ class _Row:
     verdict: str
 
 
-def _verdict(h: GameHint, p: GamePlay) -> str:
+def _verdict(h: GameHint, p: Option) -> str:
     """``"best"``, ``"equal best"`` for a play that gives up nothing shown, else its loss."""
     if p is h.best:
         return "best"
-    return "equal best" if h.game.ties_best(p) else f"gives up {pp(h.game.gives_up(p))}"
+    return "equal best" if h.ties_best(p) else f"gives up {h.gives_up(p):.2f} pp"
 
 
 def _rows(h: GameHint) -> list[_Row]:
@@ -233,12 +232,11 @@ def game_hint_rich(h: GameHint) -> RenderableType:
 
 
 def game_hint_data(h: GameHint) -> dict[str, Any]:
-    g = h.game
     best, points_best = h.best, h.points_best
     options = []
-    for p in g.plays:
+    for p in h.plays:
         by_points = h.by_points(p)
-        gives_up = g.gives_up(p)
+        gives_up = 0.0 if best is None else max(0.0, best.best.amount - p.best.amount)
         options.append(
             {
                 "keep": list(p.keep),
@@ -248,39 +246,43 @@ def game_hint_data(h: GameHint) -> dict[str, Any]:
                 ],
                 "points_after": p.points_after,
                 "dice_left": p.dice_left,
-                "bank_ev": by_points.expected.bank,
-                "roll_ev": by_points.expected.roll,
-                "ev": by_points.expected.best,
-                "points_action": by_points.expected.action,
-                "win_chance": {"bank": p.bank, "roll": p.roll, "best": p.best},
+                "bank_ev": _amount(by_points.bank),
+                "roll_ev": by_points.roll.amount,
+                "ev": by_points.best.amount,
+                "points_action": by_points.action,
+                "win_chance": {"bank": _amount(p.bank), "roll": p.roll.amount, "best": p.best.amount},
                 "best_action": p.action,
                 "gives_up": gives_up,
                 "gives_up_pp": 100 * gives_up,
             }
         )
     return {
-        "roll": list(g.roll),
-        "points": g.points,
+        "roll": list(h.roll),
+        "points": h.points,
         "rules": h.rules.name,
-        "objective": "last_turn" if g.last_turn else "win",
+        "objective": "last_turn" if h.last_turn else "win",
         "need": None,
         "opening": h.opening,
         "penalty": h.penalty,
         "target": h.target,
-        "score": g.my_score,
-        "opponent": g.opponent_score,
-        "farkles": g.runs.my_farkles,
-        "opponent_farkles": g.runs.opponent_farkles,
-        "opened": g.my_score > 0 or bool(g.runs.my_opened),
-        "opponent_opened": g.opponent_score > 0 or bool(g.runs.opponent_opened),
-        "last_turn": g.last_turn,
-        "farkle": g.farkle,
+        "score": h.my_score,
+        "opponent": h.opponent_score,
+        "farkles": h.runs.my_farkles,
+        "opponent_farkles": h.runs.opponent_farkles,
+        "opened": opened(h.my_score, h.runs),
+        "opponent_opened": opened(h.opponent_score, h.runs.swapped()),
+        "last_turn": h.last_turn,
+        "farkle": h.game.is_farkle,
         "best_action": best.action if best else None,
         "points_best": list(points_best.keep) if points_best else None,
-        "points_action": points_best.value.action if points_best else None,
+        "points_action": points_best.action if points_best else None,
         "objectives_differ": h.objectives_differ,
         "options": options,
     }
+
+
+def _amount(value: Value | None) -> float | None:
+    return None if value is None else value.amount
 
 
 # -- strategy --game

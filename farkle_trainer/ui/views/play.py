@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.store.rows import GameRow
-    from farkle_trainer.training.games.analysis import Review, Values
+    from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.games.computers import Choice
     from farkle_trainer.training.games.play import Position
 
@@ -338,16 +338,6 @@ def _measure(unit: Unit) -> str:
     }[unit]
 
 
-def _plays(v: Values) -> list[tuple[tuple[int, ...], str, float]]:
-    out: list[tuple[tuple[int, ...], str, float]] = []
-    for keep, (bank, roll) in v.options.items():
-        out.append((keep, "roll", roll))
-        if bank is not None:
-            out.append((keep, "bank", bank))
-    out.sort(key=lambda p: p[2] if v.unit == Unit.TURNS else -p[2])
-    return out
-
-
 def play_words(keep: tuple[int, ...], action: str, roll: tuple[int, ...]) -> str:
     return move_words(keep, action, len(roll) - len(keep))
 
@@ -358,16 +348,16 @@ def hint_line(position: Position, *, first: bool) -> str:
     unit = v.unit
     lines = [f"Coach ({_measure(unit)}):"]
     if position.kept:
-        bank, rolled = v.options[position.kept]
-        left = len(roll) - len(position.kept)
-        dice = "all 6 dice" if left == 0 else dice_count(left)
-        bank_text = "banking is not allowed yet" if bank is None else f"bank {value_text(bank, unit)}"
+        kept = v.option(position.kept)
+        dice = "all 6 dice" if kept.dice_left == 0 else dice_count(kept.dice_left)
+        bank = kept.bank
+        bank_text = "banking is not allowed yet" if bank is None else f"bank {value_text(bank.amount, unit)}"
         lines.append(
             f"  with {dice_text(position.kept)} set aside: {bank_text}, "
-            f"roll {dice} {value_text(rolled, unit)}"
+            f"roll {dice} {value_text(kept.roll.amount, unit)}"
         )
-    for keep, action, value in _plays(v)[:3]:
-        lines.append(f"  {play_words(keep, action, roll)}: {value_text(value, unit)}")
+    for c in v.candidates[:3]:
+        lines.append(f"  {play_words(c.keep, c.action, roll)}: {value_text(c.value.amount, unit)}")
     return "\n".join(lines)
 
 
