@@ -199,7 +199,7 @@ def play(
 
         check_game_path(file.save, force=file.force)
     term = open_terminal(plain)
-    game = None if resume else new_game(seats, table, dice, coach=coach)
+    game = None if resume else _new_game(seats, table, dice, coach=coach)
     from farkle_trainer.training.games.workflow import Sitting
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
@@ -220,7 +220,7 @@ def play(
         sitting.play(game)
 
 
-def new_game(seats: SeatOptions, table: TableOptions, dice: DiceOptions, *, coach: bool) -> NewGame:
+def _new_game(seats: SeatOptions, table: TableOptions, dice: DiceOptions, *, coach: bool) -> NewGame:
     """The new game the options set up."""
     from farkle_trainer.cli.rules import load
     from farkle_trainer.training.games import workflow
