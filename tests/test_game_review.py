@@ -22,6 +22,7 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
+from farkle_trainer.ui.views import moves as moves_view
 from farkle_trainer.ui.views import review as view
 from tests.factories import interactive_frontend
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -184,20 +185,27 @@ def test_review_moves_prints_every_move(farkle_home: Path) -> None:
     run(HARD_1000, greedy_script(final.setup)[0])
     code, out = run(["review", "1", "--moves", "--plain"])
     assert code == 0, out
-    moves = out[out.index("Every move, with the best play") :].splitlines()
+    moves = out[out.index("Every move, with the luck") :].splitlines()
     heads = [line for line in moves if line.startswith("Move ")]
     assert len(heads) == len(final.log) == 6
     assert heads[0] == "Move 1 of 6, turn 1 (You 0, Hard 0): You roll 6 3 3 1 6 3."
-    assert moves[moves.index(heads[0]) + 1 :][:3] == [
-        "  played: keep 1 3 3 3 and bank, 53.20% chance of winning",
-        "  best: keep 1 and roll 5 dice, 53.34%",
-        "  gives up 0.14 pp (fine).",
+    assert moves[moves.index(heads[0]) + 1 :][:6] == [
+        "  Luck of the roll: -4.43 pp for you (your chance of winning: 57.77% before it, 53.34% with its "
+        "best play).",
+        "  You played: keep 1 3 3 3 and bank 400, 53.20%: gives up 0.14 pp (fine).",
+        "  Your plays, best first (your chance of winning):",
+        "    1. keep 1 and roll 5 dice: 53.34%, best.",
+        "    2. keep 1 3 3 3 and bank 400: 53.20%, gives up 0.14 pp. Played (fine).",
+        "    3. keep 3 3 3 and roll 3 dice: 51.30%, gives up 2.04 pp.",
     ]
-    # A computer's moves are there too, and a Farkle is said as one.
+    # A computer's moves are there too, its numbers said to be its own, and a Farkle is said as one.
     assert "Move 2 of 6, turn 2 (You 400, Hard 0): Hard rolls 3 6 6 3 5 6." in moves
-    assert "  played: keep 5 6 6 6 and bank, 49.57% chance of winning: the best play." in moves
-    assert moves[-2:] == [
+    assert "  Hard played: keep 5 6 6 6 and bank 650, 49.57%: the best play." in moves
+    assert "  Hard's plays, best first (Hard's chance of winning):" in moves
+    assert moves[-3:] == [
         "Move 6 of 6, turn 4, a last turn (You 1,450, Hard 650): Hard rolls 3 2 4 3, 150 at stake.",
+        "  Luck of the roll: -20.06 pp for Hard (Hard's chance of winning: 20.06% before it, 0.00% after "
+        "the Farkle).",
         "  A Farkle: the 150 at stake are lost.",
     ]
     # Without --moves, plain text has the analysis alone.
@@ -262,8 +270,8 @@ def test_a_resigned_game_on_a_terminal_has_its_analysis_and_chart(
 def test_a_grade_is_never_told_for_a_farkle() -> None:
     state = hard_game()
     step = next(s for s in a.steps(state) if s.move.action == "farkle")
-    lines = view.step_lines(state, step, 6, 6)
-    assert len(lines) == 2 and not any(str(g) in lines[1] for g in Grade)
+    lines = moves_view.step_lines(state, step, 6, 6)
+    assert len(lines) == 3 and not any(str(g) in " ".join(lines[1:]) for g in Grade)
     assert a.game_unit(state.setup) == Unit.WIN
 
 

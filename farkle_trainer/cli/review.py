@@ -265,14 +265,13 @@ def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: b
 def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, every: bool) -> None:
     """Every move, printed (``--moves``, or plain text asked for them), or walked through one
     at a time on a terminal."""
-    from farkle_trainer.training.games.analysis import steps
     from farkle_trainer.ui.terminal import InteractiveFrontend
-    from farkle_trainer.ui.views import review as view
+    from farkle_trainer.ui.views import moves as view
 
     interactive = isinstance(term, InteractiveFrontend)
     if analysis is None or not state.log or not (every or interactive):
         return
-    walked = steps(state)
+    walked = analysis.steps
     if every or not isinstance(term, InteractiveFrontend):
         term.say()
         term.show("\n".join(view.moves_lines(state, walked)))

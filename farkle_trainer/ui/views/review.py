@@ -16,11 +16,12 @@ from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_u
 from farkle_trainer.engine.notation import dice_text, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.fit import fit
-from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
+from farkle_trainer.ui.views.moves import step_json
+from farkle_trainer.ui.views.play import house, line_up, play_words, result_line, value_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -256,60 +257,7 @@ def review_heading(source: str, state: m.MatchState) -> str:
     return f"{source}: {line_up(state.setup)} ({house(state.setup)}); {played} played."
 
 
-# -- move by move
-
-
-def _valued(value: float, unit: Unit) -> str:
-    words = {
-        Unit.WIN: "chance of winning",
-        Unit.CHANCE: "chance of passing the leader",
-        Unit.TURNS: "expected turns still needed",
-        Unit.POINTS: "expected points this turn banks",
-    }[unit]
-    return f"{value_text(value, unit)} {words}"
-
-
-def _scores_then(state: m.MatchState, move: m.Move) -> str:
-    setup = state.setup
-    if setup.form != Form.MATCH:
-        return f"{pts(move.score)} banked"
-    return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, move.scores, strict=True))
-
-
-def step_lines(state: m.MatchState, step: Step, number: int, count: int) -> list[str]:
-    """One move: the position it was played from, the play made and, where it gave up
-    anything, the best play and what the difference cost."""
-    move = step.move
-    name = state.setup.players[move.seat].name
-    stake = f", {pts(move.points)} at stake" if move.points else ""
-    last = ", a last turn" if move.last_turn else ""
-    head = (
-        f"Move {number} of {count}, turn {move.turn}{last} ({_scores_then(state, move)}): "
-        f"{does(name, 'rolls')} {dice_text(move.roll)}{stake}."
-    )
-    r = step.review
-    if r is None:
-        lost = f"the {pts(move.points)} at stake are lost" if move.points else "the turn scores nothing"
-        return [head, f"  A Farkle: {lost}."]
-    played = f"  played: {play_words(move.keep, move.action, move.roll)}, {_valued(r.chosen, r.unit)}"
-    if r.gave_up == 0:
-        return [head, f"{played}: the best play."]
-    return [
-        head,
-        played,
-        f"  best: {play_words(r.best_keep, r.best_action, move.roll)}, {value_text(r.best_value, r.unit)}",
-        f"  gives up {gives_up_text(r.lost, r.unit)} ({r.grade}).",
-    ]
-
-
-def moves_lines(state: m.MatchState, steps: Sequence[Step]) -> list[str]:
-    """Every move of the game, in order."""
-    out = [
-        f"Every move, with the best play where the play made gave anything up ({plural(len(steps), 'move')}):"
-    ]
-    for number, step in enumerate(steps, 1):
-        out += step_lines(state, step, number, len(steps))
-    return out
+# -- lines
 
 
 def lines_rich(lines: Sequence[str], style: str = "") -> RenderableType:
@@ -320,19 +268,6 @@ def lines_rich(lines: Sequence[str], style: str = "") -> RenderableType:
 
     parts = [Text(lines[0], style="bold"), *(Text(line, style=style) for line in lines[1:])]
     return fit(Group(*parts), "\n".join(lines))
-
-
-def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> RenderableType:
-    """One move on a terminal, a costly one in colour."""
-    style = "" if step.review is None or step.review.right else "yellow"
-    return lines_rich(step_lines(state, step, number, count), style)
-
-
-WALK_INTRO = "Move by move: n (or an arrow) walks through the game, q or Enter leaves."
-
-
-def walk_prompt(number: int, count: int) -> str:
-    return f"Move {number} of {count}: n next, p back (the arrows too), q leaves"
 
 
 # -- as figures
@@ -380,6 +315,11 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
         "winners": None if winners is None else [names[i] for i in winners],
         "moves": [mv.to_dict() for mv in state.log],
     }
+    if a is not None:
+        data["moves"] = [
+            mv.to_dict() | {"player": names[mv.seat]} | step_json(step)
+            for mv, step in zip(state.log, a.steps, strict=True)
+        ]
     if a is None:
         data["analysis"] = None
         return data
