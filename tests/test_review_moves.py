@@ -6,13 +6,16 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from matches import person, play_out
+from prompt_toolkit.input import PipeInput
 from rich.console import Console
 from typer.testing import CliRunner
 
+import farkle_trainer.cli.review as review_cli
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.dice import counts_of
@@ -24,6 +27,7 @@ from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import Level, Player, new_setup
 from farkle_trainer.ui.views import moves as view
+from tests.factories import interactive_frontend
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 
 runner = CliRunner()
@@ -178,3 +182,128 @@ def test_a_move_fits_the_terminal_every_play_whole(width: int) -> None:
     for c in step.plays.candidates:
         assert f"{100 * c.value.amount:.2f}%" in text
     assert ("played" if width >= 60 else "Played") in text
+
+
+@pytest.fixture
+def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PipeInput, io.StringIO]]:
+    front, out = interactive_frontend(pipe)
+    monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
+    yield pipe, out
+
+
+def mistaken_game() -> list[int]:
+    """Game 1: against Hard to 1,000 on seed 12, banking only at 1,000, which is a mistake twice
+    (moves 1 and 7 of 9); returns the moves that are mistakes, from 1."""
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="12")
+    lines, state = greedy_script(setup, bank_at=1000)
+    code, out = run([*HARD_1000, "--seed", "12"], lines)
+    assert code == 0 and "Game over" in out, out
+    steps = a.steps(state)
+    return [i + 1 for i in view.mistakes(state, steps)]
+
+
+def run(args: list[str], lines: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, args, input="".join(line + "\n" for line in lines))
+    return result.exit_code, result.output
+
+
+def walked(screen: tuple[PipeInput, io.StringIO], keys: str) -> list[int]:
+    """The moves ``review 1`` shows on a terminal where ``keys`` are pressed, in order."""
+    inp, out = screen
+    inp.send_text(keys)
+    result = runner.invoke(app, ["review", "1"])
+    assert result.exit_code == 0, result.output
+    heads = re.findall(r"^Move (\d+) of \d+", out.getvalue(), re.M)
+    return [int(h) for h in heads]
+
+
+def test_keys_go_to_the_next_and_previous_mistake_and_to_a_move_by_its_number(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    assert mistaken_game() == [1, 7]
+    # m from the start: the first mistake; m again: the next; m past the last leads nowhere (no
+    # move is shown); M goes back, and before the first leads nowhere too; 4 and Enter: move 4;
+    # p: move 3; a number that is no move's leads nowhere; Backspace takes a digit back; q leaves.
+    keys = "mmmMM4\rp42\r25\x7f\rq"
+    assert walked(screen, keys) == [1, 7, 1, 4, 3, 2]
+
+
+def test_the_walk_can_start_at_a_move_or_the_last_mistake(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    mistaken_game()
+    assert walked(screen, "Mnnnn") == [7, 8, 9]  # n past the last move ends the walk
+
+
+def test_escape_takes_back_a_number_and_then_leaves(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    mistaken_game()
+    assert walked(screen, "5\x1b3\rq") == [3]
+
+
+def test_escape_with_no_number_typed_leaves(farkle_home: Path, screen: tuple[PipeInput, io.StringIO]) -> None:
+    mistaken_game()
+    assert walked(screen, "\x1b") == []
+
+
+class Words:
+    def first(self) -> str:
+        return "first"
+
+    def no_marked(self) -> str:
+        return "none"
+
+    def none_after(self, number: int) -> str:
+        return f"none after {number}"
+
+    def none_before(self, number: int) -> str:
+        return f"none before {number}"
+
+    def no_such_page(self, number: int, count: int) -> str:
+        return f"no {number} of {count}"
+
+    def typing(self, digits: str) -> str:
+        return digits
+
+
+@pytest.mark.parametrize(
+    ("at", "key", "marked", "went"),
+    [
+        (0, "next", [], 1),
+        (8, "next", [], None),
+        (0, "previous", [], "first"),
+        (3, "previous", [], 2),
+        (3, "next_marked", [], "none"),
+        (0, "next_marked", [0, 6], 6),
+        (3, "next_marked", [0, 6], 6),
+        (6, "next_marked", [0, 6], "none after 7"),
+        (6, "previous_marked", [0, 6], 0),
+        (3, "previous_marked", [0, 6], 0),
+        (0, "previous_marked", [0, 6], "none before 1"),
+        (0, 9, [], 8),
+        (0, 10, [], "no 10 of 9"),
+        (0, "leave", [0], None),
+    ],
+)
+def test_where_each_key_leads(at: int, key: object, marked: list[int], went: object) -> None:
+    from farkle_trainer.ui.walk import step
+
+    assert step(at, key, 9, marked, Words()) == went  # type: ignore[arg-type]
+
+
+def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to() -> None:
+    state = played((ANN, BOB, Player("Eve", Level.EASY)), "p3")
+    assert view.WalkWords.of(state).none_after(3) == "No mistake by Ann or Bob after move 3."
+    intro = view.walk_intro(state)
+    assert "m goes to the first mistake by Ann or Bob (an inaccuracy or worse)" in intro
+    footer = view.walk_prompt(2, 9)
+    assert footer == (
+        "Move 2 of 9: n next, p back (the arrows too), m next mistake, M the one before, a number and "
+        "Enter goes to that move, q leaves"
+    )
+    # Only a person's decisions are mistakes to go to: Eve's are a computer's.
+    steps = a.steps(state)
+    marks = view.mistakes(state, steps)
+    assert marks and all(steps[i].move.seat in (0, 1) for i in marks)
+    assert any(s.review is not None and not s.review.right and s.move.seat == 2 for s in steps)

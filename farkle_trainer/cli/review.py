@@ -81,8 +81,9 @@ MovesOpt = Annotated[
     bool,
     typer.Option(
         "--moves",
-        help="Print every move after the analysis: the position, the play made, the best play and "
-        "what the difference gave up (on a terminal, n walks through them one at a time instead).",
+        help="Print every move after the analysis: the position, the luck of the roll, the play made "
+        "and every play of the roll with its value, best first (on a terminal, n walks through them "
+        "one at a time instead, m from mistake to mistake).",
     ),
 ]
 
@@ -96,7 +97,8 @@ def review(
     plain: PlainOpt = False,
 ) -> None:
     """Show a finished game's analysis again: decisions, error rate, accuracy and rating, luck,
-    win chances; then every move, one at a time on a terminal (n, p or the arrows; q leaves).
+    win chances; then every move, one at a time on a terminal (n, p or the arrows; m and M the
+    next and previous mistake; a number and Enter that move; q leaves).
 
     A game given up or set aside, or a challenge stopped, is analysed up to where it stopped. A
     game file (or a challenge's result file) is checked first: its moves are played again on the
@@ -286,7 +288,9 @@ def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, ever
             count,
             lambda i: view.step_rich(state, walked[i], i + 1, count),
             lambda i: view.walk_prompt(i + 1, count),
-            intro=view.WALK_INTRO,
+            intro=view.walk_intro(state),
+            words=view.WalkWords.of(state),
+            marked=view.mistakes(state, walked),
         )
     except KeyboardInterrupt:
         raise typer.Exit(INTERRUPTED) from None

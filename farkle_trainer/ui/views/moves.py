@@ -13,6 +13,7 @@ Plain text (``--plain``, a pipe, a screen reader) has a sentence a play; a termi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.grading import Grade, Unit, gives_up_text
@@ -193,7 +194,7 @@ def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> Rende
     ]
     if step.review is not None:
         unit = step.plays.unit
-        table = Table(title=plays_heading(state, step).strip(), title_justify="left")
+        table = Table(title=plays_heading(state, step).strip(), title_justify="left", show_edge=False)
         for column, justify in (("#", "right"), ("keep", "left"), ("then", "left"), (_COLUMN[unit], "right")):
             table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
         table.add_column("gives up", justify="right", no_wrap=True)
@@ -218,11 +219,69 @@ def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> Rende
     return fit(Group(*parts), "\n".join(step_lines(state, step, number, count)))
 
 
-WALK_INTRO = "Move by move: n (or an arrow) walks through the game, q or Enter leaves."
+# -- the walk through the moves on a terminal
+
+
+def mistakes(state: m.MatchState, steps: Sequence[Step]) -> list[int]:
+    """The moves (from 0) where a person of the game played an inaccuracy or worse: those ``m``
+    and ``M`` go to."""
+    people = state.setup.players
+    return [
+        i
+        for i, s in enumerate(steps)
+        if s.review is not None and not s.review.right and people[s.move.seat].human
+    ]
+
+
+def _people(state: m.MatchState) -> list[str]:
+    return [p.name for p in state.setup.players if p.human]
+
+
+@dataclass(frozen=True)
+class WalkWords:
+    """What the walk through a game says where a key leads nowhere (see
+    :class:`farkle_trainer.ui.walk.WalkWords`)."""
+
+    #: Whose mistakes ``m`` and ``M`` go to: ``you``, ``Ana``, ``Ana or Ben``.
+    by: str
+
+    @classmethod
+    def of(cls, state: m.MatchState) -> WalkWords:
+        names = ["you" if n == "You" else n for n in _people(state)]
+        return cls(" or ".join(names) if names else "anyone")
+
+    def first(self) -> str:
+        return "This is the first move."
+
+    def no_marked(self) -> str:
+        return f"No mistake by {self.by} in this game: every decision was best or fine."
+
+    def none_after(self, number: int) -> str:
+        return f"No mistake by {self.by} after move {number}."
+
+    def none_before(self, number: int) -> str:
+        return f"No mistake by {self.by} before move {number}."
+
+    def no_such_page(self, number: int, count: int) -> str:
+        return f"There is no move {number:,}: the moves are 1 to {count:,}."
+
+    def typing(self, digits: str) -> str:
+        return f"Go to move {digits} (Enter)"
+
+
+def walk_intro(state: m.MatchState) -> str:
+    by = WalkWords.of(state).by
+    return (
+        "Move by move: n (or an arrow) walks through the game, m goes to the first mistake by "
+        f"{by} (an inaccuracy or worse), a number and Enter to that move; q or Enter leaves."
+    )
 
 
 def walk_prompt(number: int, count: int) -> str:
-    return f"Move {number} of {count}: n next, p back (the arrows too), q leaves"
+    return (
+        f"Move {number} of {count}: n next, p back (the arrows too), m next mistake, M the one before, "
+        "a number and Enter goes to that move, q leaves"
+    )
 
 
 # -- as figures
