@@ -21,6 +21,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.game import GameTable, solve_game
+from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import analysis as a
@@ -307,3 +308,42 @@ def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to() -> None:
     marks = view.mistakes(state, steps)
     assert marks and all(steps[i].move.seat in (0, 1) for i in marks)
     assert any(s.review is not None and not s.review.right and s.move.seat == 2 for s in steps)
+
+
+# -- the summary's counts
+
+
+def test_the_summary_counts_every_players_decisions_by_grade() -> None:
+    from farkle_trainer.engine.grading import GRADES, Unit, grade_for
+    from farkle_trainer.ui.views import review as review_view
+
+    state = played((ANN, Player("Eve", Level.EASY)), "w1")
+    table = solve_game(state.setup.rules, 2_000, 0)
+    # Each decision graded here from the game table: what it gave up against the best play.
+    counts = [{g: 0 for g in GRADES}, {g: 0 for g in GRADES}]
+    for x, runs in zip(state.log, m.move_runs(state), strict=True):
+        if x.action != "farkle":
+            plays = table_plays(table, x, runs)
+            counts[x.seat][grade_for(100 * (max(plays.values()) - plays[(x.keep, x.action)]), Unit.WIN)] += 1
+    assert all(sum(c.values()) for c in counts) and sum(counts[1].values()) > counts[1][Grade.BEST]
+    an = a.analyse(state)
+    plurals = {
+        "best": "best",
+        "fine": "fine",
+        "inaccuracy": "inaccuracies",
+        "mistake": "mistakes",
+        "blunder": "blunders",
+    }
+
+    def line(name: str, c: dict[Grade, int]) -> str:
+        graded = ", ".join(f"{n} {g if n == 1 else plurals[g]}" for g, n in c.items())
+        return f"  {name}: {sum(c.values())} decisions: {graded}."
+
+    lines = review_view.analysis_lines(state, an)
+    at = lines.index("Decisions by grade:")
+    assert lines[at + 1 : at + 3] == [line("Ann", counts[0]), line("Eve", counts[1])]
+    data = review_view.review_json(state, an, None)["analysis"]
+    assert data["decisions_by_grade"] == [  # type: ignore[index]
+        {"player": "Ann", "grades": {str(g): n for g, n in counts[0].items()}},
+        {"player": "Eve", "grades": {str(g): n for g, n in counts[1].items()}},
+    ]

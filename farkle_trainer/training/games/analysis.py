@@ -285,6 +285,15 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
     )
 
 
+def grade_counts(steps: Sequence[Step], seat: int) -> dict[Grade, int]:
+    """How many of the decisions of ``seat`` (a person's or a computer's) got each grade."""
+    counts = {g: 0 for g in GRADES}
+    for s in steps:
+        if s.review is not None and s.move.seat == seat:
+            counts[s.review.grade] += 1
+    return counts
+
+
 # -- luck and the account
 
 

@@ -16,9 +16,10 @@ from farkle_trainer.engine.grading import Unit, gives_up_text, in_points, loss_u
 from farkle_trainer.engine.notation import dice_text, percent, plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary
+from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary, grade_counts
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
+from farkle_trainer.ui.views.drills import GRADE_PLURALS
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.moves import step_json
 from farkle_trainer.ui.views.play import house, line_up, play_words, result_line, value_text
@@ -154,6 +155,20 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
     return [f"{line}."]
 
 
+def grade_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """Every player's decisions by grade, a computer's too: ``  Hard: 4 decisions: 4 best, ...``."""
+    out = ["Decisions by grade:"]
+    for seat, player in enumerate(state.setup.players):
+        counts = grade_counts(a.steps, seat)
+        made = sum(counts.values())
+        if not made:
+            out.append(f"  {player.name}: no decisions.")
+            continue
+        graded = ", ".join(f"{n} {gr if n == 1 else GRADE_PLURALS[gr]}" for gr, n in counts.items())
+        out.append(f"  {player.name}: {plural(made, 'decision')}: {graded}.")
+    return out
+
+
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     """What perfect play expects (solo), the decisions, each person's summary and every
     player's luck (the chance of winning through the game follows them: see
@@ -163,6 +178,7 @@ def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     for s in a.summaries:
         if s.error_rate is not None and s.average_in_unit is not None:
             out.append(summary_line(setup.players[s.seat].name, s))
+    out += grade_lines(state, a)
     luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
     return out
@@ -343,6 +359,10 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "grades": {str(g): n for g, n in s.grades.items()},
             }
             for s in a.summaries
+        ],
+        "decisions_by_grade": [
+            {"player": names[seat], "grades": {str(g): n for g, n in grade_counts(a.steps, seat).items()}}
+            for seat in range(setup.size)
         ],
         "accounts": [
             {
