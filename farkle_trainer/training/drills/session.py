@@ -197,16 +197,18 @@ def play_drills(
     strategy: bool = False,
     rules_file: Path | None = None,
 ) -> Rounds[Grading]:
-    """Ask every drill of ``plan``, recording each graded decision as it is made, and each one
+    """Ask every drill of ``plan``, recording each graded decision as it is made (before its
+    grading is shown), and each one
     graded an inaccuracy or worse as a personal position (``rules_file``: where its rule table
     came from, None for a preset)."""
     from farkle_trainer.training.mistakes import drill_mistake
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
-        g = play_drill(front, view, position, number, plan.count, strategy=strategy)
+        g = ask_drill(front, view, position, number, plan.count)
         session.record(AnswerRecord.of_drill(g).with_mistake(drill_mistake(g, rules_file)))
         plan.answered(g)
+        show_grading(front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)
@@ -300,17 +302,20 @@ def ask_play(front: Frontend, d: Decision) -> Choice:
         keep = ask_keep(front, d) if answer == "undo" else answer
 
 
-def play_drill(
-    front: Frontend, view: DrillView, p: Position, number: int, count: int, *, strategy: bool = False
-) -> Grading:
-    """Show a position, ask for the play, grade it and show the grading."""
+def ask_drill(front: Frontend, view: DrillView, p: Position, number: int, count: int) -> Grading:
+    """Show a position, ask for the play and grade it: the caller records the answer, then shows
+    the grading (:func:`show_grading`), so an output that closes as the grading is shown (a pipe
+    into ``head``) loses no answer."""
     d = decision_for(p)
     front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
     choice = ask_play(front, d)
-    g = grade(d, choice.keep, choice.action)
+    return grade(d, choice.keep, choice.action)
+
+
+def show_grading(front: Frontend, view: DrillView, g: Grading, *, strategy: bool = False) -> None:
+    """The grading of an answer already recorded (with ``strategy``, the bank thresholds too)."""
     notes = strategy_notes(g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
-    return g
 
 
 # -- your mistakes, asked again (``decide --mistakes``)
@@ -357,8 +362,9 @@ def play_mistakes(
 
     def play(item: tuple[int, tuple[Position, Path | None]]) -> Grading:
         number, (position, file) = item
-        g = play_drill(front, view, position, number, len(due), strategy=strategy)
+        g = ask_drill(front, view, position, number, len(due))
         sessions.record(personal_record(g, file), position.rules.name)
+        show_grading(front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)
