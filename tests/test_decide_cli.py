@@ -488,26 +488,40 @@ def test_data_dir_keeps_the_solver_cache_too(tmp_path: Path, monkeypatch: pytest
 # -- every answer committed before it is shown
 
 
-def test_an_answer_is_kept_when_the_reader_goes_before_its_grading(farkle_home: Path) -> None:
+@pytest.mark.parametrize("mistakes", [False, True])
+def test_an_answer_is_kept_when_the_reader_goes_before_its_grading(farkle_home: Path, mistakes: bool) -> None:
     """``decide ... | head``: head has its lines and leaves as the answer is given; writing the
-    grading then fails, and the answer is in the store all the same."""
+    grading then fails, and the answer is in the store all the same (``--mistakes`` too)."""
     import subprocess
     import sys
 
     from tests.test_daily_cli import read_until
 
-    command = [sys.executable, "-m", "farkle_trainer", "decide", "--kind", "bank-or-roll", "--seed", "3"]
-    proc = subprocess.Popen(
-        [*command, "--count", "1", "--plain"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    command = [sys.executable, "-m", "farkle_trainer", "decide", "--plain"]
+    if mistakes:
+        # Keeping 1 and banking 100 from 3 1 2 2 1 4 is a blunder: the position comes back at once.
+        assert run(["--kind", "keep", "--seed", "5", "--count", "1", "--plain"], "1\nb\n")[0] == 0
+        command.append("--mistakes")
+    else:
+        command += ["--kind", "bank-or-roll", "--seed", "3", "--count", "1"]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
-    read_until(proc, "Bank 250 or roll 2 dice? (b/r) ")
+    if mistakes:
+        proc.stdin.write(b"1\n")
+        proc.stdin.flush()
+        read_until(proc, "Bank 100 or roll 5 dice? (b/r) ")
+    else:
+        read_until(proc, "Bank 250 or roll 2 dice? (b/r) ")
     proc.stdout.close()  # the reader has gone, as head does once it has its lines
     proc.stdin.write(b"r\n")
     proc.stdin.close()
     assert proc.wait(timeout=60) == 1  # nobody is left to read the grading
-    (answer,) = answers_in(farkle_home)
-    assert (answer["topic"], answer["answer"], answer["grade"]) == ("bank-or-roll", "roll 2 dice", "fine")
+    answer = answers_in(farkle_home)[-1]
+    if mistakes:
+        assert (answer["kind"], answer["answer"], answer["grade"]) == (
+            "mistakes",
+            "keep 1 and roll 5 dice",
+            "best",
+        )
+    else:
+        assert (answer["topic"], answer["answer"], answer["grade"]) == ("bank-or-roll", "roll 2 dice", "fine")
