@@ -271,3 +271,21 @@ def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, f
         f"Skipped {len(expected)} of your mistakes: the rule file {table} has changed since.",
         "No other mistakes are due now.",
     ]
+
+
+def test_a_drill_missed_is_one_card_due_today_drilled_by_both_commands(farkle_home: Path) -> None:
+    # Keeping 1 and banking 100 from 3 1 2 2 1 4 is a blunder (rolling 5 dice is worth 403.65).
+    assert cli(["decide", "--kind", "keep", "--seed", "5", "--count", "1", "--plain"], ["1", "b"])[0] == 0
+    code, out, _ = cli(["progress", "--json"])
+    data = json.loads(out)
+    assert (data["due_today"], data["due_now"], data["due_today_by_kind"]) == (1, 1, {"mistakes": 1})
+    plain = cli(["progress", "--plain"])[1].splitlines()
+    assert "Due today: 1 of your mistakes." in plain
+    assert "Your mistakes due now: 1 (farkle-train decide --mistakes)." in plain
+    # It comes back in decide --mistakes, played well there: the same card, a day out.
+    code, out, _ = cli(["decide", "--mistakes", "--plain"], ["1", "r"])
+    assert code == 0 and "Your mistakes: 1 due" in out and "Best: that is the best play." in out
+    [(seen, wrong)] = cards(farkle_home).values()
+    assert (seen, wrong) == (2, 1)
+    with Store.open(farkle_home) as store:
+        assert store.due_items("decide") == [] and store.due_items(MISTAKES) == []

@@ -98,12 +98,8 @@ def mistake_of(p: Position, file: Path | None = None) -> Mistake:
         question=question_line(p),
         correct_answer=play_words(p, best),
         extra={"position": position_data(p), "rules": rules_record(p.rules, file)},
+        drill_item=p.item,
     )
-
-
-def drill_mistake(g: Grading, file: Path | None = None) -> Mistake | None:
-    """A drill graded an inaccuracy or worse, as a personal position (None for a right answer)."""
-    return None if g.right else mistake_of(g.position, file)
 
 
 # -- a game's decisions
