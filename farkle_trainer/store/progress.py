@@ -169,6 +169,12 @@ class ProgressQueries(Connection):
         with self._transaction() as db:
             _note_mistake(db, mistake, at=self.now())
 
+    def card_counts(self) -> dict[str, int]:
+        """How many cards the review schedule holds, by kind (every rule set)."""
+        with self._errors():
+            rows = self._db.execute("SELECT kind, count(*) FROM items GROUP BY kind").fetchall()
+        return {kind: n for kind, n in rows}
+
     def finish_session(self, session_id: int) -> None:
         """Mark a session finished (an unfinished one keeps every answer it got)."""
         with self._transaction() as db:
