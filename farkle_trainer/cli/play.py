@@ -522,6 +522,10 @@ def _play(
         ending.game_over_text(final, analysis, played.resigned),
         lambda: ending.game_over_rich(final, analysis, played.resigned),
     )
+    if played.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        term.say(personal_line(played.mistakes, played.personal))
     if file is not None:
         term.say(view.saved_file_line(file))
     return final

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from farkle_trainer.training.classroom.verify import ChallengeGame
     from farkle_trainer.training.games.analysis import Analysis
     from farkle_trainer.training.games.match import MatchState
+    from farkle_trainer.training.mistakes import Kept
     from farkle_trainer.ui.terminal import Terminal
 
 
@@ -112,7 +113,8 @@ def review(
     if daily is not None:
         with open_store_or_explain(data_dir, term) as store:
             attempt = _find_daily(store, daily, text)
-        _review_daily(term, attempt, moves=moves, json=json)
+            kept = None if json else _kept_daily(store, attempt)
+        _review_daily(term, attempt, moves=moves, json=json, kept=kept)
         return
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
@@ -122,14 +124,16 @@ def review(
     from farkle_trainer.ui.views.games import is_challenge
 
     stopped = False
+    kept = None
     number = number_or_text(game)
     if isinstance(number, int):
         with open_store_or_explain(data_dir, term) as store:
             rows = {row.id: row for row in store.games()}
-        row = rows.get(number)
-        if row is None:
-            fail(f"there is no saved game {number}: farkle-train games lists them")
-        state = _stored_state(term, row, quiet=json)
+            row = rows.get(number)
+            if row is None:
+                fail(f"there is no saved game {number}: farkle-train games lists them")
+            state = _stored_state(term, row, quiet=json)
+            kept = None if json else _kept(store, row, state)
         challenge = is_challenge(row)
         if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
@@ -180,7 +184,19 @@ def review(
         view.game_over_text(state, analysis, resigned, stopped=stopped),
         lambda: view.game_over_rich(state, analysis, resigned, stopped=stopped),
     )
+    if kept is not None and kept.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        term.say(personal_line(kept.mistakes, kept.positions, due_now=kept.due))
     _moves(term, state, analysis, every=moves)
+
+
+def _kept(store: Store, row: GameRow, state: MatchState) -> Kept:
+    """The personal positions a stored game's decisions left that the store still has."""
+    from farkle_trainer.training.games.play import graded_decisions, saved_rules_file
+    from farkle_trainer.training.mistakes import kept_of
+
+    return kept_of(store, graded_decisions(state, saved_rules_file(row)))
 
 
 def _challenge_result(path: Path, not_a_game: Exception) -> ChallengeGame:
@@ -241,7 +257,20 @@ def _find_daily(store: Store, reference: int | str, text: str) -> DailyAttempt:
     return attempt
 
 
-def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool) -> None:
+def _kept_daily(store: Store, attempt: DailyAttempt) -> Kept | None:
+    """The personal positions a daily game's decisions left that the store still has."""
+    from datetime import date
+
+    from farkle_trainer.training.games.analysis import review
+    from farkle_trainer.training.games.daily import kept_mistakes, saved_game
+
+    state = saved_game(attempt)
+    return None if state is None else kept_mistakes(store, date.fromisoformat(attempt.date), review(state))
+
+
+def _review_daily(
+    term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool, kept: Kept | None = None
+) -> None:
     from farkle_trainer.training.games.analysis import analyse, review
     from farkle_trainer.training.games.daily import saved_game
     from farkle_trainer.ui.views import daily as view
@@ -261,6 +290,10 @@ def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: b
         return
     lines = [view.review_heading(attempt), *view.attempt_review_lines(attempt, state, review(state))]
     term.show("\n".join(lines), lambda: review_view.lines_rich(lines))
+    if kept is not None and kept.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        term.say(personal_line(kept.mistakes, kept.positions, due_now=kept.due))
     _moves(term, state, analysis, every=moves)
 
 

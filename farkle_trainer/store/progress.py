@@ -169,6 +169,18 @@ class ProgressQueries(Connection):
         with self._transaction() as db:
             _note_mistake(db, mistake, at=self.now())
 
+    def cards(self, kind: str, items: Sequence[str]) -> list[ItemState]:
+        """The cards of ``kind`` among ``items`` (keys with no card are left out)."""
+        found = []
+        with self._errors():
+            for item in dict.fromkeys(items):
+                row = self._db.execute(
+                    "SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)
+                ).fetchone()
+                if row is not None:
+                    found.append(_item_state(row))
+        return found
+
     def card_counts(self) -> dict[str, int]:
         """How many cards the review schedule holds, by kind (every rule set)."""
         with self._errors():
