@@ -142,7 +142,8 @@ def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(width:
     console.print(view.game_over_rich(state, an))
     shown = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert max(len(line) for line in shown) <= width
-    chart = shown[shown.index("Ann's chance of winning through the game:") + 1 :]
+    heading = next(i for i, line in enumerate(shown) if line.startswith("Ann's chance of winning through"))
+    chart = shown[heading + 1 :]
     for tick in ("100%┤", " 75%┤", " 50%┤", " 25%┤", "  0%┤"):
         assert any(line.startswith(tick) for line in chart), tick
     even = next(line for line in chart if line.startswith(" 50%┤"))
@@ -245,7 +246,7 @@ def test_on_a_terminal_review_walks_the_game_move_by_move(
     run(HARD_1000, greedy_script(hard_game().setup)[0])
     # n takes the walk, then next, next, back (the left arrow), and q leaves.
     shown = review_on(screen, "nnn\x1b[Dq")
-    assert "Your chance of winning through the game:" in shown
+    assert "Your chance of winning through the game, at the start of each turn whoever rolls it:" in shown
     heads = [line for line in shown.splitlines() if line.startswith("Move ")]
     assert [h.split(",")[0] for h in heads] == ["Move 1 of 6", "Move 2 of 6", "Move 3 of 6", "Move 2 of 6"]
 

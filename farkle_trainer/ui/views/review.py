@@ -193,7 +193,11 @@ def _whose(state: m.MatchState, a: Analysis) -> str:
 
 
 def chance_heading(state: m.MatchState, a: Analysis) -> str:
-    return f"{_whose(state, a)} chance of winning through the game:"
+    # Every row is the same player's chance, a turn the opponent rolls too: said, so that "Hard to
+    # roll: 53.20%" is not read as Hard's.
+    return (
+        f"{_whose(state, a)} chance of winning through the game, at the start of each turn whoever rolls it:"
+    )
 
 
 def _has_result(state: m.MatchState, a: Analysis) -> bool:
