@@ -347,3 +347,18 @@ def test_the_summary_counts_every_players_decisions_by_grade() -> None:
         {"player": "Ann", "grades": {str(g): n for g, n in counts[0].items()}},
         {"player": "Eve", "grades": {str(g): n for g, n in counts[1].items()}},
     ]
+
+
+def test_review_moves_on_a_terminal_shows_every_move_with_its_table(
+    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    mistaken_game()
+    _, out = screen
+    result = runner.invoke(app, ["review", "1", "--moves"])
+    assert result.exit_code == 0, result.output
+    shown = out.getvalue()
+    assert re.findall(r"^Move (\d+) of 9", shown, re.M) == [str(n) for n in range(1, 10)]
+    setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, seed="12")
+    decisions = sum(1 for move in greedy_script(setup, bank_at=1000)[1].log if move.action != "farkle")
+    assert 0 < decisions < 9
+    assert shown.count("┃ keep") == shown.count("│ played") == decisions  # a Farkle has no plays

@@ -309,7 +309,7 @@ def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, ever
     walked = analysis.steps
     if every or not isinstance(term, InteractiveFrontend):
         term.say()
-        term.show("\n".join(view.moves_lines(state, walked)))
+        term.show("\n".join(view.moves_lines(state, walked)), lambda: view.moves_rich(state, walked))
         return
     from farkle_trainer.training.frontend import INTERRUPTED
     from farkle_trainer.ui.walk import walk

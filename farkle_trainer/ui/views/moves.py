@@ -167,9 +167,13 @@ def step_lines(state: m.MatchState, step: Step, number: int, count: int) -> list
     return out
 
 
+def moves_heading(count: int) -> str:
+    return f"Every move, with the luck of its roll and every play it allowed ({plural(count, 'move')}):"
+
+
 def moves_lines(state: m.MatchState, steps: Sequence[Step]) -> list[str]:
     """Every move of the game, in order."""
-    out = [f"Every move, with the luck of its roll and every play it allowed ({plural(len(steps), 'move')}):"]
+    out = [moves_heading(len(steps))]
     for number, step in enumerate(steps, 1):
         out += step_lines(state, step, number, len(steps))
     return out
@@ -217,6 +221,15 @@ def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> Rende
             )
         parts.append(table)
     return fit(Group(*parts), "\n".join(step_lines(state, step, number, count)))
+
+
+def moves_rich(state: m.MatchState, steps: Sequence[Step]) -> RenderableType:
+    """Every move on a terminal (``review --moves``), each as the walk shows it."""
+    from rich.console import Group
+    from rich.text import Text
+
+    count = len(steps)
+    return Group(Text(moves_heading(count)), *(step_rich(state, s, n, count) for n, s in enumerate(steps, 1)))
 
 
 # -- the walk through the moves on a terminal
