@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 import pytest
 from matches import person, play_out
 
@@ -306,3 +309,54 @@ def test_a_summary_of_points_and_last_turn_chances_averages_in_points() -> None:
 )
 def test_a_rating_figure_never_disagrees_with_its_rating(average: float, unit: Unit, shown: str) -> None:
     assert rating_figure(average, unit) == shown
+
+
+def _fair_rolls(n: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every roll of ``n`` fair dice as a multiset, with its exact probability."""
+    from itertools import combinations_with_replacement
+
+    found = []
+    for faces in combinations_with_replacement(range(1, 7), n):
+        ways = math.factorial(n)
+        for face in set(faces):
+            ways //= math.factorial(faces.count(face))
+        found.append((faces, ways / 6**n))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "kw"),
+    [
+        ((ANN, Player("Hal", Level.HARD)), "g1", {}),
+        ((ANN, Player("Hal", Level.MEDIUM)), "g7", {"penalty": 1000}),
+        ((ANN, BOB, Player("Eve", Level.EASY)), "p3", {}),
+        ((ANN,), "s2", {"form": Form.FEWEST_TURNS}),
+    ],
+)
+def test_each_moves_luck_is_its_roll_against_every_fair_roll(players, seed: str, kw) -> None:
+    state = played(players, seed, **kw)
+    an = a.analyse(state)
+    assert [s.move for s in an.steps] == list(state.log)
+    luck = [0.0] * len(players)
+    for step, runs in zip(an.steps, m.move_runs(state), strict=True):
+        x = step.move
+        unit = a.grading_unit(state.setup, x)
+        assert step.plays.unit == unit
+        # What the dice were worth before the roll: the mean, over every fair roll of these dice,
+        # of the value of that roll's best play (a Farkle's, where nothing scores).
+        mean = sum(
+            p * a.values(state.setup, replace(x, roll=r), unit, runs).after.amount
+            for r, p in _fair_rolls(len(x.roll))
+        )
+        thrown = a.values(state.setup, x, unit, runs).after.amount
+        gained = mean - thrown if unit == Unit.TURNS else thrown - mean
+        assert step.luck == pytest.approx(
+            100 * gained if unit in (Unit.WIN, Unit.CHANCE) else gained, abs=1e-7
+        )
+        if unit == an.unit:
+            luck[x.seat] += step.luck
+    # A player's moves' luck adds up to their account's, wherever the move is in the game's unit.
+    if all(a.grading_unit(state.setup, x) == an.unit for x in state.log):
+        assert luck == pytest.approx([acc.luck for acc in an.accounts], abs=1e-7)
+    else:
+        assert any(s.plays.unit == Unit.CHANCE for s in an.steps)

@@ -386,11 +386,19 @@ def test_a_challenge_is_in_games_and_reviews_by_number_and_from_its_result_file(
     from farkle_trainer.ui.views.review import game_over_text
 
     analysed = game_over_text(game, analyse(game)).splitlines()
-    assert by_number.splitlines()[1:] == from_file.splitlines()[1:]
+    # Stored, the challenge is yours: the review says which of its decisions are your personal positions.
+    kept = by_number.splitlines()[1 + len(analysed)]
+    assert kept.startswith("3 of your decisions, inaccuracies or worse, are personal positions: ")
+    assert [line for line in by_number.splitlines()[1:] if line != kept] == from_file.splitlines()[1:]
     assert by_number.splitlines()[1 : 1 + len(analysed)] == analysed
     assert "Perfect play is expected to score 5,935.77 over 10 turns" in by_number
     code, data = review_cli("1", "--json")
-    assert code == 0 and json.loads(data)["moves"] == [move.to_dict() for move in game.log]
+    # Each move as it was saved, with its luck and its plays after it.
+    moves = json.loads(data)["moves"]
+    assert code == 0 and [
+        {k: mv[k] for k in move.to_dict()} for mv, move in zip(moves, game.log, strict=True)
+    ] == [move.to_dict() for move in game.log]
+    assert len(moves) == len(game.log) and all("candidates" in mv for mv in moves)
     # Its decisions are the challenge's answers: the game has no session of its own.
     with Store.open(farkle_home) as store:
         (row,) = store.games()

@@ -178,7 +178,13 @@ def test_a_whole_game_through_a_pipe(at, farkle_home: Path) -> None:
         "luck of the dice was -506.13 (0 on average).",
     ]
     assert not any("perfect play" in line.lower() and "5,600" in line for line in lines)
-    assert lines[-2:] == ["Recorded as the official result of 2026-11-29. Streak: 1 day.", SHARE]
+    assert lines[-3:] == [
+        "Recorded as the official result of 2026-11-29. Streak: 1 day.",
+        "6 of your decisions, inaccuracies or worse, are now personal positions: farkle-train decide "
+        "--mistakes drills them now, and again whenever they are due; farkle-train progress shows what "
+        "is due.",
+        SHARE,
+    ]
     with store(farkle_home) as s:
         official = s.daily_attempt("2026-11-29", official=True)
         assert official is not None and official.finished and official.score == 4550
@@ -269,8 +275,11 @@ def test_official_then_replay_then_a_past_day(at, farkle_home: Path) -> None:
     code, out, _ = run("--replay", "--plain", input=feed(SCRIPT))
     assert code == 0
     assert "Farkle daily 2026-11-29, practice: ten turns on the day's dice." in out
-    assert out.splitlines()[-2:] == [
+    assert out.splitlines()[-3:] == [
         "Practice: recorded as training progress, not in stats.",
+        "6 of your decisions, inaccuracies or worse, are now personal positions: farkle-train decide "
+        "--mistakes drills them now, and again whenever they are due; farkle-train progress shows what "
+        "is due.",
         "Farkle daily 2026-11-29 (practice): 4,550 in 10 turns | . . F . . . H . F F",
     ]
     # A past day is practice too; stopped, it says how to carry on.

@@ -57,8 +57,12 @@ def test_games_lists_the_daily_games_and_review_opens_them(farkle_home: Path) ->
     )
     # The end of the game, as it was shown then, and its share line.
     end = played.splitlines()
-    assert lines[1:-1] == end[end.index(SCORE_LINE) : end.index(SHARE) - 1]
-    assert lines[-1] == SHARE
+    assert lines[1:-2] == end[end.index(SCORE_LINE) : end.index(SHARE) - 2]
+    assert lines[-2:] == [
+        SHARE,
+        "6 of your decisions, inaccuracies or worse, are personal positions: farkle-train decide --mistakes "
+        "drills them when they are due (6 due now); farkle-train progress shows what is due.",
+    ]
     assert run("review", "2026-11-29", "--plain")[1] == review
     code, _, err = run("review", "d2", "--plain")
     assert code == 2 and "daily game d2 is not over" in err

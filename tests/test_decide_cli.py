@@ -21,7 +21,7 @@ from farkle_trainer.engine.solver import solve
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills import session as drill_session
 from farkle_trainer.training.drills.drills import Plan, summarize
-from farkle_trainer.training.drills.session import drill_stream, play_drill
+from farkle_trainer.training.drills.session import ask_drill, drill_stream, show_grading
 from farkle_trainer.training.progress import export_answers, load_progress, load_stats
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 from farkle_trainer.ui.views import drills as view
@@ -273,15 +273,13 @@ def test_a_count_or_seed_out_of_range_is_refused_as_score_and_worksheet_refuse_i
 def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Position] = []
 
-    def play(
-        front: object, view: object, p: Position, number: int, count: int, *, strategy: bool = False
-    ) -> Grading:
+    def play(front: object, view: object, p: Position, number: int, count: int) -> Grading:
         asked.append(p)
         d = decision_for(p)
         choice = d.choices[-1] if miss else d.best
         return grade(d, choice.keep, choice.action)
 
-    monkeypatch.setattr(drill_session, "play_drill", play)
+    monkeypatch.setattr(drill_session, "ask_drill", play)
     miss = True
     run(["--seed", "7", "--count", "1", "--kind", "keep", "--plain"], "")
     missed = asked.pop()
@@ -297,6 +295,15 @@ def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPat
 # -- interactive: questionary prompts and rich output
 
 
+def play_drill(
+    front: InteractiveFrontend, p: Position, number: int, count: int, *, strategy: bool = False
+) -> Grading:
+    """One drill asked, graded and its grading shown, as a session does."""
+    g = ask_drill(front, view, p, number, count)
+    show_grading(front, view, g, strategy=strategy)
+    return g
+
+
 def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
     return interactive_frontend(pipe)
 
@@ -308,7 +315,7 @@ def test_interactive_keep_drill(pipe: PipeInput) -> None:
     pipe.send_text("a c\r")
     pipe.send_text("a b\r")
     pipe.send_text("r\r")  # the letter points at roll 4 dice, Enter takes it
-    g = play_drill(front, view, p, 1, 3, strategy=True)
+    g = play_drill(front, p, 1, 3, strategy=True)
     assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
     assert "(cannot set aside 1 2: " in out.getvalue()
     assert g.grade == "blunder"
@@ -329,12 +336,12 @@ def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
     front, out = interactive(pipe)
     p = Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,))
     pipe.send_text("\r")  # the first choice: bank 250
-    g = play_drill(front, view, p, 1, 2)
+    g = play_drill(front, p, 1, 2)
     assert g.chosen.action == "bank" and g.grade == "best"
     assert "Best: that is the best play." in out.getvalue()
     pipe.send_text("\x03")  # Ctrl-C
     with pytest.raises(KeyboardInterrupt):
-        play_drill(front, view, p, 2, 2)
+        play_drill(front, p, 2, 2)
 
 
 def test_rich_views_render() -> None:
@@ -499,3 +506,45 @@ def test_data_dir_keeps_the_solver_cache_too(tmp_path: Path, monkeypatch: pytest
     assert (data / "cache").stat().st_mode & 0o777 == 0o700
     assert all(path.stat().st_mode & 0o777 == 0o600 for path in cached)
     assert not list((data / "cache").glob(".*"))  # no temporary file left behind
+
+
+# -- every answer committed before it is shown
+
+
+@pytest.mark.parametrize("mistakes", [False, True])
+def test_an_answer_is_kept_when_the_reader_goes_before_its_grading(farkle_home: Path, mistakes: bool) -> None:
+    """``decide ... | head``: head has its lines and leaves as the answer is given; writing the
+    grading then fails, and the answer is in the store all the same (``--mistakes`` too)."""
+    import subprocess
+    import sys
+
+    from tests.test_daily_cli import read_until
+
+    command = [sys.executable, "-m", "farkle_trainer", "decide", "--plain"]
+    if mistakes:
+        # Keeping 1 and banking 100 from 3 1 2 2 1 4 is a blunder: the position comes back at once.
+        assert run(["--kind", "keep", "--seed", "5", "--count", "1", "--plain"], "1\nb\n")[0] == 0
+        command.append("--mistakes")
+    else:
+        command += ["--kind", "bank-or-roll", "--seed", "3", "--count", "1"]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    if mistakes:
+        proc.stdin.write(b"1\n")
+        proc.stdin.flush()
+        read_until(proc, "Bank 100 or roll 5 dice? (b/r) ")
+    else:
+        read_until(proc, "Bank 250 or roll 2 dice? (b/r) ")
+    proc.stdout.close()  # the reader has gone, as head does once it has its lines
+    proc.stdin.write(b"r\n")
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 1  # nobody is left to read the grading
+    answer = answers_in(farkle_home)[-1]
+    if mistakes:
+        assert (answer["kind"], answer["answer"], answer["grade"]) == (
+            "mistakes",
+            "keep 1 and roll 5 dice",
+            "best",
+        )
+    else:
+        assert (answer["topic"], answer["answer"], answer["grade"]) == ("bank-or-roll", "roll 2 dice", "fine")

@@ -23,6 +23,7 @@ from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
+from farkle_trainer.ui.views import moves as moves_view
 from farkle_trainer.ui.views import review as view
 from tests.factories import interactive_frontend
 from tests.plays import HARD_1000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -144,7 +145,8 @@ def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(width:
     console.print(view.game_over_rich(state, an))
     shown = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     assert max(len(line) for line in shown) <= width
-    chart = shown[shown.index("Ann's chance of winning through the game:") + 1 :]
+    heading = next(i for i, line in enumerate(shown) if line.startswith("Ann's chance of winning through"))
+    chart = shown[heading + 1 :]
     for tick in ("100%┤", " 75%┤", " 50%┤", " 25%┤", "  0%┤"):
         assert any(line.startswith(tick) for line in chart), tick
     even = next(line for line in chart if line.startswith(" 50%┤"))
@@ -189,20 +191,27 @@ def test_review_moves_prints_every_move(farkle_home: Path) -> None:
     run(HARD_1000, greedy_script(final.setup)[0])
     code, out = run(["review", "1", "--moves", "--plain"])
     assert code == 0, out
-    moves = out[out.index("Every move, with the best play") :].splitlines()
+    moves = out[out.index("Every move, with the luck") :].splitlines()
     heads = [line for line in moves if line.startswith("Move ")]
     assert len(heads) == len(final.log) == 6
     assert heads[0] == "Move 1 of 6, turn 1 (You 0, Hard 0): You roll 6 3 3 1 6 3."
-    assert moves[moves.index(heads[0]) + 1 :][:3] == [
-        "  played: keep 1 3 3 3 and bank, 53.20% chance of winning",
-        "  best: keep 1 and roll 5 dice, 53.34%",
-        "  gives up 0.14 pp (fine).",
+    assert moves[moves.index(heads[0]) + 1 :][:6] == [
+        "  Luck of the roll: -4.43 pp for you (your chance of winning: 57.77% before it, 53.34% with its "
+        "best play).",
+        "  You played: keep 1 3 3 3 and bank 400, 53.20%: gives up 0.14 pp (fine).",
+        "  Your plays, best first (your chance of winning):",
+        "    1. keep 1 and roll 5 dice: 53.34%, best.",
+        "    2. keep 1 3 3 3 and bank 400: 53.20%, gives up 0.14 pp. Played (fine).",
+        "    3. keep 3 3 3 and roll 3 dice: 51.30%, gives up 2.04 pp.",
     ]
-    # A computer's moves are there too, and a Farkle is said as one.
+    # A computer's moves are there too, its numbers said to be its own, and a Farkle is said as one.
     assert "Move 2 of 6, turn 2 (You 400, Hard 0): Hard rolls 3 6 6 3 5 6." in moves
-    assert "  played: keep 5 6 6 6 and bank, 49.57% chance of winning: the best play." in moves
-    assert moves[-2:] == [
+    assert "  Hard played: keep 5 6 6 6 and bank 650, 49.57%: the best play." in moves
+    assert "  Hard's plays, best first (Hard's chance of winning):" in moves
+    assert moves[-3:] == [
         "Move 6 of 6, turn 4, a last turn (You 1,450, Hard 650): Hard rolls 3 2 4 3, 150 at stake.",
+        "  Luck of the roll: -20.06 pp for Hard (Hard's chance of winning: 20.06% before it, 0.00% after "
+        "the Farkle).",
         "  A Farkle: the 150 at stake are lost.",
     ]
     # Without --moves, plain text has the analysis alone.
@@ -242,7 +251,7 @@ def test_on_a_terminal_review_walks_the_game_move_by_move(
     run(HARD_1000, greedy_script(hard_game().setup)[0])
     # n takes the walk, then next, next, back (the left arrow), and q leaves.
     shown = review_on(screen, "nnn\x1b[Dq")
-    assert "Your chance of winning through the game:" in shown
+    assert "Your chance of winning through the game, at the start of each turn whoever rolls it:" in shown
     heads = [line for line in shown.splitlines() if line.startswith("Move ")]
     assert [h.split(",")[0] for h in heads] == ["Move 1 of 6", "Move 2 of 6", "Move 3 of 6", "Move 2 of 6"]
 
@@ -267,8 +276,8 @@ def test_a_resigned_game_on_a_terminal_has_its_analysis_and_chart(
 def test_a_grade_is_never_told_for_a_farkle() -> None:
     state = hard_game()
     step = next(s for s in a.steps(state) if s.move.action == "farkle")
-    lines = view.step_lines(state, step, 6, 6)
-    assert len(lines) == 2 and not any(str(g) in lines[1] for g in Grade)
+    lines = moves_view.step_lines(state, step, 6, 6)
+    assert len(lines) == 3 and not any(str(g) in " ".join(lines[1:]) for g in Grade)
     assert a.game_unit(state.setup) == Unit.WIN
 
 

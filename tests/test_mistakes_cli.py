@@ -297,3 +297,66 @@ def test_a_game_on_a_rule_file_carried_on_and_played_again_keeps_the_file(
         again, first = store.games()
         assert first.finished and not again.finished
         assert again.state["rules_file"] == first.state["rules_file"] == str(table)  # type: ignore[index]
+
+
+def test_a_drill_missed_is_one_card_due_today_drilled_by_both_commands(farkle_home: Path) -> None:
+    # Keeping 1 and banking 100 from 3 1 2 2 1 4 is a blunder (rolling 5 dice is worth 403.65).
+    assert cli(["decide", "--kind", "keep", "--seed", "5", "--count", "1", "--plain"], ["1", "b"])[0] == 0
+    code, out, _ = cli(["progress", "--json"])
+    data = json.loads(out)
+    assert (data["due_today"], data["due_now"], data["due_today_by_kind"]) == (1, 1, {"mistakes": 1})
+    plain = cli(["progress", "--plain"])[1].splitlines()
+    assert "Due today: 1 of your mistakes." in plain
+    assert "Your mistakes due now: 1 (farkle-train decide --mistakes)." in plain
+    # It comes back in decide --mistakes, played well there: the same card, a day out.
+    code, out, _ = cli(["decide", "--mistakes", "--plain"], ["1", "r"])
+    assert code == 0 and "Your mistakes: 1 due" in out and "Best: that is the best play." in out
+    [(seen, wrong)] = cards(farkle_home).values()
+    assert (seen, wrong) == (2, 1)
+    with Store.open(farkle_home) as store:
+        assert store.due_items("decide") == [] and store.due_items(MISTAKES) == []
+
+
+def test_a_game_says_how_many_of_its_decisions_became_personal_positions(farkle_home: Path) -> None:
+    # Against Hard to 1,000 on seed 12, banking only at 1,000: two decisions are mistakes.
+    you_and_hard = (Player("You"), Player("Hard", Level.HARD))
+    setup = new_setup(you_and_hard, target=1000, dice=Seeded("12", chosen=True))
+    lines, state = greedy_script(setup, bank_at=1000)
+    positions = mistakes_of(state)
+    assert len(positions) == 2
+    code, out, _ = cli(["play", "--vs", "hard", "--target", "1000", "--seed", "12", "--plain"], [*lines, "n"])
+    assert code == 0
+    assert (
+        "2 of your decisions, inaccuracies or worse, are now personal positions: farkle-train decide "
+        "--mistakes drills them now, and again whenever they are due; farkle-train progress shows what "
+        "is due."
+    ) in out.splitlines()
+    assert set(cards(farkle_home)) == set(positions)
+    code, out, _ = cli(["review", "1", "--plain"])
+    assert (
+        "2 of your decisions, inaccuracies or worse, are personal positions: farkle-train decide --mistakes "
+        "drills them when they are due (2 due now); farkle-train progress shows what is due."
+    ) in out.splitlines()
+    # Once the positions are gone, the review no longer speaks of them.
+    assert cli(["reset", "progress", "--yes"])[0] == 0
+    assert "personal position" not in cli(["review", "1", "--plain"])[1]
+
+
+@pytest.mark.parametrize(
+    ("mistakes", "positions", "due", "said"),
+    [
+        (1, 1, None, "1 of your decisions, an inaccuracy or worse, is now a personal position: farkle-train "
+         "decide --mistakes drills it now, and again whenever it is due"),
+        (3, 2, None, "3 of your decisions, inaccuracies or worse, are now 2 personal positions (the same "
+         "position twice is one): farkle-train decide --mistakes drills them now, and again whenever "
+         "they are due"),
+        (2, 2, 0, "2 of your decisions, inaccuracies or worse, are personal positions: farkle-train decide "
+         "--mistakes drills them when they are due (none due now)"),
+    ],
+)  # fmt: skip
+def test_the_personal_positions_line(mistakes: int, positions: int, due: int | None, said: str) -> None:
+    from farkle_trainer.ui.views.drills import personal_line
+
+    assert (
+        personal_line(mistakes, positions, due_now=due) == f"{said}; farkle-train progress shows what is due."
+    )

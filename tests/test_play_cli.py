@@ -57,7 +57,10 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
     assert "You have reached 2,000: everyone else gets one last turn." in out
     assert "Game over: You win. Scores: You 2,150, Hard 1,650." in out
     assert "You: error rate 60.00% (3 of 5)" in out
-    assert "Your chance of winning through the game:" in out and "  end of the game:       100.00%" in out
+    assert (
+        "Your chance of winning through the game, at the start of each turn whoever rolls it:" in out
+        and "  end of the game:       100.00%" in out
+    )
     assert final.scores == (2150, 1650)
     with Store.open(farkle_home) as store:
         (game,) = store.games()
@@ -440,9 +443,11 @@ def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> No
     assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in shown
     assert "Coach (chance of winning):" in shown
     assert "Game over: You win. Scores: You 1,450, Hard 650." in shown
-    assert "Your chance of winning through the game:" in shown
+    assert "Your chance of winning through the game, at the start of each turn whoever rolls it:" in shown
     # A chart with axes: the chance from 0% to 100%, an even chance marked, the turns along the bottom.
-    chart = shown[shown.index("Your chance of winning through the game:") :].splitlines()[1:]
+    chart = shown[
+        shown.index("Your chance of winning through the game, at the start of each turn whoever rolls it:") :
+    ].splitlines()[1:]
     assert any(line.startswith("100%┤") for line in chart) and any(line.startswith(" 50%┤") for line in chart)
     assert "  ┈┈ an even chance, 50%" in chart and "  ● your chance of winning" in chart
     assert any("1" in line and "end" in line and "└" not in line for line in chart)

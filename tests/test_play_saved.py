@@ -211,10 +211,19 @@ def test_a_resigned_game_is_analysed_up_to_where_it_stopped(farkle_home: Path) -
     ended = out[out.index("You resigned: Hard wins.") : out.index("Play again?")]
     assert "Decisions that gave up win chance: 1 of 1 (1 of them an inaccuracy or worse)" in ended
     assert "  Turn 1, You rolled 6 3 3 1 6 3 with 0 at stake:" in ended
-    assert ended.endswith("\n  turn 2, Hard to roll:  45.27%\n  resigned:               0.00%\n")
+    assert ended.endswith(
+        "\n  turn 2, Hard to roll:  45.27%\n  resigned:               0.00%\n"
+        "1 of your decisions, an inaccuracy or worse, is now a personal position: farkle-train decide "
+        "--mistakes drills it now, and again whenever it is due; farkle-train progress shows what is due.\n"
+    )
     code, again = run(["review", "1", "--plain"])
     assert code == 0, again
-    assert again[again.index("You resigned") :] == ended
+    # The review says the same, and whether the position is due now.
+    assert again[again.index("You resigned") :] == ended.replace(
+        "is now a personal position: farkle-train decide --mistakes drills it now, and again whenever it "
+        "is due",
+        "is a personal position: farkle-train decide --mistakes drills it when it is due (1 due now)",
+    )
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     assert data["resigned"] == "You" and data["winners"] == ["Hard"]
     (decision,) = data["analysis"]["decisions"]
@@ -258,7 +267,14 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     assert code == 0, from_file
     assert from_file.splitlines()[0].startswith(f"Game from {path} (every move checked on its dice)")
     _, from_store = run(["review", "1", "--plain"])
-    assert from_file.splitlines()[1:] == from_store.splitlines()[1:]
+    # The same review; the stored game, which is yours, also says which of its decisions are your
+    # personal positions (a file may be anyone's).
+    kept = [line for line in from_store.splitlines() if "personal position" in line]
+    assert kept == [
+        "3 of your decisions, inaccuracies or worse, are personal positions: farkle-train decide --mistakes "
+        "drills them when they are due (3 due now); farkle-train progress shows what is due."
+    ]
+    assert from_file.splitlines()[1:] == [line for line in from_store.splitlines()[1:] if line not in kept]
 
 
 def test_a_resumed_game_keeps_writing_the_file_it_was_started_with(

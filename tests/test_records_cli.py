@@ -270,14 +270,17 @@ def test_reset_asks_first(today: date) -> None:
     add_official(today, 5000)
     code, out, err = run("reset", "progress", input="n\n")
     assert code == 1 and "Nothing deleted." in out
-    assert "Delete all training progress (8 answers in 3 sessions)" in err
+    assert "Delete all training progress (8 answers in 3 sessions; 7 cards of the review schedule)" in err
     code, out, err = run("reset", "progress")
     assert code == 2 and "Pass --yes" in err
     assert json.loads(run("progress", "--json")[1])["answers"] == 8
 
     code, out, _ = run("reset", "progress", input="y\n")
     assert code == 0
-    assert out.strip() == "Deleted all training progress (8 answers in 3 sessions). Official stats are kept."
+    assert out.strip() == (
+        "Deleted all training progress (8 answers in 3 sessions; 7 cards of the review schedule). "
+        "Official stats are kept."
+    )
     assert json.loads(run("progress", "--json")[1])["answers"] == 0
     assert json.loads(run("stats", "--json")[1])["games_played"] == 1
 
@@ -334,8 +337,8 @@ def test_reset_progress_names_the_practice_daily_games_and_lessons_it_deletes(to
     code, out, _ = run("reset", "progress", "--yes")
     assert code == 0
     assert out.strip() == (
-        "Deleted all training progress (8 answers in 3 sessions, 1 practice daily game and 1 lesson read). "
-        "Official stats are kept."
+        "Deleted all training progress (8 answers in 3 sessions; 7 cards of the review schedule; 1 practice "
+        "daily game; 1 lesson read). Official stats are kept."
     )
     assert json.loads(run("games", "--json")[1])["daily"] == []
     with Store.open() as store:
@@ -469,3 +472,30 @@ def test_a_store_that_is_a_folder_says_the_way_on(farkle_home: Path) -> None:
         f"Error: {farkle_home / FILE_NAME} is a folder, not a farkle-trainer store: move it away, "
         "or keep your records elsewhere with --data-dir DIR\n"
     )
+
+
+def test_reset_progress_names_the_cards_and_personal_positions_it_deletes(today: date) -> None:
+    from farkle_trainer.store.rows import Mistake
+    from farkle_trainer.store.schedule import MISTAKES
+
+    # Personal positions an official game made: cards, with no answer kept.
+    with Store.open() as store:
+        for n in range(2):
+            store.record_mistake(Mistake(f"p{n}", "keep", "q", "b", {"position": {}}))
+    code, out, err = run("reset", "progress", input="n\n")
+    assert code == 1 and out.strip() == "Nothing deleted."
+    assert (
+        "Delete all training progress (2 cards of the review schedule, all of them your personal positions) "
+        in err
+    )
+    add_training()
+    code, out, _ = run("reset", "progress", "--yes")
+    assert code == 0
+    assert out.strip() == (
+        "Deleted all training progress (8 answers in 3 sessions; 9 cards of the review schedule, 2 of them "
+        "your personal positions). Official stats are kept."
+    )
+    with Store.open() as store:
+        assert store.card_counts() == {} and store.next_due(MISTAKES) is None
+    code, out, _ = run("reset", "progress", "--yes")
+    assert code == 0 and out.strip() == "Nothing to reset: no training answers."

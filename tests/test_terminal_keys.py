@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from factories import interactive_frontend
@@ -16,6 +16,8 @@ from prompt_toolkit.output import DummyOutput
 from farkle_trainer.engine.notation import parse_action, parse_number
 from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.ui.terminal import InteractiveFrontend
+from farkle_trainer.ui.views.moves import WalkWords, walk_prompt
+from farkle_trainer.ui.walk import MAX_DIGITS, Key, read_key
 
 KEYS = [
     *"abcdefqrynu015 ",
@@ -74,6 +76,10 @@ PROMPTS: dict[str, tuple[Callable[[InteractiveFrontend], Any], Callable[[Any], b
     "yes or no, yes by default": (
         lambda front: front.yes_no("Carry on with it?", default=True),
         lambda answer: answer in (True, False),
+    ),
+    "a walk's key": (
+        lambda front: read_key(front, walk_prompt(1, 9), WalkWords("you")),
+        lambda answer: answer in get_args(Key) or (isinstance(answer, int) and 1 <= answer < 10**MAX_DIGITS),
     ),
 }
 

@@ -113,6 +113,12 @@ def challenge(
         if outcome.finished:
             session.finish()
             front.say(view.challenge_summary(entry.code, outcome.state, outcome.reviews))
+            from farkle_trainer.training.mistakes import game_mistake, kept_of
+            from farkle_trainer.ui.views.drills import personal_line
+
+            kept = kept_of(store, [(r, game_mistake(outcome.state.setup, r)) for r in outcome.reviews])
+            if kept.mistakes:
+                front.say(personal_line(kept.mistakes, kept.positions))
         else:
             if outcome.exit_code and front.plain:
                 front.say()  # Ctrl-C left the cursor after the prompt

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from farkle_trainer.training.classroom.verify import ChallengeGame
     from farkle_trainer.training.games.analysis import Analysis
     from farkle_trainer.training.games.match import MatchState
+    from farkle_trainer.training.mistakes import Kept
     from farkle_trainer.ui.terminal import Terminal
 
 
@@ -76,8 +77,9 @@ MovesOpt = Annotated[
     bool,
     typer.Option(
         "--moves",
-        help="Print every move after the analysis: the position, the play made, the best play and "
-        "what the difference gave up (on a terminal, n walks through them one at a time instead).",
+        help="Print every move after the analysis: the position, the luck of the roll, the play made "
+        "and every play of the roll with its value, best first (on a terminal, n walks through them "
+        "one at a time instead, m from mistake to mistake).",
     ),
 ]
 
@@ -91,7 +93,8 @@ def review(
     plain: PlainOpt = False,
 ) -> None:
     """Show a finished game's analysis again: decisions, error rate, accuracy and rating, luck,
-    win chances; then every move, one at a time on a terminal (n, p or the arrows; q leaves).
+    win chances; then every move, one at a time on a terminal (n, p or the arrows; m and M the
+    next and previous mistake; a number and Enter that move; q leaves).
 
     A game given up or set aside, or a challenge stopped, is analysed up to where it stopped. A
     game file (or a challenge's result file) is checked first: its moves are played again on the
@@ -105,7 +108,8 @@ def review(
     if daily is not None:
         with open_store_or_explain(data_dir, term) as store:
             attempt = _find_daily(store, daily, text)
-        _review_daily(term, attempt, moves=moves, json=json)
+            kept = None if json else _kept_daily(store, attempt)
+        _review_daily(term, attempt, moves=moves, json=json, kept=kept)
         return
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
@@ -115,14 +119,16 @@ def review(
     from farkle_trainer.ui.views.games import is_challenge
 
     stopped = False
+    kept = None
     number = number_or_text(game)
     if isinstance(number, int):
         with open_store_or_explain(data_dir, term) as store:
             rows = {row.id: row for row in store.games()}
-        row = rows.get(number)
-        if row is None:
-            fail(f"there is no saved game {number}: farkle-train games lists them")
-        state = _stored_state(term, row, quiet=json)
+            row = rows.get(number)
+            if row is None:
+                fail(f"there is no saved game {number}: farkle-train games lists them")
+            state = _stored_state(term, row, quiet=json)
+            kept = None if json else _kept(store, row, state)
         challenge = is_challenge(row)
         if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
@@ -173,7 +179,19 @@ def review(
         view.game_over_text(state, analysis, resigned, stopped=stopped),
         lambda: view.game_over_rich(state, analysis, resigned, stopped=stopped),
     )
+    if kept is not None and kept.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        term.say(personal_line(kept.mistakes, kept.positions, due_now=kept.due))
     _moves(term, state, analysis, every=moves)
+
+
+def _kept(store: Store, row: GameRow, state: MatchState) -> Kept:
+    """The personal positions a stored game's decisions left that the store still has."""
+    from farkle_trainer.training.games.play import graded_decisions, saved_rules_file
+    from farkle_trainer.training.mistakes import kept_of
+
+    return kept_of(store, graded_decisions(state, saved_rules_file(row)))
 
 
 def _challenge_result(path: Path, not_a_game: Exception) -> ChallengeGame:
@@ -234,7 +252,20 @@ def _find_daily(store: Store, reference: int | str, text: str) -> DailyAttempt:
     return attempt
 
 
-def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool) -> None:
+def _kept_daily(store: Store, attempt: DailyAttempt) -> Kept | None:
+    """The personal positions a daily game's decisions left that the store still has."""
+    from datetime import date
+
+    from farkle_trainer.training.games.analysis import review
+    from farkle_trainer.training.games.daily import kept_mistakes, saved_game
+
+    state = saved_game(attempt)
+    return None if state is None else kept_mistakes(store, date.fromisoformat(attempt.date), review(state))
+
+
+def _review_daily(
+    term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool, kept: Kept | None = None
+) -> None:
     from farkle_trainer.training.games.analysis import analyse, review
     from farkle_trainer.training.games.daily import saved_game
     from farkle_trainer.ui.views import daily as view
@@ -254,23 +285,26 @@ def _review_daily(term: Terminal, attempt: DailyAttempt, *, moves: bool, json: b
         return
     lines = [view.review_heading(attempt), *view.attempt_review_lines(attempt, state, review(state))]
     term.show("\n".join(lines), lambda: review_view.lines_rich(lines))
+    if kept is not None and kept.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        term.say(personal_line(kept.mistakes, kept.positions, due_now=kept.due))
     _moves(term, state, analysis, every=moves)
 
 
 def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, every: bool) -> None:
     """Every move, printed (``--moves``, or plain text asked for them), or walked through one
     at a time on a terminal."""
-    from farkle_trainer.training.games.analysis import steps
     from farkle_trainer.ui.terminal import InteractiveFrontend
-    from farkle_trainer.ui.views import review as view
+    from farkle_trainer.ui.views import moves as view
 
     interactive = isinstance(term, InteractiveFrontend)
     if analysis is None or not state.log or not (every or interactive):
         return
-    walked = steps(state)
+    walked = analysis.steps
     if every or not isinstance(term, InteractiveFrontend):
         term.say()
-        term.show("\n".join(view.moves_lines(state, walked)))
+        term.show("\n".join(view.moves_lines(state, walked)), lambda: view.moves_rich(state, walked))
         return
     from farkle_trainer.training.frontend import INTERRUPTED
     from farkle_trainer.ui.walk import walk
@@ -282,7 +316,9 @@ def _moves(term: Terminal, state: MatchState, analysis: Analysis | None, *, ever
             count,
             lambda i: view.step_rich(state, walked[i], i + 1, count),
             lambda i: view.walk_prompt(i + 1, count),
-            intro=view.WALK_INTRO,
+            intro=view.walk_intro(state),
+            words=view.WalkWords.of(state),
+            marked=view.mistakes(state, walked),
         )
     except KeyboardInterrupt:
         raise typer.Exit(INTERRUPTED) from None

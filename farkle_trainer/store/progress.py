@@ -27,7 +27,7 @@ from farkle_trainer.store.rows import (
     SessionLoss,
     TopicProgress,
 )
-from farkle_trainer.store.schedule import Note, note_mistake, review
+from farkle_trainer.store.schedule import MISTAKES, Note, has_card, note_mistake, review
 
 LESSON = "lesson"
 
@@ -67,6 +67,10 @@ def _mistake_note(m: Mistake) -> Note:
     return Note(m.topic, m.question, m.correct_answer, dump(m.extra))
 
 
+def _note_mistake(db: sqlite3.Connection, m: Mistake, *, at: datetime) -> None:
+    note_mistake(db, m.item, _mistake_note(m), at=at, drill_item=m.drill_item)
+
+
 class ProgressQueries(Connection):
     """Sessions, answers, review items and lessons."""
 
@@ -100,6 +104,7 @@ class ProgressQueries(Connection):
         unit: LossUnit = "points",
         extra: dict[str, Any] | None = None,
         mistake: Mistake | None = None,
+        personal: Mistake | None = None,
     ) -> ItemState:
         """Record one answer and review its card (the session's kind, ``item``); returns the card.
 
@@ -109,6 +114,11 @@ class ProgressQueries(Connection):
         ``unit`` says whether it is expected points or percentage points of a chance.
         ``mistake``: the personal position of a decision graded an inaccuracy or worse, whose
         card is made (or reviewed as Again) in the same transaction.
+
+        ``personal``: a drill's position as a personal position. Its card is the position's one
+        card: an answer graded an inaccuracy or worse makes it (from the drill card, which it
+        takes the place of) and reviews it as Again; a right answer reviews it where it is
+        already made, else the drill card.
         """
         if unit not in LOSS_UNITS:
             raise StoreError(f"a loss is in {' or '.join(LOSS_UNITS)}, not {unit!r}")
@@ -139,17 +149,43 @@ class ProgressQueries(Connection):
                 ),
             )
             note = Note(topic, question, correct_answer, extra_text)
-            review(db, kind, item, note, grade=grade, correct=correct, at=now)
             if mistake is not None:
-                note_mistake(db, mistake.item, _mistake_note(mistake), at=now)
-            state = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone()
+                _note_mistake(db, mistake, at=now)
+            card = (kind, item)
+            if personal is not None and not correct:
+                _note_mistake(db, personal, at=now)
+                card = (MISTAKES, personal.item)
+            elif personal is not None and has_card(db, MISTAKES, personal.item):
+                card = (MISTAKES, personal.item)
+                review(db, *card, _mistake_note(personal), grade=grade, correct=correct, at=now)
+            else:
+                review(db, kind, item, note, grade=grade, correct=correct, at=now)
+            state = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", card).fetchone()
         return _item_state(state)
 
     def record_mistake(self, mistake: Mistake) -> None:
         """Keep a personal position made where no answer is recorded (an official game): its card
         is made, due at once, or reviewed as Again."""
         with self._transaction() as db:
-            note_mistake(db, mistake.item, _mistake_note(mistake), at=self.now())
+            _note_mistake(db, mistake, at=self.now())
+
+    def cards(self, kind: str, items: Sequence[str]) -> list[ItemState]:
+        """The cards of ``kind`` among ``items`` (keys with no card are left out)."""
+        found = []
+        with self._errors():
+            for item in dict.fromkeys(items):
+                row = self._db.execute(
+                    "SELECT * FROM items WHERE kind = ? AND item = ?", (kind, item)
+                ).fetchone()
+                if row is not None:
+                    found.append(_item_state(row))
+        return found
+
+    def card_counts(self) -> dict[str, int]:
+        """How many cards the review schedule holds, by kind (every rule set)."""
+        with self._errors():
+            rows = self._db.execute("SELECT kind, count(*) FROM items GROUP BY kind").fetchall()
+        return {kind: n for kind, n in rows}
 
     def finish_session(self, session_id: int) -> None:
         """Mark a session finished (an unfinished one keeps every answer it got)."""

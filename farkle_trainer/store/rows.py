@@ -49,7 +49,8 @@ class Mistake:
     """A personal position: a decision graded an inaccuracy or worse, as its card keeps it.
 
     ``item`` is the position's stable key (the same position, the same card), ``extra`` what
-    is needed to ask it again.
+    is needed to ask it again. ``drill_item`` is the key of the same position's card as a drill
+    of ``decide``, if it has one: the personal card takes its place, so a position is one card.
     """
 
     item: str
@@ -57,6 +58,7 @@ class Mistake:
     question: str
     correct_answer: str
     extra: dict[str, Any]
+    drill_item: str | None = None
 
 
 @dataclass(frozen=True)

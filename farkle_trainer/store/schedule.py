@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.store.encoding import maybe_time, parse_time, stamp
+from farkle_trainer.store.encoding import load, maybe_time, parse_time, stamp
+from farkle_trainer.store.errors import StoreError
 
 if TYPE_CHECKING:
     from fsrs import Card, Rating, Scheduler
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 #: The kind of a personal position's card: a decision graded an inaccuracy or worse, anywhere,
 #: that comes back as a drill (``decide --mistakes``, whose answers review it).
 MISTAKES = "mistakes"
+#: The kind of a drill position's card (``decide``). A position missed is a personal position:
+#: its drill card becomes that card (:func:`fold`), so each position is one card.
+DRILLS = "decide"
 
 #: fsrs's card states, as the ``state`` column keeps them.
 LEARNING, REVIEW, RELEARNING = 1, 2, 3
@@ -164,10 +168,82 @@ def review(
     _write(db, kind, item, note, card.reviewed(rating_for(grade, correct), at), correct=correct, at=at)
 
 
-def note_mistake(db: sqlite3.Connection, item: str, note: Note, *, at: datetime) -> None:
+def note_mistake(
+    db: sqlite3.Connection, item: str, note: Note, *, at: datetime, drill_item: str | None = None
+) -> None:
     """A decision graded an inaccuracy or worse: its personal position's card is reviewed as
-    Again (made first, the first time), which makes it due at once."""
+    Again (made first, the first time, from the position's drill card ``drill_item`` if it has
+    one: see :func:`fold`), which makes it due at once."""
+    if drill_item is not None:
+        fold(db, drill_item, item, position_of(note.extra))
     review(db, MISTAKES, item, note, grade="", correct=False, at=at)
+
+
+def has_card(db: sqlite3.Connection, kind: str, item: str) -> bool:
+    return db.execute("SELECT 1 FROM items WHERE kind = ? AND item = ?", (kind, item)).fetchone() is not None
+
+
+def position_of(extra: str | None) -> Any:
+    """The position a card's note keeps (what asks it again), without its title, which only
+    words it: the same position drilled and missed in a game is the same position."""
+    data = load(extra)
+    position = data.get("position") if isinstance(data, dict) else None
+    if isinstance(position, dict):
+        return {k: v for k, v in position.items() if k != "title"}
+    return None
+
+
+def _reviewed(row: sqlite3.Row) -> datetime:
+    """When a card was last reviewed; the dawn of time for one never reviewed, or whose time an
+    edit has made unreadable."""
+    try:
+        return maybe_time(row["reviewed_at"]) or datetime.min.replace(tzinfo=UTC)
+    except StoreError:
+        return datetime.min.replace(tzinfo=UTC)
+
+
+def fold(db: sqlite3.Connection, drill_item: str, item: str, position: Any) -> None:
+    """The drill card ``drill_item`` of a position becomes its personal card ``item``: a position
+    is one card, asked by ``decide`` and ``decide --mistakes`` alike.
+
+    Only a drill card of the same ``position`` is folded. Without a personal card yet, the drill
+    card is that card, its schedule and counts as they are. With one (a file from before cards
+    were folded), the two are one: the schedule of the card reviewed last, and the reviews and
+    misses of both counted; the personal card's note stays, with the rules it keeps. The answers
+    themselves are never touched.
+    """
+    drill = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (DRILLS, drill_item)).fetchone()
+    if drill is None or position is None or position_of(drill["extra"]) != position:
+        return
+    mine = db.execute("SELECT * FROM items WHERE kind = ? AND item = ?", (MISTAKES, item)).fetchone()
+    if mine is None:
+        db.execute(
+            "UPDATE items SET kind = ?, item = ? WHERE kind = ? AND item = ?",
+            (MISTAKES, item, DRILLS, drill_item),
+        )
+        return
+    later = drill if _reviewed(drill) > _reviewed(mine) else mine
+    db.execute(
+        """UPDATE items SET state = ?, step = ?, stability = ?, difficulty = ?, due_at = ?,
+                  reviewed_at = ?, last_seen = max(last_seen, ?), seen = seen + ?, wrong = wrong + ?,
+                  last_correct = ?
+           WHERE kind = ? AND item = ?""",
+        (
+            later["state"],
+            later["step"],
+            later["stability"],
+            later["difficulty"],
+            later["due_at"],
+            later["reviewed_at"],
+            drill["last_seen"],
+            drill["seen"],
+            drill["wrong"],
+            later["last_correct"],
+            MISTAKES,
+            item,
+        ),
+    )
+    db.execute("DELETE FROM items WHERE kind = ? AND item = ?", (DRILLS, drill_item))
 
 
 def _write(

@@ -15,7 +15,7 @@ from pathlib import Path
 from farkle_trainer.store import leitner
 from farkle_trainer.store.encoding import load, parse_time
 from farkle_trainer.store.errors import StoreError
-from farkle_trainer.store.schedule import Note, review
+from farkle_trainer.store.schedule import MISTAKES, Note, fold, position_of, review
 
 #: ``PRAGMA application_id`` of our files ("FRKL"), which tells them from other SQLite files.
 APPLICATION_ID = 0x46524B4C
@@ -217,6 +217,23 @@ def _schema_v6(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE leitner_items")
 
 
+def _schema_v7(db: sqlite3.Connection) -> None:
+    """A position is one card: a drill position missed in ``decide`` was kept twice, as its drill
+    card and as a personal position's card. Each such pair is folded into the personal card
+    (:func:`.schedule.fold`): the schedule of the card reviewed last, the reviews and misses of
+    both counted, the personal position's note with the rules it keeps. The answers are untouched.
+
+    A personal card's key is its drill card's key, the rule table's digest and, where it counts,
+    the three-Farkle penalty (``...:<digest>`` or ``...:<digest>:penalty500``).
+    """
+    rows = db.execute("SELECT item, extra FROM items WHERE kind = ?", (MISTAKES,)).fetchall()
+    for item, extra in rows:
+        parts = item.split(":")
+        drop = 2 if parts[-1].startswith("penalty") else 1
+        if len(parts) > drop:
+            fold(db, ":".join(parts[:-drop]), item, position_of(extra))
+
+
 #: Step n upgrades a version n-1 file to version n; a new file runs them all.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_v1,
@@ -225,6 +242,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_v4,
     _schema_v5,
     _schema_v6,
+    _schema_v7,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

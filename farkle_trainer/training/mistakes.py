@@ -98,12 +98,8 @@ def mistake_of(p: Position, file: Path | None = None) -> Mistake:
         question=question_line(p),
         correct_answer=play_words(p, best),
         extra={"position": position_data(p), "rules": rules_record(p.rules, file)},
+        drill_item=p.item,
     )
-
-
-def drill_mistake(g: Grading, file: Path | None = None) -> Mistake | None:
-    """A drill graded an inaccuracy or worse, as a personal position (None for a right answer)."""
-    return None if g.right else mistake_of(g.position, file)
 
 
 # -- a game's decisions
@@ -164,6 +160,30 @@ def game_mistakes(state: MatchState, file: Path | None = None) -> list[tuple[Rev
             r = review_move(state.setup, move, runs)
             found.append((r, game_mistake(state.setup, r, runs, file)))
     return found
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A game's decisions graded an inaccuracy or worse that are personal positions in a store:
+    how many decisions, how many positions (the same position twice is one), and how many of
+    those are due at ``now``."""
+
+    mistakes: int
+    positions: int
+    due: int
+
+
+def kept_of(store: Store, graded: Sequence[tuple[Review, Mistake | None]]) -> Kept:
+    """What ``graded`` (a game's decisions, with their personal positions: see
+    :func:`game_mistakes`) left in ``store`` that is there still (a reset takes them away)."""
+    made = [mistake.item for _, mistake in graded if mistake is not None]
+    cards = {card.item: card for card in store.cards(MISTAKES, made)}
+    now = store.now()
+    return Kept(
+        mistakes=sum(item in cards for item in made),
+        positions=len(cards),
+        due=sum(card.due_at <= now for card in cards.values()),
+    )
 
 
 # -- asking them again

@@ -58,7 +58,9 @@ class AnswerRecord:
     a result file keeps them so the play can be graded again. ``mistake`` is the personal
     position of a decision graded an inaccuracy or worse (see
     :mod:`farkle_trainer.training.mistakes`), kept by the store with the answer; result files
-    leave it out.
+    leave it out. ``personal`` is a drill's position as a personal position: the one card of the
+    position, which a miss makes from the drill's card and every later answer reviews (see
+    :meth:`~farkle_trainer.store.db.Store.record_answer`).
     """
 
     topic: str
@@ -75,6 +77,7 @@ class AnswerRecord:
     keep: tuple[int, ...] | None = None
     action: str | None = None
     mistake: Mistake | None = field(default=None, compare=False)
+    personal: Mistake | None = field(default=None, compare=False)
 
     @classmethod
     def of_quiz(cls, a: Answered) -> AnswerRecord:
@@ -169,6 +172,10 @@ class AnswerRecord:
     def with_mistake(self, mistake: Mistake | None) -> AnswerRecord:
         return replace(self, mistake=mistake)
 
+    def of_position(self, personal: Mistake) -> AnswerRecord:
+        """The answer to a drill whose position, missed, is the personal position ``personal``."""
+        return replace(self, personal=personal)
+
     def save(self, store: Store, session_id: int) -> None:
         """Keep the answer as training progress, the moment it is given (its personal position
         with it, if it was a mistake)."""
@@ -177,6 +184,7 @@ class AnswerRecord:
             **self._kept(),
             extra=None if self.extra is None else dict(self.extra),
             mistake=self.mistake,
+            personal=self.personal,
         )
 
     def _kept(self) -> dict[str, Any]:

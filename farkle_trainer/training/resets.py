@@ -1,9 +1,9 @@
 """What each reset deletes, counted before it is asked, so the question names all of it.
 
-``reset progress`` deletes every training session: the answers in them, the review schedule
-built from those answers, the lessons read and the practice daily games (each belongs to its
-session). Whole games are kept: a training game's decisions are answers, and go, but the game
-stays to be reviewed.
+``reset progress`` deletes every training session: the answers in them, the review schedule's
+cards (your personal positions among them, those an official game made too), the lessons read and
+the practice daily games (each belongs to its session). Whole games are kept: a training game's
+decisions are answers, and go, but the game stays to be reviewed.
 
 ``reset stats`` deletes the official results: every official daily game, finished or not, and
 every whole game that the stats count or list, finished or not (a rated game, one stored as
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.games.play import official_result
 from farkle_trainer.training.progress import load_progress
 
@@ -31,10 +32,12 @@ class ProgressHeld:
     sessions: int  # the sessions with answers in them
     practice_games: int  # practice daily games, finished or not
     lessons: int  # lessons read
+    cards: int = 0  # the review schedule's cards, every kind
+    personal: int = 0  # of them, personal positions (some made where no answer is kept)
 
     @property
     def anything(self) -> bool:
-        return bool(self.answers or self.practice_games or self.lessons)
+        return bool(self.answers or self.practice_games or self.lessons or self.cards)
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,15 @@ class StatsHeld:
 def progress_held(store: Store) -> ProgressHeld:
     p = load_progress(store, detailed=False)
     practice = sum(not a.official for a in store.daily_attempts())
-    return ProgressHeld(p.answers, p.sessions, practice, len(store.lessons_read()))
+    cards = store.card_counts()
+    return ProgressHeld(
+        p.answers,
+        p.sessions,
+        practice,
+        len(store.lessons_read()),
+        sum(cards.values()),
+        cards.get(MISTAKES, 0),
+    )
 
 
 def stats_held(store: Store) -> StatsHeld:

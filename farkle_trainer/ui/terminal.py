@@ -124,7 +124,10 @@ class PlainFrontend(Terminal):
             raise EndOfInput
         answer = line.rstrip("\r\n")
         if self.echo:
-            print(answer, file=self._prompts, flush=True)
+            # The reader may have gone (``| head``): the answer still counts, and is recorded
+            # before anything else is written.
+            with suppress(BrokenPipeError):
+                print(answer, file=self._prompts, flush=True)
         return answer
 
     def ask(self, prompt: str, parse: Callable[[str], T]) -> T:

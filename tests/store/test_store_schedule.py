@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -285,7 +286,7 @@ def test_a_version_5_store_moves_every_card_onto_fsrs(tmp_path: Path) -> None:
         items_before = db.execute("SELECT kind, item FROM items ORDER BY kind, item").fetchall()
     now = datetime(2026, 11, 1, 9, tzinfo=UTC)
     with Store.open(tmp_path / "old", clock=lambda: now) as store:
-        assert store.schema_version == SCHEMA_VERSION == 6
+        assert store.schema_version == SCHEMA_VERSION == 7
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT * FROM answers ORDER BY id").fetchall() == answers_before
             assert db.execute("SELECT kind, item FROM items ORDER BY kind, item").fetchall() == items_before
@@ -325,3 +326,146 @@ def test_a_version_5_store_moves_every_card_onto_fsrs(tmp_path: Path) -> None:
 def _last(rows: list, item: str) -> int:
     """The number of the last answer to ``item`` (its ``extra`` is the card's)."""
     return max(n for n, r in enumerate(rows, 1) if r.item == item)
+
+
+# -- a position is one card
+
+
+POSITION = {"kind": "keep", "rules": "classic", "points": 0, "roll": [3, 1, 2, 2, 1, 4], "title": None}
+
+
+def drill_position(item: str = "keep:classic:0:112234") -> Mistake:
+    """A drill position as a personal position: its key, and the key of its drill card."""
+    extra = {"position": POSITION, "rules": {"name": "classic"}}
+    return Mistake(f"{item}:5bf150062616ec5c", "keep", "the question", "keep 1 and roll 5 dice", extra, item)
+
+
+def drilled(store: Store, session: int, grade: str, p: Mistake | None = None):
+    """A drill's answer, as ``decide`` records it: with its position as a personal position."""
+    p = p or drill_position()
+    right = grade in ("best", "fine")
+    return store.record_answer(
+        session, topic="keep", item=p.drill_item or "", question="the question", answer="a",
+        correct_answer="b", correct=right, grade=grade, points_lost=0.0 if right else 80.0,
+        extra={"position": POSITION}, personal=p,
+    )  # fmt: skip
+
+
+def cards(store: Store) -> list[tuple[str, str]]:
+    with sqlite3.connect(store.path) as db:
+        return db.execute("SELECT kind, item FROM items ORDER BY kind, item").fetchall()
+
+
+def test_a_drill_missed_is_one_card_its_personal_position(store: Store, clock: Clock) -> None:
+    sid = store.start_session("decide", rules="classic")
+    p = drill_position()
+    state = drilled(store, sid, "blunder")
+    assert (state.kind, state.item) == (MISTAKES, p.item)
+    assert cards(store) == [(MISTAKES, p.item)]
+    assert store.due_items("decide") == [] and len(store.due_items(MISTAKES)) == 1
+    assert state.extra == p.extra  # with the rules it keeps, to be asked by decide --mistakes
+    due = load_progress(store).due
+    assert (due.due_today, due.today_by_kind) == (1, ((MISTAKES, 1),))
+    # Answered again, in decide or decide --mistakes: the same card.
+    clock.advance(minutes=5)
+    again = drilled(store, sid, "best")
+    assert (again.kind, again.item) == (MISTAKES, p.item)
+    made = [("blunder", False, START), ("best", True, clock.moment)]
+    assert schedule_of(again) == schedule_of_card(fsrs_card(made))
+    assert (again.seen, again.wrong) == (2, 1) and cards(store) == [(MISTAKES, p.item)]
+
+
+def test_a_drill_card_missed_later_becomes_the_personal_card_with_its_schedule(
+    store: Store, clock: Clock
+) -> None:
+    sid = store.start_session("decide", rules="classic")
+    p = drill_position()
+    first = drilled(store, sid, "best")
+    assert (first.kind, first.item) == ("decide", p.drill_item)
+    clock.advance(days=3)
+    missed = drilled(store, sid, "mistake")
+    assert (missed.kind, missed.item) == (MISTAKES, p.item) and cards(store) == [(MISTAKES, p.item)]
+    # The drill card's history goes on: reviewed right, then missed, as one card.
+    made = [("best", True, START), ("mistake", False, clock.moment)]
+    assert schedule_of(missed) == schedule_of_card(fsrs_card(made))
+    assert (missed.seen, missed.wrong) == (2, 1)
+
+
+def test_a_game_mistake_takes_the_place_of_the_drill_card_of_its_position(store: Store, clock: Clock) -> None:
+    drills = store.start_session("decide", rules="classic")
+    p = drill_position()
+    drilled(store, drills, "best")
+    clock.advance(days=1)
+    store.record_mistake(p)  # missed in an official game
+    assert cards(store) == [(MISTAKES, p.item)]
+    # A drill card of another position under the same key (a rule file of the same name) stays.
+    drilled(store, drills, "best", replace(p, item="x:5bf150062616ec5c", drill_item="x"))
+    elsewhere = {"position": {**POSITION, "points": 50}}
+    store.record_mistake(Mistake("y:5bf150062616ec5c", "keep", "q", "b", elsewhere, "x"))
+    assert cards(store) == [("decide", "x"), (MISTAKES, p.item), (MISTAKES, "y:5bf150062616ec5c")]
+
+
+def v6_with_twin_cards(directory: Path, clock: Clock) -> tuple[Path, Mistake]:
+    """A store as version 6 left it: a drill missed is a drill card and a personal card, and the
+    drill card answered right since; another personal position with no drill card."""
+    p = drill_position()
+    with Store.open(directory, clock=clock) as store:
+        sid = store.start_session("decide", rules="classic")
+        right = {"points_lost": 0.0, "extra": {"position": POSITION}}
+        store.record_answer(
+            sid, topic="keep", item=p.drill_item or "", question="q", answer="a", correct_answer="b",
+            correct=False, grade="blunder", mistake=replace(p, drill_item=None), **right,
+        )  # fmt: skip
+        clock.advance(days=1)
+        store.record_answer(
+            sid, topic="keep", item=p.drill_item or "", question="q", answer="b", correct_answer="b",
+            correct=True, grade="best", **right,
+        )  # fmt: skip
+        store.record_mistake(
+            Mistake("game-only:5bf150062616ec5c:penalty500", "game", "q", "b", {"position": {}})
+        )
+        path = store.path
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 6")
+    return path, p
+
+
+def test_a_version_6_store_folds_each_drill_missed_into_one_card(tmp_path: Path) -> None:
+    clock = Clock()
+    path, p = v6_with_twin_cards(tmp_path / "old", clock)
+    with sqlite3.connect(path) as db:
+        db.row_factory = sqlite3.Row
+        answers_before = db.execute("SELECT * FROM answers ORDER BY id").fetchall()
+        before = {(r["kind"], r["item"]): dict(r) for r in db.execute("SELECT * FROM items")}
+    assert set(before) == {
+        ("decide", p.drill_item),
+        (MISTAKES, p.item),
+        (MISTAKES, "game-only:5bf150062616ec5c:penalty500"),
+    }
+    with Store.open(tmp_path / "old", clock=clock) as store:
+        assert store.schema_version == SCHEMA_VERSION == 7
+        with sqlite3.connect(path) as db:
+            db.row_factory = sqlite3.Row
+            assert db.execute("SELECT * FROM answers ORDER BY id").fetchall() == answers_before
+            after = {(r["kind"], r["item"]): dict(r) for r in db.execute("SELECT * FROM items")}
+        assert set(after) == {(MISTAKES, p.item), (MISTAKES, "game-only:5bf150062616ec5c:penalty500")}
+        one, drill, mine = (
+            after[(MISTAKES, p.item)],
+            before[("decide", p.drill_item)],
+            before[(MISTAKES, p.item)],
+        )
+        # The schedule of the drill card, answered right since the miss; both cards' counts; the
+        # personal card's note with its rules.
+        schedule = ("state", "step", "stability", "difficulty", "due_at", "reviewed_at", "last_correct")
+        assert [one[k] for k in schedule] == [drill[k] for k in schedule]
+        assert (
+            (one["seen"], one["wrong"])
+            == (drill["seen"] + mine["seen"], drill["wrong"] + mine["wrong"])
+            == (3, 2)
+        )
+        assert (one["question"], one["extra"]) == (mine["question"], mine["extra"])
+        assert (
+            after[(MISTAKES, "game-only:5bf150062616ec5c:penalty500")]
+            == before[(MISTAKES, "game-only:5bf150062616ec5c:penalty500")]
+        )
+        assert load_progress(store).due.today_by_kind == ((MISTAKES, 1),)

@@ -34,6 +34,7 @@ from farkle_trainer.engine.notation import (
 )
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
+from farkle_trainer.store.schedule import DRILLS
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
 from farkle_trainer.training.drills.kinds import spec_of
 from farkle_trainer.training.frontend import STOP_NOTE, Rounds
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.training.session import Session
 
-KIND: Final = "decide"
+KIND: Final = DRILLS
 MAX_COUNT = 100
 #: Due items read from the store; those of other rules or kinds are skipped.
 DUE_LOOKAHEAD = 200
@@ -178,11 +179,21 @@ def make_plan(
     """The session's drills, drawn from ``seed``; adapted to the progress in ``store`` if ``adaptive``."""
     if not adaptive:
         return Plan(rules, drill_stream(seed), count, kinds, level)
-    due = store.due_items(KIND, limit=DUE_LOOKAHEAD)
-    found = (position_from_data((item.extra or {}).get("position"), rules) for item in due)
+    from farkle_trainer.training.mistakes import MISTAKES, personal_key
+
+    # Drill positions and personal positions (a position missed is one), the longest overdue first.
+    due = store.due_items(KIND, limit=DUE_LOOKAHEAD) + store.due_items(MISTAKES, limit=DUE_LOOKAHEAD)
+    due.sort(key=lambda item: (item.due_at, item.last_seen, item.item))
+    found = []
+    for item in due:
+        p = position_from_data((item.extra or {}).get("position"), rules)
+        # A personal position made under another table, or other house rules that count, is not
+        # this session's.
+        if p is not None and (item.kind == KIND or personal_key(p) == item.item):
+            found.append(p)
     # Only the session's kinds, at its target: a game position is worth what its target makes
     # it, and valuing one the session will not ask could mean solving a game for nothing.
-    asked = [p for p in found if p is not None and p.kind in kinds and p.target in (None, rules.target)]
+    asked = [p for p in found if p.kind in kinds and p.target in (None, rules.target)]
     review = [p for p in asked if worth_asking(decision_for(p))]
     mastery = topic_mastery(store, KIND)
     return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
@@ -197,16 +208,18 @@ def play_drills(
     strategy: bool = False,
     rules_file: Path | None = None,
 ) -> Rounds[Grading]:
-    """Ask every drill of ``plan``, recording each graded decision as it is made, and each one
-    graded an inaccuracy or worse as a personal position (``rules_file``: where its rule table
-    came from, None for a preset)."""
-    from farkle_trainer.training.mistakes import drill_mistake
+    """Ask every drill of ``plan``, recording each graded decision as it is made (before its
+    grading is shown); a position answered an inaccuracy or worse becomes a personal position,
+    its drill card that position's card (``rules_file``: where its rule table came from, None
+    for a preset)."""
+    from farkle_trainer.training.mistakes import mistake_of
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
-        g = play_drill(front, view, position, number, plan.count, strategy=strategy)
-        session.record(AnswerRecord.of_drill(g).with_mistake(drill_mistake(g, rules_file)))
+        g = ask_drill(front, view, position, number, plan.count)
+        session.record(AnswerRecord.of_drill(g).of_position(mistake_of(g.position, rules_file)))
         plan.answered(g)
+        show_grading(front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)
@@ -300,17 +313,20 @@ def ask_play(front: Frontend, d: Decision) -> Choice:
         keep = ask_keep(front, d) if answer == "undo" else answer
 
 
-def play_drill(
-    front: Frontend, view: DrillView, p: Position, number: int, count: int, *, strategy: bool = False
-) -> Grading:
-    """Show a position, ask for the play, grade it and show the grading."""
+def ask_drill(front: Frontend, view: DrillView, p: Position, number: int, count: int) -> Grading:
+    """Show a position, ask for the play and grade it: the caller records the answer, then shows
+    the grading (:func:`show_grading`), so an output that closes as the grading is shown (a pipe
+    into ``head``) loses no answer."""
     d = decision_for(p)
     front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
     choice = ask_play(front, d)
-    g = grade(d, choice.keep, choice.action)
+    return grade(d, choice.keep, choice.action)
+
+
+def show_grading(front: Frontend, view: DrillView, g: Grading, *, strategy: bool = False) -> None:
+    """The grading of an answer already recorded (with ``strategy``, the bank thresholds too)."""
     notes = strategy_notes(g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
-    return g
 
 
 # -- your mistakes, asked again (``decide --mistakes``)
@@ -357,8 +373,9 @@ def play_mistakes(
 
     def play(item: tuple[int, tuple[Position, Path | None]]) -> Grading:
         number, (position, file) = item
-        g = play_drill(front, view, position, number, len(due), strategy=strategy)
+        g = ask_drill(front, view, position, number, len(due))
         sessions.record(personal_record(g, file), position.rules.name)
+        show_grading(front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)

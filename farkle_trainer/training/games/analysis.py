@@ -145,8 +145,12 @@ def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
     """
     if not move.decision:
         raise MatchError("a Farkle is not a decision")
-    unit = grading_unit(setup, move)
-    v = values(setup, move, unit, runs)
+    return _graded(move, values(setup, move, grading_unit(setup, move), runs))
+
+
+def _graded(move: Move, v: Ranked) -> Review:
+    """The decision ``move`` made among the plays ``v`` (its roll's, in its grading unit)."""
+    unit = v.unit
     assert move.action != "farkle" and v.best is not None
     try:
         chosen = v.choice(move.keep, move.action)
@@ -162,18 +166,31 @@ def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
 @dataclass(frozen=True)
 class Step:
     """One move of a game as a walk through it shows it: the roll, and for a decision its
-    grade against the best play (None for a Farkle, which is no decision)."""
+    grade against the best play (None for a Farkle, which is no decision).
+
+    ``plays``: every play of the roll for its mover, ranked, in the unit the move is graded in
+    (:func:`grading_unit`), with what the roll was worth before it was thrown. ``luck``: what
+    the dice gave the mover, the roll's value once thrown (its best play's, or the Farkle's)
+    less its value before, in that unit's display scale (percentage points for a chance; for
+    turns, the turns the dice saved). Where the move is graded in the game's unit, a player's
+    moves' luck adds up to their :attr:`Account.luck`.
+    """
 
     move: Move
     review: Review | None
+    plays: Ranked
+    luck: float
+
+
+def step_of(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Step:
+    """One move, valued for its mover and graded as a person's decision is, whoever made it."""
+    plays = values(setup, move, grading_unit(setup, move), runs)
+    return Step(move, _graded(move, plays) if move.decision else None, plays, plays.luck)
 
 
 def steps(state: MatchState) -> tuple[Step, ...]:
     """Every move of the game in order, each decision graded as a person's is, whoever made it."""
-    return tuple(
-        Step(m, review_move(state.setup, m, runs) if m.decision else None)
-        for m, runs in zip(state.log, move_runs(state), strict=True)
-    )
+    return tuple(step_of(state.setup, m, runs) for m, runs in zip(state.log, move_runs(state), strict=True))
 
 
 def review(state: MatchState) -> tuple[Review, ...]:
@@ -268,6 +285,15 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
     )
 
 
+def grade_counts(steps: Sequence[Step], seat: int) -> dict[Grade, int]:
+    """How many of the decisions of ``seat`` (a person's or a computer's) got each grade."""
+    counts = {g: 0 for g in GRADES}
+    for s in steps:
+        if s.review is not None and s.move.seat == seat:
+            counts[s.review.grade] += 1
+    return counts
+
+
 # -- luck and the account
 
 
@@ -310,6 +336,8 @@ class Analysis:
     #: A solo game's: what perfect play expects of it before its first roll (see
     #: :func:`perfect_expectation`).
     perfect: float | None = None
+    #: Every move in order, each with its plays and its luck (see :class:`Step`).
+    steps: tuple[Step, ...] = ()
 
 
 def perfect_expectation(setup: Setup) -> float | None:
@@ -349,6 +377,7 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         resigned=resigned,
         stopped=stopped,
         perfect=perfect_expectation(setup),
+        steps=steps(state),
     )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -37,6 +37,7 @@ from farkle_trainer.training.record import AnswerRecord
 if TYPE_CHECKING:
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt, DailyResult
+    from farkle_trainer.training.mistakes import Kept
     from farkle_trainer.training.progress import StatsSummary
 
 #: The daily game's table, as the store records it.
@@ -49,13 +50,14 @@ OFFICIAL_NO_HINTS = "hints are off in the official game"
 
 @dataclass(frozen=True)
 class Recorded:
-    """How a finished attempt was recorded: its share line, official or practice, its day, and
-    the streak it makes (official games only)."""
+    """How a finished attempt was recorded: its share line, official or practice, its day, the
+    streak it makes (official games only), and the personal positions its mistakes are."""
 
     share: str
     official: bool
     day: date
     streak: int | None
+    kept: Kept | None = None
 
 
 class DailyView(GameView, Protocol):
@@ -378,6 +380,15 @@ def record_decision(store: Store, session_id: int | None, day: date, move: Move)
         store.record_mistake(mistake)
 
 
+def kept_mistakes(store: Store, day: date, reviews: Sequence[Review]) -> Kept:
+    """The personal positions the day's game's decisions graded an inaccuracy or worse are in
+    ``store`` (see :func:`record_decision`)."""
+    from farkle_trainer.training.mistakes import game_mistake, kept_of
+
+    setup = for_day(day)
+    return kept_of(store, [(r, game_mistake(setup, r)) for r in reviews])
+
+
 def result_holds(result: DailyResult) -> bool:
     """Whether an official result is what its saved moves score on its day's dice.
 
@@ -581,5 +592,6 @@ def _play(
     _finish(store, attempt.id, state, perfect=perfect_play(source), version=version)
     streak = official_stats(store, today).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
-    front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak)))
+    kept = kept_mistakes(store, day, reviews)
+    front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak, kept)))
     return Outcome(state, True, 0)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -116,6 +116,10 @@ class Played:
     state: m.MatchState
     ending: Ending
     resigned: int | None = None
+    #: The owner's decisions graded an inaccuracy or worse, and the personal positions they are
+    #: kept as (the same position twice is one), once the game is recorded.
+    mistakes: int = 0
+    personal: int = 0
 
 
 def position(state: m.MatchState) -> Position:
@@ -661,6 +665,8 @@ def run_game(
                 version=version,
             )
             record_decisions(store, store.get_game(row.id), graded, rated=final.rated)
+        made = [mistake.item for _, mistake in graded if mistake is not None]
+        played = replace(played, mistakes=len(made), personal=len(set(made)))
     except StaleAttemptError:
         # Another terminal moved this game on: nothing here is saved over it.
         raise GameElsewhere(

@@ -155,6 +155,7 @@ if TYPE_CHECKING:
         def game_over_rich(
             self, state: MatchState, a: Analysis | None, resigned: int | None = None
         ) -> RenderableType: ...
+        def personal_line(self, mistakes: int, positions: int, *, due_now: int | None = None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -374,6 +375,8 @@ class Sitting:
             self.end.game_over_text(final, analysis, played.resigned),
             lambda: self.end.game_over_rich(final, analysis, played.resigned),
         )
+        if played.mistakes:
+            front.say(self.end.personal_line(played.mistakes, played.personal))
         if file is not None:
             front.say(view.saved_file_line(file))
         return Ended(final, rules_file)

@@ -249,10 +249,15 @@ def summary(state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) 
     out = game_over_lines(state, reviews)
     if recorded.official:
         streak = recorded.streak
-        kept = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
-        out.append(f"Recorded as the official result of {recorded.day.isoformat()}.{kept}")
+        days = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
+        out.append(f"Recorded as the official result of {recorded.day.isoformat()}.{days}")
     else:
         out.append("Practice: recorded as training progress, not in stats.")
+    kept = recorded.kept
+    if kept is not None and kept.mistakes:
+        from farkle_trainer.ui.views.drills import personal_line
+
+        out.append(personal_line(kept.mistakes, kept.positions))
     out.append(recorded.share)
     return "\n".join(out)
 

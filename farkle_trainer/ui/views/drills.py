@@ -428,6 +428,30 @@ NO_MISTAKES = (
 )
 
 
+def personal_line(mistakes: int, positions: int, *, due_now: int | None = None) -> str:
+    """What became of a game's decisions graded an inaccuracy or worse, at its end: ``2 of your
+    decisions, inaccuracies or worse, are now personal positions: ...``. ``due_now``, said when
+    the game is reviewed later, is how many of them are due now."""
+    now = " now" if due_now is None else ""
+    one = positions == 1
+    if mistakes == 1:
+        made = f"1 of your decisions, an inaccuracy or worse, is{now} a personal position"
+    else:
+        made = f"{mistakes:,} of your decisions, inaccuracies or worse, are{now} "
+        made += "personal positions" if positions == mistakes else f"{_count(positions, 'personal position')}"
+        if positions != mistakes:
+            made += " (the same position twice is one)"
+    due = "it is" if one else "they are"
+    if due_now is None:
+        when = f"now, and again whenever {due} due"
+    else:
+        when = f"when {due} due ({f'{due_now:,}' if due_now else 'none'} due now)"
+    return (
+        f"{made}: farkle-train decide --mistakes drills {'it' if one else 'them'} {when}; "
+        "farkle-train progress shows what is due."
+    )
+
+
 def mistakes_unused_line(option: str) -> str:
     return f"Not used: {option} ({MISTAKES_UNUSED[option]})."
 

@@ -567,10 +567,6 @@ def stats_rich(s: StatsSummary) -> RenderableType:
 # -- resets
 
 
-def _and(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
 def _of_them(count: int, unfinished: int, noun: str, tail: str = "") -> str:
     """``2 rated games``, ``1 unfinished rated game``, ``3 rated games, 1 of them unfinished``,
     with ``tail`` after the noun."""
@@ -581,16 +577,27 @@ def _of_them(count: int, unfinished: int, noun: str, tail: str = "") -> str:
     return f"{plural(count, noun)}{tail}"
 
 
+def _personal(held: ProgressHeld) -> str:
+    """``, 2 of them your personal positions``: how many of the cards are your mistakes."""
+    if not held.personal:
+        return ""
+    if held.personal == held.cards:
+        return ", your personal position" if held.cards == 1 else ", all of them your personal positions"
+    return f", {held.personal} of them your personal position{'' if held.personal == 1 else 's'}"
+
+
 def progress_held_words(held: ProgressHeld) -> str:
     """Everything ``reset progress`` deletes, as its question names it."""
     parts = []
     if held.answers:
         parts.append(f"{plural(held.answers, 'answer')} in {plural(held.sessions, 'session')}")
+    if held.cards:
+        parts.append(f"{plural(held.cards, 'card')} of the review schedule{_personal(held)}")
     if held.practice_games:
         parts.append(plural(held.practice_games, "practice daily game"))
     if held.lessons:
         parts.append(f"{held.lessons} {'lesson' if held.lessons == 1 else 'lessons'} read")
-    return f"all training progress ({_and(parts or ['nothing'])})"
+    return f"all training progress ({'; '.join(parts or ['nothing'])})"
 
 
 def stats_held_words(held: StatsHeld) -> str:

@@ -18,14 +18,20 @@ from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
+from farkle_trainer.ui.views import drills
+from farkle_trainer.ui.views.drills import GRADE_PLURALS
 from farkle_trainer.ui.views.fit import fit
-from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
+from farkle_trainer.ui.views.moves import step_json
+from farkle_trainer.ui.views.play import house, line_up, play_words, result_line, value_text
 
 # The analysis loads the solvers: only what it found is shown here.
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from farkle_trainer.training.games.analysis import Account, Analysis, Review, Step, Summary
+    from farkle_trainer.training.games.analysis import Account, Analysis, Review, Summary
+
+#: What became of a game's mistakes: said at its end, and when it is reviewed.
+personal_line = drills.personal_line
 
 #: The review shows this many costly decisions in full, the worst first.
 REVIEW_IN_FULL = 3
@@ -156,6 +162,22 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
     return [f"{line}."]
 
 
+def grade_lines(state: m.MatchState, a: Analysis) -> list[str]:
+    """Every player's decisions by grade, a computer's too: ``  Hard: 4 decisions: 4 best, ...``."""
+    from farkle_trainer.training.games.analysis import grade_counts
+
+    out = ["Decisions by grade:"]
+    for seat, player in enumerate(state.setup.players):
+        counts = grade_counts(a.steps, seat)
+        made = sum(counts.values())
+        if not made:
+            out.append(f"  {player.name}: no decisions.")
+            continue
+        graded = ", ".join(f"{n} {gr if n == 1 else GRADE_PLURALS[gr]}" for gr, n in counts.items())
+        out.append(f"  {player.name}: {plural(made, 'decision')}: {graded}.")
+    return out
+
+
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     """What perfect play expects (solo), the decisions, each person's summary and every
     player's luck (the chance of winning through the game follows them: see
@@ -165,6 +187,7 @@ def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
     for s in a.summaries:
         if s.error_rate is not None and s.average_in_unit is not None:
             out.append(summary_line(setup.players[s.seat].name, s))
+    out += grade_lines(state, a)
     luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
     return out
@@ -179,7 +202,11 @@ def _whose(state: m.MatchState, a: Analysis) -> str:
 
 
 def chance_heading(state: m.MatchState, a: Analysis) -> str:
-    return f"{_whose(state, a)} chance of winning through the game:"
+    # Every row is the same player's chance, a turn the opponent rolls too: said, so that "Hard to
+    # roll: 53.20%" is not read as Hard's.
+    return (
+        f"{_whose(state, a)} chance of winning through the game, at the start of each turn whoever rolls it:"
+    )
 
 
 def _has_result(state: m.MatchState, a: Analysis) -> bool:
@@ -259,60 +286,7 @@ def review_heading(source: str, state: m.MatchState) -> str:
     return f"{source}: {line_up(state.setup)} ({house(state.setup)}); {played} played."
 
 
-# -- move by move
-
-
-def _valued(value: float, unit: Unit) -> str:
-    words = {
-        Unit.WIN: "chance of winning",
-        Unit.CHANCE: "chance of passing the leader",
-        Unit.TURNS: "expected turns still needed",
-        Unit.POINTS: "expected points this turn banks",
-    }[unit]
-    return f"{value_text(value, unit)} {words}"
-
-
-def _scores_then(state: m.MatchState, move: m.Move) -> str:
-    setup = state.setup
-    if setup.form.solo:
-        return f"{pts(move.score)} banked"
-    return ", ".join(f"{p.name} {pts(s)}" for p, s in zip(setup.players, move.scores, strict=True))
-
-
-def step_lines(state: m.MatchState, step: Step, number: int, count: int) -> list[str]:
-    """One move: the position it was played from, the play made and, where it gave up
-    anything, the best play and what the difference cost."""
-    move = step.move
-    name = state.setup.players[move.seat].name
-    stake = f", {pts(move.points)} at stake" if move.points else ""
-    last = ", a last turn" if move.last_turn else ""
-    head = (
-        f"Move {number} of {count}, turn {move.turn}{last} ({_scores_then(state, move)}): "
-        f"{does(name, 'rolls')} {dice_text(move.roll)}{stake}."
-    )
-    r = step.review
-    if r is None:
-        lost = f"the {pts(move.points)} at stake are lost" if move.points else "the turn scores nothing"
-        return [head, f"  A Farkle: {lost}."]
-    played = f"  played: {play_words(move.keep, move.action, move.roll)}, {_valued(r.chosen, r.unit)}"
-    if r.gave_up == 0:
-        return [head, f"{played}: the best play."]
-    return [
-        head,
-        played,
-        f"  best: {play_words(r.best_keep, r.best_action, move.roll)}, {value_text(r.best_value, r.unit)}",
-        f"  gives up {gives_up_text(r.lost, r.unit)} ({r.grade}).",
-    ]
-
-
-def moves_lines(state: m.MatchState, steps: Sequence[Step]) -> list[str]:
-    """Every move of the game, in order."""
-    out = [
-        f"Every move, with the best play where the play made gave anything up ({plural(len(steps), 'move')}):"
-    ]
-    for number, step in enumerate(steps, 1):
-        out += step_lines(state, step, number, len(steps))
-    return out
+# -- lines
 
 
 def lines_rich(lines: Sequence[str], style: str = "") -> RenderableType:
@@ -323,19 +297,6 @@ def lines_rich(lines: Sequence[str], style: str = "") -> RenderableType:
 
     parts = [Text(lines[0], style="bold"), *(Text(line, style=style) for line in lines[1:])]
     return fit(Group(*parts), "\n".join(lines))
-
-
-def step_rich(state: m.MatchState, step: Step, number: int, count: int) -> RenderableType:
-    """One move on a terminal, a costly one in colour."""
-    style = "" if step.review is None or step.review.right else "yellow"
-    return lines_rich(step_lines(state, step, number, count), style)
-
-
-WALK_INTRO = "Move by move: n (or an arrow) walks through the game, q or Enter leaves."
-
-
-def walk_prompt(number: int, count: int) -> str:
-    return f"Move {number} of {count}: n next, p back (the arrows too), q leaves"
 
 
 # -- as figures
@@ -374,6 +335,8 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
     setup = state.setup
     names = [p.name for p in setup.players]
     winners = m.final_winners(state, resigned)
+    from farkle_trainer.training.games.analysis import grade_counts
+
     data: dict[str, object] = {
         "setup": setup.to_dict(),
         "scores": dict(zip(names, state.scores, strict=True)),
@@ -383,6 +346,11 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
         "winners": None if winners is None else [names[i] for i in winners],
         "moves": [mv.to_dict() for mv in state.log],
     }
+    if a is not None:
+        data["moves"] = [
+            mv.to_dict() | {"player": names[mv.seat]} | step_json(step)
+            for mv, step in zip(state.log, a.steps, strict=True)
+        ]
     if a is None:
         data["analysis"] = None
         return data
@@ -406,6 +374,10 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "grades": {str(g): n for g, n in s.grades.items()},
             }
             for s in a.summaries
+        ],
+        "decisions_by_grade": [
+            {"player": names[seat], "grades": {str(g): n for g, n in grade_counts(a.steps, seat).items()}}
+            for seat in range(setup.size)
         ],
         "accounts": [
             {
