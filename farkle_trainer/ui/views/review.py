@@ -21,6 +21,7 @@ from farkle_trainer.training.games.setup import SOLO_TURNS, Form, Setup
 from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import does, house, line_up, play_words, result_line, value_text
+from farkle_trainer.ui.views.strength import luck_adjusted_line, strength_json, strength_line
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -107,12 +108,10 @@ def decision_lines(state: m.MatchState, a: Analysis) -> list[str]:
 
 
 def summary_line(name: str, s: Summary) -> str:
-    """``You: error rate 4.76% (1 of 21); accuracy 93.1%; rating advanced (...)``: the accuracy
-    only where every decision was graded by the chance of winning."""
+    """``You: error rate 4.76% (1 of 21); rating advanced (...)``."""
     assert s.error_rate is not None and s.average_in_unit is not None
-    accuracy = "" if s.accuracy is None else f"; accuracy {s.accuracy:.1f}%"
     return (
-        f"{name}: error rate {percent(s.error_rate)} ({s.errors} of {s.decisions}){accuracy}; "
+        f"{name}: error rate {percent(s.error_rate)} ({s.errors} of {s.decisions}); "
         f"rating {s.rating} ({_average_loss(s)})."
     )
 
@@ -154,16 +153,22 @@ def perfect_lines(state: m.MatchState, a: Analysis) -> list[str]:
 
 
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
-    """What perfect play expects (solo), the decisions, each person's summary and every
-    player's luck (the chance of winning through the game follows them: see
-    :func:`chance_lines`)."""
+    """What perfect play expects (solo), the decisions, each person's summary and play against
+    perfect play, and every player's luck and luck-adjusted result (the chance of winning
+    through the game follows them: see :func:`chance_lines`)."""
     setup = state.setup
+    names = [p.name for p in setup.players]
     out = perfect_lines(state, a) + decision_lines(state, a)
     for s in a.summaries:
         if s.error_rate is not None and s.average_in_unit is not None:
-            out.append(summary_line(setup.players[s.seat].name, s))
-    luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
+            out.append(summary_line(names[s.seat], s))
+    for seat in setup.humans:
+        if (strength := a.strength_of(seat)) is not None:
+            out.append(strength_line(names[seat], strength, setup))
+    luck = ", ".join(f"{names[x.seat]} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
+    if (adjusted := luck_adjusted_line(names, a.strengths)) is not None:
+        out.append(adjusted)
     return out
 
 
@@ -395,7 +400,6 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "gave_up": s.gave_up,
                 "errors": s.errors,
                 "error_rate": s.error_rate,
-                "accuracy": s.accuracy,
                 "average_loss": s.average_in_unit,
                 "average_loss_unit": _JSON_UNITS[s.loss_unit],
                 "average_points": s.average_loss,
@@ -413,6 +417,11 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "result": x.result,
             }
             for x in a.accounts
+        ],
+        "strength": [strength_json(names[x.seat], x) for x in a.strengths],
+        "luck_by_move": [
+            {"turn": mv.turn, "roll_number": mv.roll_number, "player": names[mv.seat], "luck": luck}
+            for mv, luck in zip(state.log, a.luck, strict=True)
         ],
         "win_chances": (
             None
