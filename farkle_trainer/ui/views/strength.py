@@ -3,16 +3,29 @@
 One game's figure (:class:`~farkle_trainer.training.games.analysis.Strength`) reads in the
 game's unit: a chance of winning, points or turns, always beside what perfect play expects from
 the same seat and what the player's decisions gave up, which are the two numbers it is made of.
+Across games (:mod:`farkle_trainer.training.games.strength`) each kind of game is a line: the
+mean with its 95% interval, and week by week a chart in the style of the progress by week (a
+table in plain text).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from datetime import date, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.notation import ev, percent, plural
 from farkle_trainer.training.games.analysis import Strength
 from farkle_trainer.training.games.setup import Setup
+from farkle_trainer.training.games.strength import Kind, Line, WeekFigure, What
+from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, week_label
+from farkle_trainer.ui.views.fit import fit
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
 def _whose(name: str) -> str:
@@ -104,3 +117,199 @@ def strength_json(name: str, s: Strength) -> dict[str, object]:
         "result": s.result,
         "luck_adjusted": s.luck_adjusted,
     }
+
+
+# -- across games
+
+
+def kind_words(kind: Kind) -> str:
+    """``two players, classic to 10,000, opening 500``, ``ten turns, classic``, ``fewest turns to
+    10,000, classic``."""
+    house = [f"opening {kind.opening:,}"] if kind.opening else []
+    house += [f"penalty {kind.penalty:,}"] if kind.penalty else []
+    if kind.what == What.MATCH:
+        played = f"two players, {kind.rules} to {kind.target or 0:,}"
+    elif kind.what == What.TEN_TURNS:
+        played = f"ten turns, {kind.rules}"
+    else:
+        played = f"fewest turns to {kind.target or 0:,}, {kind.rules}"
+    return ", ".join([played, *house])
+
+
+def _rating(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.0f}"
+
+
+def _interval(line: Line) -> str:
+    interval = line.interval
+    if interval is None:
+        return "one game: no interval yet"
+    low, high = (_figure(x, line.unit) for x in interval)
+    return f"95%: {low} to {high}"
+
+
+def _figure(value: float, unit: Unit) -> str:
+    if unit == Unit.WIN:
+        return percent(value)
+    if unit == Unit.TURNS:
+        return f"{value:,.2f}"
+    return ev(value)
+
+
+def line_text(line: Line) -> str:
+    """One kind of game: how many, the mean figure against perfect play's with its 95% interval,
+    the rating difference (two players) and what was given up a game."""
+    games = plural(line.games, "game")
+    mean = _figure(line.mean, line.unit)
+    if line.unit == Unit.WIN:
+        rating = ""
+        if (interval := line.rating_interval) is not None:
+            rating = f" (95%: {_rating(interval[0])} to {_rating(interval[1])})"
+        return (
+            f"{kind_words(line.kind)}: {games}; {mean} against perfect play taking each seat in turn "
+            f"(perfect play 50%; {_interval(line)}), a rating difference of {_rating(line.rating)}"
+            f"{rating}; {line.given_up:,.2f} pp given up a game."
+        )
+    what = "points" if line.unit == Unit.POINTS else "turns"
+    return (
+        f"{kind_words(line.kind)}: {games}; {mean} {what} a game against perfect play's "
+        f"{_figure(line.perfect, line.unit)} ({_interval(line)}); {_figure(line.given_up, line.unit)} "
+        f"{what} given up a game."
+    )
+
+
+#: Rows of a chart by week, its axis included.
+CHART_HEIGHT = 12
+STRENGTH_HEADING = (
+    "Your play against perfect play, the dice's luck left out (the mean over games played to their end):"
+)
+
+
+def _week_cell(w: WeekFigure, unit: Unit) -> str:
+    return f"{week_label(w.week)} {_figure(w.mean, unit)} ({w.games})"
+
+
+def week_line(line: Line) -> str | None:
+    """A kind's figures week by week, where there are two weeks or more."""
+    if len(line.weeks) < 2:
+        return None
+    return "    by week (from Monday, UTC): " + ", ".join(_week_cell(w, line.unit) for w in line.weeks)
+
+
+def strength_lines(found: Sequence[Line], heading: str = STRENGTH_HEADING) -> list[str]:
+    """Each kind of game on a line, with its weeks under it where there are two or more."""
+    if not found:
+        return []
+    out = [heading]
+    for line in found:
+        out.append(f"  {line_text(line)}")
+        if (weeks := week_line(line)) is not None:
+            out.append(weeks)
+    return out
+
+
+def _span(found: Sequence[Line]) -> list[date]:
+    weeks = sorted({w.week for line in found for w in line.weeks})
+    if not weeks:
+        return []
+    return [weeks[0] + timedelta(weeks=n) for n in range((weeks[-1] - weeks[0]).days // 7 + 1)]
+
+
+def _axis(values: Sequence[float], unit: Unit) -> tuple[float, float, tuple[tuple[float, str], ...]]:
+    """The range and ticks of a chart of ``values`` (perfect play's among them): round steps."""
+    low, high = min(values), max(values)
+    if unit == Unit.WIN:
+        step = 0.05 if high - low <= 0.3 else 0.1
+    else:
+        spread = max(high - low, 1.0 if unit == Unit.TURNS else 100.0)
+        step = 10 ** math.floor(math.log10(spread / 2))
+    low = math.floor(low / step) * step
+    high = max(math.ceil(high / step) * step, low + step)
+    count = round((high - low) / step)
+    ticks = tuple((low + n * step, _tick(low + n * step, unit)) for n in range(count + 1))
+    return low, high, ticks
+
+
+def _tick(value: float, unit: Unit) -> str:
+    if unit == Unit.WIN:
+        return f"{100 * value:.0f}%"
+    return f"{value:,.2f}".rstrip("0").rstrip(".") if unit == Unit.TURNS else f"{value:,.0f}"
+
+
+def strength_charts(found: Sequence[Line]) -> list[tuple[LineChart, list[Line]]]:
+    """The figures by week, where they span two weeks or more: one chart for every two-player
+    kind, whose perfect play is 50% alike, and one for each other kind, with perfect play's
+    figure across. Each chart comes with the kinds it draws."""
+    groups = [[line for line in found if line.unit == Unit.WIN]]
+    groups += [[line] for line in found if line.unit != Unit.WIN]
+    charts = []
+    for mine in groups:
+        span = _span(mine)
+        if len(span) < 2:
+            continue
+        step = {day: n for n, day in enumerate(span)}
+        series = tuple(
+            Series(kind_words(line.kind), tuple((step[w.week], w.mean) for w in line.weeks)) for line in mine
+        )
+        unit, perfect = mine[0].unit, mine[0].perfect
+        low, high, ticks = _axis([perfect, *(w.mean for line in mine for w in line.weeks)], unit)
+        reference = Reference(perfect, f"perfect play, {_figure(perfect, unit)}")
+        charts.append((LineChart(series, tuple(map(week_label, span)), low, high, ticks, reference), mine))
+    return charts
+
+
+def _weeks_text(drawn: Sequence[Line], width: int) -> str:
+    """A chart's figures where the screen is too narrow for it: each kind's weeks, in words."""
+    return "\n".join(f"  {kind_words(line.kind)}:\n{week_line(line) or ''}" for line in drawn)
+
+
+def strength_rich(found: Sequence[Line], heading: str = STRENGTH_HEADING) -> RenderableType:
+    """The lines, and under them the charts by week; in the lines' words where the screen is too
+    narrow for a chart."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[RenderableType] = [Text(heading, style="bold")]
+    for line in found:
+        parts.append(Text(f"  {line_text(line)}"))
+    for chart, drawn in strength_charts(found):
+        parts.append(Text("By week (weeks from Monday, UTC):"))
+        parts.append(chart_rich(chart, CHART_HEIGHT, narrow=partial(_weeks_text, drawn)))
+    return fit(Group(*parts), "\n".join(strength_lines(found, heading)))
+
+
+def strength_data(found: Sequence[Line]) -> list[dict[str, Any]]:
+    """Each kind of game as figures: ``mean`` (a chance from 0 to 1, points or turns; in a
+    two-player game the chance against perfect play taking each seat in turn), its
+    ``standard_error``, ``low`` and ``high`` (the 95% interval), ``perfect`` (perfect play's),
+    ``rating`` with ``rating_low`` and ``rating_high`` (two players), ``given_up`` a game (as
+    shown: percentage points of a chance), ``expected_result`` and ``start_chance`` (the means
+    of the games' own figures and of their seats' chances), and ``weeks``."""
+    out = []
+    for line in found:
+        interval = line.interval
+        ratings = line.rating_interval
+        out.append(
+            {
+                "what": line.kind.what.value,
+                "unit": line.unit.value,
+                "rules": line.kind.rules,
+                "opening": line.kind.opening,
+                "penalty": line.kind.penalty,
+                "target": line.kind.target,
+                "games": line.games,
+                "mean": line.mean,
+                "standard_error": line.standard_error,
+                "low": None if interval is None else interval[0],
+                "high": None if interval is None else interval[1],
+                "perfect": line.perfect,
+                "rating": line.rating,
+                "rating_low": None if ratings is None else ratings[0],
+                "rating_high": None if ratings is None else ratings[1],
+                "given_up": line.given_up,
+                "expected_result": line.expected_result,
+                "start_chance": line.start_chance,
+                "weeks": [{"week": w.week.isoformat(), "games": w.games, "mean": w.mean} for w in line.weeks],
+            }
+        )
+    return out
