@@ -215,14 +215,24 @@ def _span(found: Sequence[Line]) -> list[date]:
     return [weeks[0] + timedelta(weeks=n) for n in range((weeks[-1] - weeks[0]).days // 7 + 1)]
 
 
+#: A chart by week has at most this many steps up its side, each 1, 2 or 5 times a power of ten.
+MAX_TICKS = 6
+
+
 def _axis(values: Sequence[float], unit: Unit) -> tuple[float, float, tuple[tuple[float, str], ...]]:
-    """The range and ticks of a chart of ``values`` (perfect play's among them): round steps."""
+    """The range and ticks of a chart of ``values`` (perfect play's among them): round steps.
+
+    >>> [label for _, label in _axis([0.5, 0.43, 0.38], Unit.WIN)[2]]
+    ['35%', '40%', '45%', '50%']
+    >>> [label for _, label in _axis([5935.77, 5012.4], Unit.POINTS)[2]]
+    ['5,000', '5,200', '5,400', '5,600', '5,800', '6,000']
+    """
     low, high = min(values), max(values)
-    if unit == Unit.WIN:
-        step = 0.05 if high - low <= 0.3 else 0.1
-    else:
-        spread = max(high - low, 1.0 if unit == Unit.TURNS else 100.0)
-        step = 10 ** math.floor(math.log10(spread / 2))
+    # Close figures are drawn over some room below the highest, so that noise looks like noise.
+    low = min(low, high - {Unit.WIN: 0.1, Unit.TURNS: 0.5}.get(unit, 100.0))
+    spread = high - low
+    power = 10 ** math.floor(math.log10(spread / MAX_TICKS))
+    step = next(power * m for m in (1, 2, 5, 10) if spread / (power * m) <= MAX_TICKS - 1)
     low = math.floor(low / step) * step
     high = max(math.ceil(high / step) * step, low + step)
     count = round((high - low) / step)
