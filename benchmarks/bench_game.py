@@ -138,12 +138,12 @@ def main() -> int:
 
     width = max(len(r[0]) for r in rows)
     slow = 0
-    for what, value, target, unit, run in rows:
+    for what, value, limit_at, unit, run in rows:
         mark = ""
-        if target is not None:
-            mark = "ok" if value < target else "SLOW"
-            slow += value >= target
-        limit = f"{target:g}" if target is not None else "-"
+        if limit_at is not None:
+            mark = "ok" if value < limit_at else "SLOW"
+            slow += value >= limit_at
+        limit = f"{limit_at:g}" if limit_at is not None else "-"
         said = seen = ""
         if run is not None:
             said = f"said about {run['estimate']:5.1f} s"

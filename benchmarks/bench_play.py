@@ -22,6 +22,7 @@ ANALYSIS_LIMIT_S = 2.0
 def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
+    from farkle_trainer.engine.game import solve_game
     from farkle_trainer.engine.plays import hint
     from farkle_trainer.store.tables import keep_tables_on_disk
     from farkle_trainer.training.games import computers
@@ -34,15 +35,18 @@ def main() -> int:
     hard = Player("Hal", Level.HARD)
     setup = new_setup((hard, Player("Med", Level.MEDIUM)), target=target)
     start = time.perf_counter()
-    computers.table_for(setup)
+    solve_game(setup.rules, setup.target, setup.opening)
     print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
     # Medium's turn table is solved once per rule set too; time decisions, not that solve.
     hint((1, 5, 2, 2, 3, 6), 0, setup.rules)
 
     times: dict[str, list[float]] = {level.value: [] for level in Level}
     analyses: list[float] = []
-    line_ups = ((hard, Player("Med", Level.MEDIUM)), (Player("Eve", Level.EASY), hard))
-    line_ups += ((hard, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY)),)
+    line_ups: tuple[tuple[Player, ...], ...] = (
+        (hard, Player("Med", Level.MEDIUM)),
+        (Player("Eve", Level.EASY), hard),
+        (hard, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY)),
+    )
     for seed in range(6):
         for players in line_ups:
             state = m.new_match(new_setup(players, target=target, dice=Seeded(f"bench-{seed}")))
@@ -59,13 +63,13 @@ def main() -> int:
             analyse(state)
             analyses.append(time.perf_counter() - start)
     slow = 0
-    for level, values in times.items():
+    for name, values in times.items():
         worst = max(values)
         mark = "ok" if worst < LIMIT_MS else "SLOW"
         slow += worst >= LIMIT_MS
         p99 = statistics.quantiles(values, n=100, method="inclusive")[98]
         print(
-            f"{level:<7} {len(values):5d} decisions  median {statistics.median(values):6.2f} ms  "
+            f"{name:<7} {len(values):5d} decisions  median {statistics.median(values):6.2f} ms  "
             f"p99 {p99:6.2f} ms  max {worst:6.2f} ms  {mark}"
         )
     worst = max(analyses)

@@ -147,7 +147,7 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
     assert game.banked == best
     decisions = len(game.decisions)
-    tail = out.splitlines()[-8:]
+    tail = out.splitlines()[-9:]
     expected = 10 * solve(TEN_TURNS.rules, Objective.expected()).roll_value(0, 6)
     side = "above" if best >= expected else "below"
     assert tail == [
@@ -156,6 +156,8 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
         "the exact expected score of a turn).",
         f"You scored {points(best)}, {abs(best - expected):,.2f} {side} that: your decisions gave up 0.00 "
         f"expected points, and the luck of the dice was {best - expected:+,.2f} (0 on average).",
+        f"Your play this game: {expected:,.2f} points against perfect play ({expected:,.2f}), the score "
+        "with the luck of the dice taken out.",
         f"Every one of your {decisions} decisions was the solver's best play.",
         "Practice: recorded as training progress, not in stats.",
         f"Farkle class MATH7B: {points(best)} in 10 turns | {' '.join(game.marks)}",

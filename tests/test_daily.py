@@ -394,12 +394,15 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     assert outcome.finished and outcome.state.banked == perfect.banked == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
-    assert lines[-6:-2] == [
+    assert lines[-7:-2] == [
         "Game over: 5,600 in 10 turns.",
         "Perfect play is expected to score 5,935.77 over 10 turns (10 x 593.58, the exact expected "
         "score of a turn).",
         "You scored 5,600, 335.77 below that: your decisions gave up 0.00 expected points, and the luck "
         "of the dice was -335.77 (0 on average).",
+        # Playing as perfect play does, the play is perfect play's, whatever the dice gave.
+        "Your play this game: 5,935.77 points against perfect play (5,935.77), the score with the luck of "
+        "the dice taken out.",
         f"Every one of your {len(perfect.decisions)} decisions was the solver's best play.",
     ]
 

@@ -1,11 +1,10 @@
-"""The end of a whole game and ``review``: what the analysis counts, the accuracy figure, the
-chance of winning turn by turn and as a chart, and the game move by move."""
+"""The end of a whole game and ``review``: what the analysis counts, the chance of winning turn
+by turn and as a chart, and the game move by move."""
 
 from __future__ import annotations
 
 import io
 import json
-import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
-from farkle_trainer.training.games.setup import Form, Level, Player, new_setup
+from farkle_trainer.training.games.setup import Level, Player, new_setup
 from farkle_trainer.ui.views import moves as moves_view
 from farkle_trainer.ui.views import review as view
 from tests.factories import interactive_frontend
@@ -79,46 +78,6 @@ def test_the_count_says_how_many_were_an_inaccuracy_or_worse() -> None:
             )
             return
     pytest.fail("no game had both small losses and errors")
-
-
-# -- accuracy
-
-
-@pytest.mark.parametrize(("lost", "expected"), [(0.0, 99.9999), (1.0, 95.60), (10.0, 63.58), (100.0, 0.0)])
-def test_a_moves_accuracy_is_lichesss_curve(lost: float, expected: float) -> None:
-    exact = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669))
-    assert a.move_accuracy(lost) == pytest.approx(exact)
-    assert a.move_accuracy(lost) == pytest.approx(expected, abs=0.01)
-
-
-def test_a_games_accuracy_is_the_mean_and_only_for_win_chances() -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), "g2")
-    an = a.analyse(state)
-    (summary,) = an.summaries
-    mean = sum(a.move_accuracy(r.lost) for r in an.reviews) / len(an.reviews)
-    assert summary.accuracy == pytest.approx(mean)
-    assert f"accuracy {mean:.1f}%; rating" in view.summary_line("Ann", summary)
-    # In points (three players) or turns (solo to a target) there is no accuracy.
-    for other in (
-        played((ANN, Player("Bob"), Player("Hal", Level.MEDIUM)), "p1"),
-        played((ANN,), "t1", form=Form.FEWEST_TURNS),
-    ):
-        for s in a.analyse(other).summaries:
-            assert s.accuracy is None
-            assert "accuracy" not in view.summary_line("x", s)
-
-
-def test_the_accuracy_is_shown_at_the_end_and_in_json(farkle_home: Path) -> None:
-    lines, _ = greedy_script(
-        new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
-    )
-    code, out = run(HARD_1000, lines)
-    assert code == 0, out
-    assert "You: error rate 0.00% (0 of 2); accuracy 99.7%; rating expert" in out
-    data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
-    (summary,) = data["analysis"]["summaries"]
-    assert summary["accuracy"] == pytest.approx(99.7, abs=0.05)
-    assert (summary["gave_up"], summary["errors"]) == (1, 0)
 
 
 # -- the chance of winning through the game

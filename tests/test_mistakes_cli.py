@@ -197,7 +197,8 @@ def test_options_that_fix_other_drills_are_refused_or_said_to_be_unused(farkle_h
     assert code == 0 and json.loads(out) == {
         "activity": "mistakes", "rules": None, "seed": None, "code": None, "planned": 0, "decisions": 0,
         "stopped": False, "grades": {"best": 0, "fine": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0},
-        "averages": [], "average_points": None, "rating": None, "worst": None, "answers": [],
+        "averages": [], "average_points": None, "rating": None, "strength": [], "worst": None,
+        "answers": [],
     }  # fmt: skip
     code, out, _ = cli(["decide", "--mistakes", "--level", "hard", "--target", "2000", "--plain"])
     assert code == 0

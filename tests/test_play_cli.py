@@ -517,6 +517,9 @@ def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, wi
     shown = out.getvalue().splitlines()
     assert max(len(line) for line in shown) <= width
     rated = shown[shown.index("") + 1 :]
+    # The play against perfect play follows, apart.
+    assert rated[rated.index("") + 1].startswith("Your play against perfect play in official games")
+    rated = rated[: rated.index("")]
     if width == 100:
         assert rated[:2] == [
             "Rated games against the computer (apart from the daily game)",

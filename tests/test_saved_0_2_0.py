@@ -15,9 +15,9 @@ The files in ``tests/data/saved-0.2.0`` were written by farkle-trainer 0.2.0 its
 
 The saved games, results and moves are 0.2.0's. The transcripts hold today's words for the same
 play: the end of a game has said more since (the score against perfect play's expectation, every
-decision that gave up anything, the accuracy, the chance of winning each turn, what a last turn
-needs), and a bank that loses a last turn is asked about first, so one game's answers have the yes
-to that question.
+decision that gave up anything, the play against perfect play and the luck-adjusted result, the
+chance of winning each turn, what a last turn needs), and a bank that loses a last turn is asked
+about first, so one game's answers have the yes to that question.
 """
 
 from __future__ import annotations

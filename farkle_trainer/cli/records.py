@@ -60,8 +60,11 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
+    from farkle_trainer.training.games.strength import lines, training_figures
     from farkle_trainer.training.progress import load_progress
+    from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import records as view
+    from farkle_trainer.ui.views.strength import strength_data
 
     out = open_terminal(plain)
     if export is not None:
@@ -70,16 +73,19 @@ def progress(
     only = load(rules).name if rules is not None else None
     with open_store_or_explain(data_dir, out) as store:
         summary = load_progress(store, rules=only)
+        # A game's play against perfect play may need its table solved: said as the solve starts.
+        with solving(out, quiet=json):
+            strength = lines(training_figures(store, rules=only))
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
         command = f"{summary.next.command} --rules {rules}"
         summary = replace(summary, next=replace(summary.next, command=command))
     if json:
-        out.json(view.progress_data(summary) | {"rules": only})
+        out.json(view.progress_data(summary) | {"rules": only, "strength": strength_data(strength)})
         return
     if only is not None:
         out.line(f"Training on {only} rules only.")
-    out.show(view.progress_text(summary), lambda: view.progress_rich(summary))
+    out.show(view.progress_text(summary, strength=strength), lambda: view.progress_rich(summary, strength))
 
 
 def _export(target: Path, data_dir: Path | None, out: Terminal, *, json: bool, force: bool) -> None:
@@ -118,9 +124,12 @@ def stats(
     Example: farkle-train stats
     """
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
-    from farkle_trainer.training.games.play import official_game_stats
+    from farkle_trainer.training.games.play import judged_games
+    from farkle_trainer.training.games.strength import lines, official_figures
+    from farkle_trainer.training.progress import verdicts_stats
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import records as view
+    from farkle_trainer.ui.views.strength import strength_data, strength_lines, strength_rich
 
     moment = datetime.now(UTC)
     today = utc_date(moment)
@@ -133,14 +142,26 @@ def stats(
         summary = official_stats(store, today)
         # Checking a Hard computer's moves may need its game solved: said as the solve starts.
         with solving(out, quiet=json):
-            games = official_game_stats(store)
+            judged = judged_games(store)
+            games = verdicts_stats(j.verdict for j in judged)
+            strength = lines(official_figures(judged, store))
     if json:
-        out.json({**view.stats_data(summary), "rated_games": view.game_stats_data(games)})
-    else:
-        out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
-        if games.played or games.unverifiable:
-            out.say()
-            out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
+        out.json(
+            {
+                **view.stats_data(summary),
+                "rated_games": view.game_stats_data(games),
+                "strength": strength_data(strength),
+            }
+        )
+        return
+    out.show(view.stats_text(summary), lambda: view.stats_rich(summary))
+    if games.played or games.unverifiable:
+        out.say()
+        out.show(view.game_stats_text(games), lambda: view.game_stats_rich(games))
+    if strength:
+        heading = view.OFFICIAL_STRENGTH
+        out.say()
+        out.show("\n".join(strength_lines(strength, heading)), lambda: strength_rich(strength, heading))
 
 
 def _reset_kinds() -> tuple[str, ...]:

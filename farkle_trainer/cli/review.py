@@ -92,9 +92,9 @@ def review(
     json: JsonOpt = False,
     plain: PlainOpt = False,
 ) -> None:
-    """Show a finished game's analysis again: decisions, error rate, accuracy and rating, luck,
-    win chances; then every move, one at a time on a terminal (n, p or the arrows; m and M the
-    next and previous mistake; a number and Enter that move; q leaves).
+    """Show a finished game's analysis again: decisions, error rate and rating, the play against
+    perfect play, luck, win chances; then every move, one at a time on a terminal (n, p or the
+    arrows; m and M the next and previous mistake; a number and Enter that move; q leaves).
 
     A game given up or set aside, or a challenge stopped, is analysed up to where it stopped. A
     game file (or a challenge's result file) is checked first: its moves are played again on the

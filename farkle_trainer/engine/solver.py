@@ -272,6 +272,35 @@ class Solution:
         """The value of a turn from its start: six dice, no points."""
         return self.roll_value(0, 6)
 
+    @property
+    def decisions_per_turn(self) -> float:
+        """The expected number of decisions in a turn from six dice, played as this table plays
+        it: every roll that scores is one (what to set aside, then bank or roll on); the table
+        sets aside its best and rolls on where that is at least as good as banking."""
+        import numpy as np
+
+        model = roll_model(self.rules)
+        top = self.top
+        height = top + model.max_level + 1
+        totals = np.arange(height, dtype=np.int64) * STEP
+        bank = np.where(totals >= self.objective.opening, self.objective.bank_values(totals), -np.inf)
+        rolled = np.full((height, 7), -np.inf)
+        rolled[:top, 1:] = self.values[:, 1:]
+        after = np.maximum(rolled, bank[:, None])
+        after[:, 0] = -np.inf  # the slot of no selection
+        rolls_on = rolled >= bank[:, None] - 1e-9 * np.maximum(1.0, np.abs(bank[:, None]))
+        # From the top up every scoring roll is one decision, then a bank.
+        decisions = np.zeros((height, 7))
+        decisions[top:, 1:] = 1.0 - model.farkle[1:]
+        rows = np.arange(len(model.n))
+        for level in range(top - 1, -1, -1):
+            to = model.levels + level
+            taken = np.argmax(after[to, model.dice_left], axis=1)
+            at, dice = to[rows, taken], model.dice_left[rows, taken]
+            made = 1.0 + np.where(rolls_on[at, dice], decisions[at, dice], 0.0)
+            decisions[level] = model.prob @ made
+        return float(decisions[0, 6])
+
     def roll_while_at_most(self, n: int) -> int | None:
         """The largest turn total at which rolling ``n`` dice is at least as good as banking.
 

@@ -711,12 +711,14 @@ def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiab
 def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:
     """The stats of the finished games in ``store`` as ``verdict`` judges each (oldest first):
     its replay, never what the store says of it."""
+    return verdicts_stats(verdict(row) for row in reversed(store.games()) if row.finished)
+
+
+def verdicts_stats(verdicts: Iterable[Verdict]) -> GameStats:
+    """The stats of rated games from the verdicts on the finished games, oldest first."""
     results: list[RatedResult] = []
     left_out: list[Unverifiable] = []
-    for row in reversed(store.games()):
-        if not row.finished:
-            continue
-        judged = verdict(row)
+    for judged in verdicts:
         if isinstance(judged, RatedResult):
             results.append(judged)
         elif isinstance(judged, Unverifiable):

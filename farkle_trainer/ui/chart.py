@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 
 #: Terminal colours (of the 256) that read on dark and light screens alike, one a series.
@@ -66,6 +68,14 @@ def percent_ticks(step: int = 25) -> tuple[tuple[float, str], ...]:
     ((0.0, '0%'), (0.5, '50%'), (1.0, '100%'))
     """
     return tuple((n / 100, f"{n}%") for n in range(0, 101, step))
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def week_label(day: date) -> str:
+    """``Nov 23``: a step of a chart by week, named by the Monday the week starts on."""
+    return f"{MONTHS[day.month - 1]} {day.day}"
 
 
 def colour_of(n: int) -> int:

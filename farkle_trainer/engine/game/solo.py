@@ -57,6 +57,7 @@ class SoloTable:
     _rolls: Rolls = field(repr=False)
     _seats: Seats = field(repr=False)
     _cache: dict[tuple[int, int], Pass] = field(default_factory=dict, repr=False)
+    _decisions: list[FloatArray] = field(default_factory=list, repr=False)
 
     def expected_turns(self, score: int, runs: Runs = NO_RUNS) -> float:
         """E: expected turns to reach the target from ``score`` at the start of a turn."""
@@ -64,6 +65,23 @@ class SoloTable:
             return 0.0
         u, r = self._standing(score, runs)
         return float(self.turns[u, r])
+
+    def expected_decisions(self, score: int = 0, runs: Runs = NO_RUNS) -> float:
+        """The expected number of decisions (rolls that score) from the start of a turn at
+        ``score`` to the target, played as this table plays it (see
+        :mod:`~farkle_trainer.engine.game.decisions`)."""
+        if in_levels(score) * STEP >= self.target:
+            return 0.0
+        if not self._decisions:
+            from farkle_trainer.engine.game.decisions import solo_decisions
+
+            seats = self._seats
+            every = np.repeat(np.arange(seats.size), seats.runs)
+            run = np.tile(np.arange(seats.runs), seats.size)
+            turn = _solo_turns(self._rolls, seats, self.turns, every, run, keep=True)
+            self._decisions.append(solo_decisions(self._rolls, seats, self.turns, turn))
+        u, r = self._standing(score, runs)
+        return float(self._decisions[0][u, r])
 
     def bank_value(self, score: int, t: int, runs: Runs = NO_RUNS) -> float | None:
         """Expected further turns after banking ``t`` now (None where banking is not a move)."""

@@ -75,6 +75,63 @@ class Summary:
     average_win_lost: float | None = None
     turn_decisions: int = 0
     average_turns_lost: float | None = None
+    #: What a turn (points) or a solo game (turns) of such decisions would come to against
+    #: perfect play (see :class:`DrillStrength`).
+    strengths: tuple[DrillStrength, ...] = ()
+
+
+@dataclass(frozen=True)
+class DrillStrength:
+    """A session's decisions of one unit against perfect play, as a whole turn or game of them
+    would go: a drill is one decision, and a turn of perfect play makes ``decisions_per`` of them
+    on average (a solo game to ``target`` from 0, for turns), exactly as the tables count them.
+    Were each to give up what the session's gave up on average, the turn would be expected to
+    score ``perfect`` (the expected score of a turn from six dice) less that many losses; the
+    solo game to take ``perfect`` turns (from 0) plus that many. Drills ask the decisions that are
+    hard, close ones first, more often than play does: the figure follows a learner from
+    session to session, and reads below what their play of whole turns gives."""
+
+    unit: Unit
+    decisions: int
+    average_lost: float
+    perfect: float
+    decisions_per: float
+    target: int | None = None
+
+    @property
+    def expected_result(self) -> float:
+        given_up = self.decisions_per * self.average_lost
+        return self.perfect + given_up if self.unit == Unit.TURNS else self.perfect - given_up
+
+
+def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
+    """The session's :class:`DrillStrength` in points (the turn's decisions: bank or roll, keep,
+    opening) and in turns (solo), each where its decisions share one table (and for solo one
+    target and opening minimum): a session of one's mistakes may mix them. The decisions of a
+    game or a final round get none: how many a two-player game takes is not counted."""
+    from farkle_trainer.engine.game import solve_solo
+    from farkle_trainer.engine.situations import FewestTurns
+    from farkle_trainer.engine.solver import Objective, solve
+
+    found = []
+    points = [g for g in gradings if g.position.unit == Unit.POINTS]
+    if points and len({g.position.rules for g in points}) == 1:
+        turn = solve(points[0].position.rules, Objective.expected())
+        average = sum(g.lost for g in points) / len(points)
+        perfect, per = turn.expected_turn_score, turn.decisions_per_turn
+        found.append(DrillStrength(Unit.POINTS, len(points), average, perfect, per))
+    solo = [g.position.situation for g in gradings if isinstance(g.position.situation, FewestTurns)]
+    tables = {(s.rules, s.target, s.opening) for s in solo}
+    if len(tables) == 1:
+        rules, target, opening = tables.pop()
+        table = solve_solo(rules, target, opening)
+        average = sum(g.lost for g in gradings if g.position.unit == Unit.TURNS) / len(solo)
+        found.append(
+            DrillStrength(
+                Unit.TURNS, len(solo), average, table.expected_turns(0), table.expected_decisions(0), target
+            )
+        )
+    return tuple(found)
 
 
 def summarize(gradings: Sequence[Grading]) -> Summary:
@@ -104,6 +161,7 @@ def summarize(gradings: Sequence[Grading]) -> Summary:
         average_win_lost=mean(by_win),
         turn_decisions=len(by_turns),
         average_turns_lost=mean(by_turns),
+        strengths=drill_strengths(gradings),
     )
 
 

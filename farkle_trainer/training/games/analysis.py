@@ -31,16 +31,19 @@ These hold for a game played to its end. A game given up (or set aside) is analy
 to where it stopped: its decisions were made and can be learned from, but the resignation
 itself gave up what the dice and the decisions had left, so the accounts no longer add up.
 
-Each decision also gets the accuracy chess players know from lichess (:func:`move_accuracy`),
-a share of 100 that falls as the win chance given up grows; a game's accuracy is their mean.
-It is given only where every decision is graded by the chance of winning (two players): a
-loss in points or in turns has no such scale, and a made-up exchange rate would make the
-figure look more exact than it is.
+A player's strength in a game (:class:`Strength`) leaves the dice out. Against exact play the
+expected sum of what a player's decisions give up equals how far their expected result falls
+short of perfect play's from the same seat (the performance-difference identity of Markov
+decision processes), so a game's **expected result against perfect play** is perfect play's
+expectation from the seat less what the decisions gave up: a chance of winning (two players),
+the points of ten turns, or the turns to the target (``expected + given up``). With three or
+four players the chance of winning is not solved (Hard plays a two-player stand-in against the
+leader): the figure is in points, over the turns before the final round, whose last turns are
+played to pass the leader, not for points.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -225,38 +228,9 @@ class Summary:
     loss_unit: Unit = Unit.POINTS
     average_in_unit: float | None = None
     mixed: bool = False
-    #: The mean of the decisions' :func:`move_accuracy`, from 0 to 100; None unless every
-    #: decision was graded by the chance of winning.
-    accuracy: float | None = None
     #: Decisions that gave up anything at all, an inaccuracy or not (``errors`` counts those
     #: graded an inaccuracy or worse).
     gave_up: int = 0
-
-
-#: lichess's curve from the win chance a move gives up (in percentage points) to its accuracy.
-ACCURACY_SCALE = 103.1668
-ACCURACY_DECAY = 0.04354
-ACCURACY_OFFSET = 3.1669
-
-
-def move_accuracy(lost_pp: float) -> float:
-    """The accuracy of a decision that gave up ``lost_pp`` percentage points of the chance of
-    winning, as lichess computes a move's: ``103.1668 * exp(-0.04354 * loss) - 3.1669``, held
-    within 0 to 100.
-
-    >>> round(move_accuracy(0.0), 2), round(move_accuracy(5.0), 2), move_accuracy(100.0)
-    (100.0, 79.82, 0.0)
-    """
-    value = ACCURACY_SCALE * math.exp(-ACCURACY_DECAY * lost_pp) - ACCURACY_OFFSET
-    return min(100.0, max(0.0, value))
-
-
-def accuracy_of(reviews: Sequence[Review]) -> float | None:
-    """The mean accuracy of ``reviews``; None without decisions, or when any was graded in
-    something else than the chance of winning."""
-    if not reviews or any(r.unit != Unit.WIN for r in reviews):
-        return None
-    return sum(move_accuracy(r.lost) for r in reviews) / len(reviews)
 
 
 def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
@@ -280,7 +254,6 @@ def summarize(seat: int, reviews: Sequence[Review]) -> Summary:
         loss_unit=unit,
         average_in_unit=in_unit,
         mixed=len(units) > 1,
-        accuracy=accuracy_of(mine),
         gave_up=sum(1 for r in mine if r.gave_up > 0),
     )
 
@@ -317,6 +290,53 @@ class Account:
 
 
 @dataclass(frozen=True)
+class Strength:
+    """One player's play in a game played to its end, against perfect play (see the module's
+    identity), in the game's unit.
+
+    ``perfect``: what perfect play expects from the player's seat: the chance of winning before
+    the first roll (0 to 1, two players), the points of the player's turns (the sum of each
+    turn's expected score from where it started), or the turns to the target from 0.
+    ``given_up``: what the player's decisions gave up, in the display scale (percentage points
+    of a chance), ``decisions`` how many they made and ``turns`` over how many turns. With three or
+    four players (``final_round_left_out``) these count the turns before the final round only.
+
+    ``luck``: the luck of all the player's rolls, display scale. ``result``: the game's result
+    in the unit's own terms (1, 0 or a share of a shared win; the score; the turns taken), and
+    ``luck_adjusted`` the same with the luck of the dice taken out, as GNU Backgammon counts it:
+    the player's own, and in a two-player game the opponent's too.
+    """
+
+    seat: int
+    unit: Unit
+    perfect: float
+    given_up: float
+    decisions: int
+    turns: int
+    luck: float
+    result: float
+    luck_adjusted: float
+    final_round_left_out: bool = False
+
+    @property
+    def expected_result(self) -> float:
+        """The result the player's decisions were expected to give against perfect play, in the
+        unit's own terms: perfect play's expectation less what the decisions gave up (for
+        turns, plus). One game's figure is an estimate: it can fall below 0 (a two-player game
+        whose luck was thrown away), its mean over games cannot."""
+        if self.unit == Unit.WIN:
+            return self.perfect - self.given_up / 100
+        if self.unit == Unit.TURNS:
+            return self.perfect + self.given_up
+        return self.perfect - self.given_up
+
+    @property
+    def start_chance(self) -> float | None:
+        """The seat's exact chance of winning before the first roll (two players only)."""
+        return self.perfect if self.unit == Unit.WIN else None
+
+
+@dataclass(frozen=True)
 class Analysis:
     """A game analysed: each person's decisions worst first, their summaries, every player's
     account, and the chance of winning through the game (two players).
@@ -338,6 +358,11 @@ class Analysis:
     perfect: float | None = None
     #: Every move in order, each with its plays and its luck (see :class:`Step`).
     steps: tuple[Step, ...] = ()
+    #: Every player's :class:`Strength`, by seat; none for a game that did not reach its end.
+    strengths: tuple[Strength, ...] = ()
+
+    def strength_of(self, seat: int) -> Strength | None:
+        return next((x for x in self.strengths if x.seat == seat), None)
 
 
 def perfect_expectation(setup: Setup) -> float | None:
@@ -362,10 +387,14 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         resigned, stopped = None, False
     setup = state.setup
     unit = game_unit(setup)
-    by_move = [values(setup, m, unit, runs) for m, runs in zip(state.log, move_runs(state), strict=True)]
-    reviews = sorted(review(state), key=lambda r: -r.points_lost)
+    moves = steps(state)
+    by_move = move_values(state, moves)
+    people = setup.players
+    mine = (s.review for s in moves if s.review is not None and people[s.move.seat].human)
+    reviews = sorted(mine, key=lambda r: -r.points_lost)
     ended = _results(state, resigned, stopped)
     accounts = tuple(_account(state, seat, unit, by_move, ended) for seat in range(setup.size))
+    strengths = strengths_of(state, by_move, accounts) if state.over else ()
     chart_seat = setup.humans[0] if setup.humans else 0
     return Analysis(
         unit=unit,
@@ -377,8 +406,92 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         resigned=resigned,
         stopped=stopped,
         perfect=perfect_expectation(setup),
-        steps=steps(state),
+        steps=moves,
+        strengths=strengths,
     )
+
+
+def move_values(state: MatchState, known: Sequence[Step] = ()) -> tuple[Ranked, ...]:
+    """Every move's roll valued in the game's unit for its mover, in the order of the log.
+    ``known``: the game's steps, if already valued; a step graded in the game's unit (all but
+    a last turn's in a game valued in points) is not valued again."""
+    setup = state.setup
+    unit = game_unit(setup)
+    out: list[Ranked] = []
+    for i, (m, runs) in enumerate(zip(state.log, move_runs(state), strict=True)):
+        plays = known[i].plays if known else None
+        out.append(plays if plays is not None and plays.unit == unit else values(setup, m, unit, runs))
+    return tuple(out)
+
+
+def game_strengths(state: MatchState) -> tuple[Strength, ...]:
+    """Every player's :class:`Strength` in a game played to its end, alone: what the figures
+    across games read, without grading each decision as :func:`analyse` does."""
+    if not state.over:
+        raise MatchError("a game's strength is for a game played to its end")
+    setup = state.setup
+    unit = game_unit(setup)
+    by_move = move_values(state)
+    ended = _results(state, None, False)
+    accounts = tuple(_account(state, seat, unit, by_move, ended) for seat in range(setup.size))
+    return strengths_of(state, by_move, accounts)
+
+
+def strengths_of(
+    state: MatchState, by_move: Sequence[Ranked], accounts: Sequence[Account]
+) -> tuple[Strength, ...]:
+    """Each player's strength from the values of every move and the accounts of a game over."""
+    return tuple(_strength(state, a, by_move, accounts) for a in accounts)
+
+
+def _strength(
+    state: MatchState, account: Account, by_move: Sequence[Ranked], accounts: Sequence[Account]
+) -> Strength:
+    setup = state.setup
+    seat, unit = account.seat, account.unit
+    assert account.result is not None
+    others_luck = sum(a.luck for a in accounts if a.seat != seat)
+    if unit == Unit.WIN:
+        result = account.result / 100
+        luck_adjusted = result - (account.luck - others_luck) / 100
+    elif unit == Unit.TURNS:
+        result = account.result
+        luck_adjusted = result + account.luck
+    else:
+        result = account.result
+        luck_adjusted = result - account.luck
+    mine = [(m, v) for m, v in zip(state.log, by_move, strict=True) if m.seat == seat]
+    left_out = unit == Unit.POINTS and setup.form == Form.MATCH
+    if left_out:
+        # The final round's last turns play to pass the leader, not for points.
+        mine = [(m, v) for m, v in mine if not m.last_turn]
+        starts: dict[int, float] = {}
+        for m, v in mine:
+            starts.setdefault(m.turn, v.before.amount)
+        perfect = sum(starts.values())
+        given_up = sum(_given_up(m, v) for m, v in mine if m.decision)
+    else:
+        perfect = account.expected / 100 if unit == Unit.WIN else account.expected
+        given_up = account.given_up
+    return Strength(
+        seat=seat,
+        unit=unit,
+        perfect=perfect,
+        given_up=given_up,
+        decisions=sum(1 for m, _ in mine if m.decision),
+        turns=len({m.turn for m, _ in mine}),
+        luck=account.luck,
+        result=result,
+        luck_adjusted=luck_adjusted,
+        final_round_left_out=left_out,
+    )
+
+
+def _given_up(move: Move, v: Ranked) -> float:
+    """What the play of ``move`` gave up against the best play of its roll, display scale (exact:
+    a hair's loss counts too, where a grade calls the play best)."""
+    assert move.action != "farkle"
+    return v.choice(move.keep, move.action).value.loss_to(v.after)
 
 
 def _results(state: MatchState, resigned: int | None, stopped: bool) -> tuple[float, ...] | None:
@@ -407,8 +520,7 @@ def _account(
             seen.add(move.turn)
             starts += v.before.amount
         if move.decision:
-            assert move.action != "farkle"
-            given_up += v.choice(move.keep, move.action).value.loss_to(v.after)
+            given_up += _given_up(move, v)
     result: float | None
     if unit == Unit.WIN:
         first = solve_game(setup.rules, setup.target, setup.opening).first_player_chance

@@ -396,13 +396,19 @@ def result_holds(result: DailyResult) -> bool:
     give, is not an official result; nor is a result without its saved game (every action is
     saved, so only an edited store has one), since nothing can check it.
     """
+    return official_game(result) is not None
+
+
+def official_game(result: DailyResult) -> MatchState | None:
+    """The game an official result's saved moves play on its day's dice, where it scores the
+    result; None for a result that does not hold (see :func:`result_holds`)."""
     if result.state is None:
-        return False
+        return None
     try:
         played = rebuilt(read_state(json.loads(result.state)), for_day(date.fromisoformat(result.date)))
     except (ValueError, TypeError, RecursionError):
-        return False
-    return played.banked == result.score
+        return None
+    return played if played.banked == result.score else None
 
 
 def official_stats(store: Store, today: date | None = None) -> StatsSummary:

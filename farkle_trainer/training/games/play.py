@@ -551,14 +551,33 @@ def official_result(row: GameRow) -> Verdict:
     never a way out of a loss. One that can be read but whose moves do not replay (the
     computer's included), or whose dice are not credible, is listed as not counted.
     """
+    return judged(row).verdict
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A stored game as the stats judge it (:func:`official_result`), with the game its moves
+    replay to, where they replay (None for a game that cannot be read or does not replay)."""
+
+    row: GameRow
+    verdict: Verdict
+    state: m.MatchState | None
+
+
+def judged(row: GameRow) -> Judged:
+    """The verdict of :func:`official_result` on ``row``, and the game it read."""
     try:
         state = saved_state(row)
     except UnreadableGame as exc:
-        return _resigned_unread(row, str(exc)) if row.rated else None
+        return Judged(row, _resigned_unread(row, str(exc)) if row.rated else None, None)
     except MatchError as exc:
         if row.rated and row.outcome == DAMAGED:
-            return _resigned_unread(row, str(exc))
-        return Unverifiable(row.id, str(exc)) if row.rated else None
+            return Judged(row, _resigned_unread(row, str(exc)), None)
+        return Judged(row, Unverifiable(row.id, str(exc)) if row.rated else None, None)
+    return Judged(row, _verdict(row, state), state)
+
+
+def _verdict(row: GameRow, state: m.MatchState) -> Verdict:
     if state.rated != row.rated:
         if row.rated and rated_by_an_earlier_rule(state.setup):
             return None  # rated once against two or three computers, or on other rules: training
@@ -611,6 +630,13 @@ def not_credible(state: m.MatchState, evidence: Evidence) -> str:
 def official_game_stats(store: Store) -> GameStats:
     """The stats of rated games in ``store``, each as its moves replay."""
     return load_game_stats(store, official_result)
+
+
+def judged_games(store: Store) -> list[Judged]:
+    """Every finished game in ``store``, oldest first, as the stats judge it, with the game its
+    moves replay to: what the stats of rated games and the figures of play across games read,
+    each game replayed once."""
+    return [judged(row) for row in reversed(store.games()) if row.finished]
 
 
 def run_game(

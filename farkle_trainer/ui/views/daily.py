@@ -202,8 +202,9 @@ def review_lines(r: Review) -> list[str]:
 
 
 def account_lines(a: Account) -> list[str]:
-    """What perfect play is expected to score, how far above or below it the score is, and
-    the two parts of that difference: what the decisions gave up and what the dice gave."""
+    """What perfect play is expected to score, how far above or below it the score is, the
+    two parts of that difference (what the decisions gave up and what the dice gave), and the
+    play against perfect play: the score with the dice's luck taken out."""
     gap = a.score - a.perfect_expected
     side = "above" if gap >= 0 else "below"
     return [
@@ -211,6 +212,8 @@ def account_lines(a: Account) -> list[str]:
         f"({SOLO_TURNS} x {ev(a.perfect_expected / SOLO_TURNS)}, the exact expected score of a turn).",
         f"You scored {points(a.score)}, {ev(abs(gap))} {side} that: your decisions gave up "
         f"{ev(a.given_up)} expected points, and the luck of the dice was {a.luck:+,.2f} (0 on average).",
+        f"Your play this game: {ev(a.expected)} points against perfect play ({ev(a.perfect_expected)}), "
+        "the score with the luck of the dice taken out.",
     ]
 
 

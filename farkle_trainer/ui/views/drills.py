@@ -32,11 +32,12 @@ from farkle_trainer.engine.grading import (
     gives_up_text,
     grade_scale,
     loss_figure,
+    loss_unit_name,
     rating_figure,
 )
 from farkle_trainer.engine.notation import dice_count, percent
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.training.drills.drills import Summary
+from farkle_trainer.training.drills.drills import DrillStrength, Summary
 from farkle_trainer.training.drills.kinds import spec_of
 from farkle_trainer.training.drills.words import measure, question_line, situation_lines, value_text
 from farkle_trainer.training.record import UNIT_LOSSES, AnswerRecord
@@ -322,6 +323,7 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
             decision, of_what = AVERAGE_WORDS[unit]
             where = f" over {_count(n, decision)}" if mixed else ""
             out.append(f"Average loss{where}: {loss_figure(average, unit)} {of_what}.")
+    out += [strength_line(x) for x in s.strengths]
     assert s.average_loss is not None and s.rating is not None
     ratios = [
         f"a percentage point {what} counts as {ratio:g} points"
@@ -349,6 +351,22 @@ def summary_lines(s: Summary, *, planned: int, stopped: bool) -> list[str]:
             f"{loss_text(p, g.lost).capitalize()} lost."
         )
     return out
+
+
+def strength_line(x: DrillStrength) -> str:
+    """``Against perfect play: 582.76 points a turn against 593.58 (...)``: a turn or a solo game
+    of decisions like the session's (see :class:`~farkle_trainer.training.drills.drills.DrillStrength`)."""
+    each = f"yours gave up {loss_figure(x.average_lost, x.unit)} {loss_unit_name(x.unit)} each"
+    if x.unit == Unit.TURNS:
+        return (
+            f"Against perfect play: {x.expected_result:,.2f} turns to {x.target or 0:,} against "
+            f"{x.perfect:,.2f} (a solo game of perfect play makes {x.decisions_per:,.2f} decisions on "
+            f"average; {each})."
+        )
+    return (
+        f"Against perfect play: {x.expected_result:,.2f} points a turn against {x.perfect:,.2f} (a turn "
+        f"of perfect play makes {x.decisions_per:,.2f} decisions on average; {each})."
+    )
 
 
 def _count(n: int, word: str) -> str:
@@ -406,6 +424,18 @@ def summary_data(
         ],
         "average_points": s.average_loss,
         "rating": s.rating,
+        "strength": [
+            {
+                "unit": str(x.unit),
+                "decisions": x.decisions,
+                "average_lost": x.average_lost,
+                "perfect": x.perfect,
+                "decisions_per": x.decisions_per,
+                "target": x.target,
+                "expected_result": x.expected_result,
+            }
+            for x in s.strengths
+        ],
         "worst": None if s.worst is None else {"number": s.worst[0], "kind": str(s.worst[1].position.kind)},
         "answers": [
             a.numbered(i).entry()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from farkle_trainer.store.rows import DailyResult, TopicProgress
 from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
+from farkle_trainer.training.games.strength import Line
 from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.progress import (
     MASTERED,
@@ -28,9 +29,10 @@ from farkle_trainer.training.progress import (
     WeekScore,
     topic_order,
 )
-from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks
+from farkle_trainer.ui.chart import LineChart, Reference, Series, chart_rich, percent_ticks, week_label
 from farkle_trainer.ui.views.engine import ev, points
 from farkle_trainer.ui.views.fit import fit
+from farkle_trainer.ui.views.strength import strength_lines, strength_rich
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -50,6 +52,15 @@ KIND_LABELS = {
 BAR_WIDTH = 30
 SPARKS = "▁▂▃▄▅▆▇█"
 NO_STATS = "No official daily games yet. Play today's with: farkle-train daily"
+#: What the play against perfect play is called in ``progress`` and in ``stats``.
+TRAINING_STRENGTH = (
+    "Your play against perfect play in training games, the dice's luck left out (the mean over games "
+    "played to their end):"
+)
+OFFICIAL_STRENGTH = (
+    "Your play against perfect play in official games, the dice's luck left out (the mean over games "
+    "played to their end):"
+)
 
 
 def share(value: float) -> str:
@@ -189,13 +200,7 @@ def _loss_lines(s: ProgressSummary) -> list[str]:
 
 # -- progress by week
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 WEEKS_HEADING = "Right answers by week (weeks from Monday, UTC):"
-
-
-def week_label(day: date) -> str:
-    """``Nov 23``: the Monday a week starts on."""
-    return f"{MONTHS[day.month - 1]} {day.day}"
 
 
 def _week_span(s: ProgressSummary) -> list[date]:
@@ -316,10 +321,12 @@ def _advice_lines(s: ProgressSummary) -> list[str]:
     return [*_notes(s), f"Practise next: {s.next.command}", f"  {s.next.reason}"]
 
 
-def progress_text(s: ProgressSummary, width: int | None = None) -> str:
-    """The progress as lines; topics in columns, or a line each where columns would not fit ``width``."""
+def progress_text(s: ProgressSummary, width: int | None = None, strength: Sequence[Line] = ()) -> str:
+    """The progress as lines; topics in columns, or a line each where columns would not fit
+    ``width``; ``strength``: the play against perfect play of training games, by kind."""
+    played = strength_lines(strength, TRAINING_STRENGTH)
     if not s.answers:
-        return "\n".join(["No training recorded yet.", *_advice_lines(s)])
+        return "\n".join(["No training recorded yet.", *_apart(played), *_advice_lines(s)])
     out = [_progress_heading(s), ""]
     label = max(len(topic_label(t)) for t in s.topics)
     rows = [f"  {'topic':<{label}}  answers  right  lately  lost per decision"]
@@ -336,8 +343,15 @@ def progress_text(s: ProgressSummary, width: int | None = None) -> str:
     out.append(trained_line(s.trained))
     if weeks := weeks_lines(s, width):
         out += ["", *weeks, ""]
+    if played:
+        out += _apart(played)[1 if not out[-1] else 0 :]
     out += _advice_lines(s)
     return "\n".join(out)
+
+
+def _apart(lines: list[str]) -> list[str]:
+    """``lines`` with a blank line before and after, where there are any."""
+    return ["", *lines, ""] if lines else []
 
 
 def _topic_line(t: TopicProgress) -> str:
@@ -362,13 +376,18 @@ def _accuracy_style(value: float) -> str:
     return "green" if value >= 0.9 else "yellow" if value >= 0.7 else "red"
 
 
-def progress_rich(s: ProgressSummary) -> RenderableType:
+def progress_rich(s: ProgressSummary, strength: Sequence[Line] = ()) -> RenderableType:
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
+    played: list[RenderableType] = [strength_rich(strength, TRAINING_STRENGTH), Text()] if strength else []
     if not s.answers:
-        return Group(Text("No training recorded yet.", style="bold"), *_advice_rich(s))
+        return Group(
+            Text("No training recorded yet.", style="bold"),
+            *([Text(), *played] if played else []),
+            *_advice_rich(s),
+        )
     table = Table(title=_progress_heading(s), title_justify="left")
     table.add_column("topic")
     table.add_column("answers", justify="right")
@@ -391,8 +410,11 @@ def progress_rich(s: ProgressSummary) -> RenderableType:
     parts.append(_trained_rich(s.trained))
     if (chart := weeks_chart(s)) is not None:
         parts += [Text(), Text(WEEKS_HEADING), chart_rich(chart), Text()]
+    if played:
+        parts += [Text()] if chart is None else []
+        parts += played
     parts += _advice_rich(s)
-    return fit(Group(*parts), lambda width: progress_text(s, width))
+    return fit(Group(*parts), lambda width: progress_text(s, width, strength))
 
 
 def _trend_rich(s: ProgressSummary) -> RenderableType:

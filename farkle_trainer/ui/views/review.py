@@ -23,6 +23,7 @@ from farkle_trainer.ui.views.drills import GRADE_PLURALS
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.moves import step_json
 from farkle_trainer.ui.views.play import house, line_up, play_words, result_line, value_text
+from farkle_trainer.ui.views.strength import luck_adjusted_line, strength_json, strength_line
 
 # The analysis loads the solvers: only what it found is shown here.
 if TYPE_CHECKING:
@@ -115,12 +116,10 @@ def decision_lines(state: m.MatchState, a: Analysis) -> list[str]:
 
 
 def summary_line(name: str, s: Summary) -> str:
-    """``You: error rate 4.76% (1 of 21); accuracy 93.1%; rating advanced (...)``: the accuracy
-    only where every decision was graded by the chance of winning."""
+    """``You: error rate 4.76% (1 of 21); rating advanced (...)``."""
     assert s.error_rate is not None and s.average_in_unit is not None
-    accuracy = "" if s.accuracy is None else f"; accuracy {s.accuracy:.1f}%"
     return (
-        f"{name}: error rate {percent(s.error_rate)} ({s.errors} of {s.decisions}){accuracy}; "
+        f"{name}: error rate {percent(s.error_rate)} ({s.errors} of {s.decisions}); "
         f"rating {s.rating} ({_average_loss(s)})."
     )
 
@@ -179,17 +178,23 @@ def grade_lines(state: m.MatchState, a: Analysis) -> list[str]:
 
 
 def analysis_lines(state: m.MatchState, a: Analysis) -> list[str]:
-    """What perfect play expects (solo), the decisions, each person's summary and every
-    player's luck (the chance of winning through the game follows them: see
-    :func:`chance_lines`)."""
+    """What perfect play expects (solo), the decisions, each person's summary and play against
+    perfect play, and every player's luck and luck-adjusted result (the chance of winning
+    through the game follows them: see :func:`chance_lines`)."""
     setup = state.setup
+    names = [p.name for p in setup.players]
     out = perfect_lines(state, a) + decision_lines(state, a)
     for s in a.summaries:
         if s.error_rate is not None and s.average_in_unit is not None:
-            out.append(summary_line(setup.players[s.seat].name, s))
+            out.append(summary_line(names[s.seat], s))
+    for seat in setup.humans:
+        if (strength := a.strength_of(seat)) is not None:
+            out.append(strength_line(names[seat], strength, setup))
     out += grade_lines(state, a)
-    luck = ", ".join(f"{setup.players[x.seat].name} {_luck(x)}" for x in a.accounts)
+    luck = ", ".join(f"{names[x.seat]} {_luck(x)}" for x in a.accounts)
     out.append(f"Luck of the dice (against average, 0 on average): {luck}.")
+    if (adjusted := luck_adjusted_line(names, a.strengths)) is not None:
+        out.append(adjusted)
     return out
 
 
@@ -366,7 +371,6 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
                 "gave_up": s.gave_up,
                 "errors": s.errors,
                 "error_rate": s.error_rate,
-                "accuracy": s.accuracy,
                 "average_loss": s.average_in_unit,
                 "average_loss_unit": _JSON_UNITS[s.loss_unit],
                 "average_points": s.average_loss,
@@ -389,6 +393,7 @@ def review_json(state: m.MatchState, a: Analysis | None, resigned: int | None) -
             }
             for x in a.accounts
         ],
+        "strength": [strength_json(names[x.seat], x) for x in a.strengths],
         "win_chances": (
             None
             if not a.chances
