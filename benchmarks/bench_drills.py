@@ -21,6 +21,7 @@ DRILLS = 100
 def drills_seconds(seed: str) -> float:
     from farkle_trainer.engine.decisions import decision_for, grade
     from farkle_trainer.engine.seeded import Stream
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.rules import load_rules
     from farkle_trainer.training.drills.drills import Plan
 
@@ -31,8 +32,8 @@ def drills_seconds(seed: str) -> float:
     picks = stream.child("picks")
     graded = 0
     for position in plan:
-        choice = picks.choice(decision_for(position).choices)
-        grade(decision_for(position), choice.keep, choice.action)
+        choice = picks.choice(decision_for(shared(), position).choices)
+        grade(decision_for(shared(), position), choice.keep, choice.action)
         graded += 1
     assert graded == DRILLS
     return time.perf_counter() - start
@@ -40,13 +41,14 @@ def drills_seconds(seed: str) -> float:
 
 def main() -> int:
     os.environ["FARKLE_TRAIN_HOME"] = tempfile.mkdtemp(prefix="farkle-bench-drills-")
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.rules import load_rules
     from farkle_trainer.store.tables import keep_tables_on_disk
 
     keep_tables_on_disk()
     start = time.perf_counter()
-    solve(load_rules("classic"), Objective.expected())
+    shared().turn(load_rules("classic"), Objective.expected())
     first = time.perf_counter() - start
     after_first = drills_seconds("bench-1")
     warm = drills_seconds("bench-2")

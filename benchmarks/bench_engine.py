@@ -32,17 +32,16 @@ def median_seconds(action: Callable[[], object], repeats: int = REPEATS) -> floa
 def cold_solve(name: str) -> float:
     """Score table, roll model and solve from nothing: no memory or disk cache."""
     from farkle_trainer.engine import rules, scoring, solver
-    from farkle_trainer.store.tables import cache_dir, keep_tables_on_disk
-
-    keep_tables_on_disk()
+    from farkle_trainer.engine.tables import Tables
+    from farkle_trainer.store.tables import disk_tables
 
     def once() -> None:
         scoring.score_table.cache_clear()
         solver.roll_model.cache_clear()
-        solver.solve.cache_clear()
-        for path in cache_dir().glob("*.npy"):
+        keeper = disk_tables()
+        for path in keeper.directory.glob("*.npy"):
             path.unlink()
-        solver.solve(rules.PRESETS[name])
+        Tables(keeper).turn(rules.PRESETS[name])
 
     return median_seconds(once)
 

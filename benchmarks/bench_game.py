@@ -29,17 +29,17 @@ import time
 # wait with nothing said from the sentence to the end.
 _CHILD = """
 import json, resource, sys, time
-from farkle_trainer.engine.gameplan import seconds, tables_for, to_solve
-from farkle_trainer.engine.keeper import install
+from farkle_trainer.engine.gameplan import to_solve
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.store.tables import DiskTables
-from farkle_trainer.ui.progress import solving
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, cache_dir
+from farkle_trainer.ui.progress import busyness, solving
 
 kind, target, opening, penalty = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-install(DiskTables(ready=None))
+tables = Tables(DiskTables(cache_dir(), ready=None))
 rules = PRESETS["classic"].with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty)
-tables = to_solve(tables_for(rules, target, kinds=("solo" if kind == "solo" else "game",)))
-estimate = seconds(tables)
+needs = to_solve(tables.plan(rules, target, kinds=("solo" if kind == "solo" else "game",)))
+estimate = tables.estimate(needs, busyness()).total
 said, steps = [], {}
 
 
@@ -57,19 +57,18 @@ class Stamped:
 
 
 sys.stderr = Stamped()
-with solving(None, tables) as report:
+with solving(None, tables, needs) as report:
     told = report.doing
     report.doing = lambda step: (steps.__setitem__(step.value, time.perf_counter()), told(step))
-    from farkle_trainer.engine import game as gs
     from farkle_trainer.engine.ranked import ranked_plays
     from farkle_trainer.engine.situations import WinGame
 
     start = time.perf_counter()
     if kind == "solo":
-        table = gs.solve_solo(rules, target)
+        table = tables.solo(rules, target)
         figure = table.expected_turns(0)
     else:
-        table = gs.solve_game(rules, target)
+        table = tables.game(rules, target)
         figure = table.first_player_chance
     took = time.perf_counter() - start
 end = time.perf_counter()
@@ -78,10 +77,10 @@ silence = max(b - a for a, b in zip(said, [*said[1:], end]))
 compiled = steps["solving"] - steps["compiling"] if "compiling" in steps else None
 warm = None
 if kind == "warm":
-    gs.clear_memory()
+    warm_tables = Tables(DiskTables(cache_dir(), ready=None))
     start = time.perf_counter()
-    table = gs.solve_game(rules, target)
-    ranked_plays(WinGame(rules, 300, target, 0, 7000, 9000), (1, 5, 2, 2, 3, 6))
+    table = warm_tables.game(rules, target)
+    ranked_plays(warm_tables, WinGame(rules, 300, target, 0, 7000, 9000), (1, 5, 2, 2, 3, 6))
     warm = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({

@@ -23,23 +23,29 @@ _CHILD = """
 import json, sys, time
 mode, target, penalty = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 start = time.perf_counter()
-from farkle_trainer.engine import game as gs
-from farkle_trainer.engine.game import kernel
-from farkle_trainer.engine.keeper import install
+from farkle_trainer.engine.game.runs import solve_runs
+from farkle_trainer.engine.game.solve import solve_totals
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.store.tables import DiskTables
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, cache_dir
 
-install(DiskTables(ready=None))
-if mode == "numpy":
-    kernel.compiled_loop = lambda: None
+tables = Tables(DiskTables(cache_dir(), ready=None))
 loaded = time.perf_counter()
 compile_seconds = None
 if mode == "compile":
-    kernel.compiled_loop()
+    tables.loop()
     compile_seconds = time.perf_counter() - loaded
     loaded = time.perf_counter()
 rules = PRESETS["classic"].with_house_rules(three_farkle_penalty=penalty)
-chance = gs.solve_game(rules, target).first_player_chance
+if mode == "numpy":
+    # The solvers themselves, given no compiled loop.
+    plain, _ = solve_totals(tables.setting(rules, target // 50, 0, 0), loop=None)
+    if penalty:
+        chance = float(solve_runs(tables.setting(rules, target // 50, 0, penalty // 50), plain)[0, 0, 0, 0])
+    else:
+        chance = float(plain[0, 0])
+else:
+    chance = tables.game(rules, target).first_player_chance
 done = time.perf_counter()
 times = {"solve": done - loaded, "total": done - start, "compile": compile_seconds}
 print(json.dumps({**times, "chance": chance}))

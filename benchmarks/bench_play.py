@@ -22,8 +22,8 @@ ANALYSIS_LIMIT_S = 2.0
 def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
-    from farkle_trainer.engine.game import solve_game
     from farkle_trainer.engine.plays import hint
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.tables import keep_tables_on_disk
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
@@ -35,10 +35,10 @@ def main() -> int:
     hard = Player("Hal", Level.HARD)
     setup = new_setup((hard, Player("Med", Level.MEDIUM)), target=target)
     start = time.perf_counter()
-    solve_game(setup.rules, setup.target, setup.opening)
+    shared().game(setup.rules, setup.target, setup.opening)
     print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
     # Medium's turn table is solved once per rule set too; time decisions, not that solve.
-    hint((1, 5, 2, 2, 3, 6), 0, setup.rules)
+    hint(shared(), (1, 5, 2, 2, 3, 6), 0, setup.rules)
 
     times: dict[str, list[float]] = {level.value: [] for level in Level}
     analyses: list[float] = []

@@ -56,7 +56,7 @@ def win_chance(
     solved once and then kept in the disk cache.
     """
     from farkle_trainer.engine.farkles import Runs
-    from farkle_trainer.engine.game import solve_game
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.tables import keep_tables_on_disk
 
     for name, opened, score in (
@@ -66,7 +66,7 @@ def win_chance(
         _check_opened(name, opened, score)
     keep_tables_on_disk()
     runs = Runs(my_farkles, opponent_farkles, my_opened or None, opponent_opened or None)
-    return solve_game(load_rules(rules), target, opening).win_chance(my_score, opponent_score, runs)
+    return shared().game(load_rules(rules), target, opening).win_chance(my_score, opponent_score, runs)
 
 
 def _check_opened(name: str, opened: object, score: object) -> None:

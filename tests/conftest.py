@@ -19,7 +19,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from farkle_trainer.store.tables import keep_tables_on_disk, set_cache_dir
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk, set_cache_dir
 
 settings.load_profile(profiles.CI)
 
@@ -58,6 +59,13 @@ def run_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         set_cache_dir(None)
         keep_tables_on_disk()
         yield tables
+
+
+@pytest.fixture(scope="session")
+def tables(run_tables: Path) -> Tables:
+    """The context a test hands to what it solves or values: the run's tables, kept in the run's
+    directory and held in memory for every test of the worker."""
+    return Tables(DiskTables(run_tables))
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,13 @@ from matches import person, play_out
 
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import Runs
-from farkle_trainer.engine.game import GameTable, solve_game, solve_solo
+from farkle_trainer.engine.game import GameTable
 from farkle_trainer.engine.grading import Grade, Unit, grade_for, in_points, rating_figure, rating_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
@@ -79,9 +80,9 @@ def test_game_units() -> None:
 
 
 @pytest.mark.parametrize(("seed", "penalty"), [("g1", 0), ("g2", 0), ("g3", 0), ("g5", 500), ("g7", 1000)])
-def test_two_player_analysis_adds_up_to_the_result(seed: str, penalty: int) -> None:
+def test_two_player_analysis_adds_up_to_the_result(tables: Tables, seed: str, penalty: int) -> None:
     state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350, penalty=penalty)
-    table = solve_game(state.setup.rules, 2_000, 350)
+    table = tables.game(state.setup.rules, 2_000, 350)
     an = a.analyse(state)
     assert an.unit == Unit.WIN and an.chart_seat == 0
     me, them = an.accounts
@@ -144,7 +145,7 @@ def test_two_player_analysis_adds_up_to_the_result(seed: str, penalty: int) -> N
 
 
 @pytest.mark.parametrize("seed", ["p1", "p2"])
-def test_points_analysis_adds_up_to_every_score(seed: str) -> None:
+def test_points_analysis_adds_up_to_every_score(tables: Tables, seed: str) -> None:
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
     state = played(players, seed, opening=350, penalty=500)
     an = a.analyse(state)
@@ -159,7 +160,7 @@ def test_points_analysis_adds_up_to_every_score(seed: str) -> None:
             continue
         opening = 350 if x.score == 0 else 0
         farkle_value = -min(500, x.score) if x.farkles == 2 else 0
-        sol = solve(state.rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+        sol = tables.turn(state.rules, Objective.expected(opening=opening, farkle_value=farkle_value))
         before = sol.roll_value(x.points, len(x.roll))
         splits = score_table(state.rules).selections(counts_of(x.roll))
         after = (
@@ -172,7 +173,7 @@ def test_points_analysis_adds_up_to_every_score(seed: str) -> None:
 
 
 @pytest.mark.parametrize("seed", ["f145", "f163"])
-def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(seed: str) -> None:
+def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(tables: Tables, seed: str) -> None:
     state = played((ANN, BOB, Player("Cat")), seed, target=1_000, penalty=500)
     # The seeds are chosen so that a last turn ends in a third Farkle in a row, with more banked
     # than the penalty would take.
@@ -186,18 +187,18 @@ def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(seed: 
     runs = dict(zip(state.log, m.move_runs(state), strict=True))[last]
     assert runs.my_farkles == 2
     v = a.values(state.setup, last, runs=runs)
-    plain = solve(state.rules, Objective.expected())
+    plain = tables.turn(state.rules, Objective.expected())
     assert v.farkle.amount == 0.0
     assert v.luck == pytest.approx(-plain.roll_value(last.points, len(last.roll)), abs=1e-9)
 
 
-def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing() -> None:
+def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing(tables: Tables) -> None:
     for seed in ("l1", "l2", "l3", "l4"):
         state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)
         last = [r for r in a.analyse(state).reviews if r.move.last_turn]
         for r in last:
             x = r.move
-            h = hint(x.roll, x.points, state.rules, need=x.leader - x.score + 50)
+            h = hint(tables, x.roll, x.points, state.rules, need=x.leader - x.score + 50)
             assert r.unit == Unit.CHANCE and h.best is not None
             chosen = next(p for p in h.plays if p.keep == x.keep)
             assert chosen.chance is not None
@@ -209,10 +210,10 @@ def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing() -> No
     pytest.fail("no game reached a person's last turn")
 
 
-def test_fewest_turns_analysis_adds_up_to_the_turns_taken() -> None:
+def test_fewest_turns_analysis_adds_up_to_the_turns_taken(tables: Tables) -> None:
     for seed in ("t1", "t2"):
         state = played((ANN,), seed, form=Form.FEWEST_TURNS, opening=500)
-        solo = solve_solo(state.setup.rules, 2_000, 500)
+        solo = tables.solo(state.setup.rules, 2_000, 500)
         an = a.analyse(state)
         (acc,) = an.accounts
         assert an.unit == Unit.TURNS and acc.expected == solo.expected_turns(0)
@@ -234,13 +235,13 @@ def _points(state: m.MatchState, keep: tuple[int, ...]) -> int:
     return split.points
 
 
-def test_ten_turns_analysis_and_the_summary() -> None:
+def test_ten_turns_analysis_and_the_summary(tables: Tables) -> None:
     state = played((ANN,), "ten", form=Form.TEN_TURNS)
     an = a.analyse(state)
     (acc,) = an.accounts
     assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
     assert acc.expected == pytest.approx(
-        10 * solve(state.rules, Objective.expected()).roll_value(0, 6), abs=1e-9
+        10 * tables.turn(state.rules, Objective.expected()).roll_value(0, 6), abs=1e-9
     )
     (summary,) = an.summaries
     reviews = an.reviews

@@ -9,27 +9,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.game import solve as solver_solve
-from farkle_trainer.engine.game.final import final_turn_for
-from farkle_trainer.engine.game.rolls import ROLL_ARRAYS, merge_rolls, rolls_for, rolls_from, same_rolls
-from farkle_trainer.engine.keeper import install
+from farkle_trainer.engine.game.rolls import ROLL_ARRAYS, merge_rolls, rolls_from, same_rolls
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.solver import Objective, kept_solution_sound, solve
-from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk, read_arrays, write_arrays
+from farkle_trainer.engine.solver import Objective, kept_solution_sound
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, cache_dir, read_arrays, write_arrays
 
 CLASSIC = PRESETS["classic"]
 
 
 @pytest.fixture
-def cache_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A cache directory of the test's own, the shipped tables left unread."""
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path))
-    install(DiskTables(ready=None))
-    gs.clear_memory()
-    rolls_for.cache_clear()
-    final_turn_for.cache_clear()
+def cache_alone(tmp_path: Path) -> Path:
+    """A cache directory of the test's own."""
     return tmp_path
+
+
+@pytest.fixture
+def alone(cache_alone: Path) -> Tables:
+    """Tables kept in the test's own cache directory, the shipped tables left unread."""
+    return Tables(DiskTables(cache_alone, ready=None))
 
 
 def _forge(path: Path, name: str, change: object) -> None:
@@ -52,9 +51,9 @@ def _forge(path: Path, name: str, change: object) -> None:
         Objective.reach(2000, opening=500),
     ],
 )
-def test_every_value_of_a_kept_solution_is_checked(objective: Objective) -> None:
+def test_every_value_of_a_kept_solution_is_checked(tables: Tables, objective: Objective) -> None:
     rules = Rules(name="forged-turns", three_pairs=1250)
-    good = solve(rules, objective)
+    good = tables.turn(rules, objective)
     flat = array("d", good.values.ravel().tolist())
     assert kept_solution_sound(rules, objective, good.top, flat)
     for level in (0, good.top // 3, good.top - 1):
@@ -67,23 +66,22 @@ def test_every_value_of_a_kept_solution_is_checked(objective: Objective) -> None
 
 
 def test_a_forged_solution_on_disk_is_solved_again(farkle_home: Path) -> None:
-    from farkle_trainer.store.tables import cache_dir
-
     rules = Rules(name="forged-on-disk", straight=1750, three_pairs=1000)
-    good = solve(rules).values.copy()
+    tables = Tables(DiskTables(cache_dir()))
+    good = tables.turn(rules).values.copy()
     (path,) = cache_dir().glob(f"solution-*{rules.scoring_key}*.npy")
     forged = good.copy()
     forged[40:60, 1:] += 6.4
     np.save(path, forged, allow_pickle=False)
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good)
+    tables.forget()
+    assert np.array_equal(tables.turn(rules).values, good)
 
 
 # -- the merged rolls
 
 
-def test_rolls_forged_consistently_are_merged_again(cache_alone: Path) -> None:
-    made = rolls_for(CLASSIC)
+def test_rolls_forged_consistently_are_merged_again(alone: Tables, cache_alone: Path) -> None:
+    made = alone.rolls(CLASSIC)
     (path,) = cache_alone.glob("rolls-*.npz")
     arrays = read_arrays(path, ROLL_ARRAYS)
     assert arrays is not None
@@ -96,8 +94,8 @@ def test_rolls_forged_consistently_are_merged_again(cache_alone: Path) -> None:
     arrays["prob"], arrays["chances"] = prob, np.ascontiguousarray(prob.T[nz_sets, nz_dice])
     write_arrays(path, **arrays)
     assert rolls_from(read_arrays(path, ROLL_ARRAYS) or {}) is not None  # passes every structural check
-    rolls_for.cache_clear()
-    again = rolls_for(CLASSIC)
+    alone.forget()
+    again = alone.rolls(CLASSIC)
     assert same_rolls(again, merge_rolls(CLASSIC)) and same_rolls(again, made)
     # And the kept copy is made right again.
     assert same_rolls(rolls_from(read_arrays(path, ROLL_ARRAYS) or {}), made)
@@ -106,8 +104,8 @@ def test_rolls_forged_consistently_are_merged_again(cache_alone: Path) -> None:
 # -- the final-turn tables
 
 
-def test_a_forged_region_of_the_final_turn_table_is_caught(cache_alone: Path) -> None:
-    made = final_turn_for(CLASSIC, 512)
+def test_a_forged_region_of_the_final_turn_table_is_caught(alone: Tables, cache_alone: Path) -> None:
+    made = alone.final_turn(CLASSIC, 512)
     (path,) = cache_alone.glob("final-*-n512.npz")
 
     def lowered(tie: np.ndarray) -> np.ndarray:
@@ -115,8 +113,8 @@ def test_a_forged_region_of_the_final_turn_table_is_caught(cache_alone: Path) ->
         return tie
 
     _forge(path, "tie", lowered)
-    final_turn_for.cache_clear()
-    again = final_turn_for(CLASSIC, 512)
+    alone.forget()
+    again = alone.final_turn(CLASSIC, 512)
     assert np.array_equal(again.tie, made.tie) and np.array_equal(again.reach, made.reach)
 
 
@@ -124,9 +122,9 @@ def test_a_forged_region_of_the_final_turn_table_is_caught(cache_alone: Path) ->
 
 
 @pytest.mark.parametrize("penalty", [0, 1000])
-def test_a_forged_region_of_a_game_table_is_caught(cache_alone: Path, penalty: int) -> None:
+def test_a_forged_region_of_a_game_table_is_caught(alone: Tables, cache_alone: Path, penalty: int) -> None:
     rules = CLASSIC.with_house_rules(three_farkle_penalty=penalty)
-    good = gs.solve_game(rules, 1500).values.copy()
+    good = alone.game(rules, 1500).values.copy()
     (path,) = cache_alone.glob(f"game-*-p{penalty}.npz")
 
     def moved(values: np.ndarray) -> np.ndarray:
@@ -136,8 +134,8 @@ def test_a_forged_region_of_a_game_table_is_caught(cache_alone: Path, penalty: i
         return values
 
     _forge(path, "values", moved)
-    gs.clear_memory()
-    again = gs.solve_game(rules, 1500)
+    alone.forget()
+    again = alone.game(rules, 1500)
     assert np.abs(again.values - good).max() < 1e-12
 
 
@@ -157,19 +155,17 @@ def test_the_sample_covers_the_whole_table(size: int, runs: int, side: int) -> N
     assert wanted <= found
 
 
-def test_a_forged_solo_table_is_solved_again(cache_alone: Path) -> None:
-    good = gs.solve_solo(CLASSIC, 1500).turns.copy()
+def test_a_forged_solo_table_is_solved_again(alone: Tables, cache_alone: Path) -> None:
+    good = alone.solo(CLASSIC, 1500).turns.copy()
     (path,) = cache_alone.glob("solo-*.npz")
     _forge(path, "values", lambda values: values + np.where(np.arange(len(values)) == 17, 0.01, 0.0))
-    gs.clear_memory()
-    assert np.abs(gs.solve_solo(CLASSIC, 1500).turns - good).max() < 1e-12
+    alone.forget()
+    assert np.abs(alone.solo(CLASSIC, 1500).turns - good).max() < 1e-12
 
 
 def test_shipped_tables_are_trusted_by_their_pins(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> bool:
         raise AssertionError("a shipped table was checked again")
 
-    monkeypatch.setattr(solver_solve, "_sound", refuse)
-    keep_tables_on_disk()
-    gs.clear_memory()
-    assert 0.5 < gs.solve_game(CLASSIC, 10_000).first_player_chance < 0.6
+    monkeypatch.setattr(solver_solve, "sound", refuse)
+    assert 0.5 < Tables(DiskTables(cache_dir())).game(CLASSIC, 10_000).first_player_chance < 0.6

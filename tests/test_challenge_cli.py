@@ -18,7 +18,8 @@ import farkle_trainer.cli.classcode as classcode_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import store_path
 from farkle_trainer.training.classroom.codes import code_stream
@@ -35,7 +36,7 @@ from farkle_trainer.ui.views.engine import points
 
 runner = CliRunner()
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-Policy = Callable[[MatchState], tuple[tuple[int, ...], str]]
+Policy = Callable[[Tables, MatchState], tuple[tuple[int, ...], str]]
 
 
 @pytest.fixture(autouse=True)
@@ -43,20 +44,20 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(class_entry_module, "clock", lambda: NOON)
 
 
-def perfect(state: MatchState) -> tuple[tuple[int, ...], str]:
+def perfect(tables: Tables, state: MatchState) -> tuple[tuple[int, ...], str]:
     play = best_play(state)
     return play.keep, play.action
 
 
-def greedy(state: MatchState) -> tuple[tuple[int, ...], str]:
+def greedy(tables: Tables, state: MatchState) -> tuple[tuple[int, ...], str]:
     """Keep every point; bank once the turn is worth 300 (roll on after hot dice)."""
-    h = hint(state.roll, state.points, TEN_TURNS.rules)
+    h = hint(tables, state.roll, state.points, TEN_TURNS.rules)
     play = max(h.plays, key=lambda p: (p.score, -p.dice_to_roll))
     action = "roll" if play.dice_left == 0 or play.points_after < 300 else "bank"
     return play.keep, action
 
 
-def script(code: str, policy: Policy) -> tuple[list[str], MatchState]:
+def script(tables: Tables, code: str, policy: Policy) -> tuple[list[str], MatchState]:
     """The lines a player following ``policy`` types in the code's challenge, and the game it makes."""
     source = seeded_source(code_stream(code, "challenge"))
     state = new_match(TEN_TURNS)
@@ -65,7 +66,7 @@ def script(code: str, policy: Policy) -> tuple[list[str], MatchState]:
         if state.phase == "roll":
             state = roll(state, source)
             continue
-        keep, action = policy(state)
+        keep, action = policy(tables, state)
         lines.append(" ".join(map(str, keep)))
         state = set_aside(state, keep)
         lines.append(action[0])
@@ -96,8 +97,8 @@ def answers(home: Path) -> list[dict[str, object]]:
 # -- two students, one code
 
 
-def test_two_students_with_the_same_choices_play_the_same_game(tmp_path: Path) -> None:
-    lines, game = script("MATH7B", greedy)
+def test_two_students_with_the_same_choices_play_the_same_game(tables: Tables, tmp_path: Path) -> None:
+    lines, game = script(tables, "MATH7B", greedy)
     runs = []
     for name, spelled in (("Ana", "MATH7B"), ("Ben", "math 7b")):
         path = tmp_path / f"{name.lower()}.json"
@@ -139,8 +140,8 @@ def test_other_codes_deal_other_dice() -> None:
 # -- a whole game
 
 
-def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) -> None:
-    lines, game = script("MATH7B", perfect)
+def test_a_perfect_game_matches_perfect_play(tables: Tables, tmp_path: Path, farkle_home: Path) -> None:
+    lines, game = script(tables, "MATH7B", perfect)
     path = tmp_path / "ana.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
     assert code == 0
@@ -148,7 +149,7 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     assert game.banked == best
     decisions = len(game.decisions)
     tail = out.splitlines()[-9:]
-    expected = 10 * solve(TEN_TURNS.rules, Objective.expected()).roll_value(0, 6)
+    expected = 10 * tables.turn(TEN_TURNS.rules, Objective.expected()).roll_value(0, 6)
     side = "above" if best >= expected else "below"
     assert tail == [
         f"Game over: {points(best)} in 10 turns.",
@@ -172,8 +173,8 @@ def test_a_perfect_game_matches_perfect_play(tmp_path: Path, farkle_home: Path) 
     assert r.started == r.finished == "2026-11-29T12:00:00Z"
 
 
-def test_a_challenge_is_progress_never_stats(farkle_home: Path) -> None:
-    lines, game = script("MATH7B", greedy)
+def test_a_challenge_is_progress_never_stats(tables: Tables, farkle_home: Path) -> None:
+    lines, game = script(tables, "MATH7B", greedy)
     code, out, _ = play(["MATH7B", "--plain"], lines)
     assert code == 0
     assert "To hand it in as a file, add --save-result FILE.json." in out.splitlines()[-1]
@@ -189,8 +190,8 @@ def test_a_challenge_is_progress_never_stats(farkle_home: Path) -> None:
         assert load_progress(store).answers == len(rows)
 
 
-def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:
-    lines, game = script("MATH7B", greedy)
+def test_mistakes_are_reviewed_and_kept_in_the_result(tables: Tables, tmp_path: Path) -> None:
+    lines, game = script(tables, "MATH7B", greedy)
     path = tmp_path / "ben.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ben", "--save-result", str(path)], lines)
     assert code == 0
@@ -214,8 +215,10 @@ def test_mistakes_are_reviewed_and_kept_in_the_result(tmp_path: Path) -> None:
 # -- stopping, hints, options
 
 
-def test_no_hints_and_q_stops_with_a_partial_result(tmp_path: Path, farkle_home: Path) -> None:
-    lines, _ = script("MATH7B", greedy)
+def test_no_hints_and_q_stops_with_a_partial_result(
+    tables: Tables, tmp_path: Path, farkle_home: Path
+) -> None:
+    lines, _ = script(tables, "MATH7B", greedy)
     path = tmp_path / "ana.json"
     code, out, _ = play(
         ["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], ["h", *lines[:2], "q"]
@@ -241,8 +244,10 @@ def test_end_of_input_before_a_move() -> None:
     ]
 
 
-def test_ctrl_c_keeps_the_result_and_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines, _ = script("MATH7B", greedy)
+def test_ctrl_c_keeps_the_result_and_exits_130(
+    tables: Tables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines, _ = script(tables, "MATH7B", greedy)
     read = PlainFrontend._read
     calls = {"n": 0}
 
@@ -289,10 +294,12 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
     assert err.startswith(message) and err.count("\n") == 1
 
 
-def test_the_name_is_asked_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_name_is_asked_on_a_terminal(
+    tables: Tables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(classcode_cli, "is_terminal", lambda stream: True)
     path = tmp_path / "ana.json"
-    lines, _ = script("MATH7B", greedy)
+    lines, _ = script(tables, "MATH7B", greedy)
     code, out, _ = play(
         ["MATH7B", "--plain", "--save-result", str(path)], ["", "  Ana  Lee ", *lines[:2], "q"]
     )
@@ -314,9 +321,11 @@ def pipe(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Pip
     yield pipe, out
 
 
-def test_interactive_name_moves_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], tmp_path: Path) -> None:
+def test_interactive_name_moves_and_ctrl_d(
+    tables: Tables, pipe: tuple[PipeInput, io.StringIO], tmp_path: Path
+) -> None:
     inp, out = pipe
-    lines, _ = script("MATH7B", greedy)
+    lines, _ = script(tables, "MATH7B", greedy)
     path = tmp_path / "ana.json"
     inp.send_text("Ana\r" + "".join(line + "\r" for line in lines[:4]) + "\x04")
     result = runner.invoke(app, ["challenge", "MATH7B", "--save-result", str(path)])
@@ -329,10 +338,10 @@ def test_interactive_name_moves_and_ctrl_d(pipe: tuple[PipeInput, io.StringIO], 
 
 
 def test_a_finished_challenge_is_kept_when_enter_is_pressed(
-    pipe: tuple[PipeInput, io.StringIO], tmp_path: Path
+    tables: Tables, pipe: tuple[PipeInput, io.StringIO], tmp_path: Path
 ) -> None:
     inp, out = pipe
-    lines, _ = script("MATH7B", greedy)
+    lines, _ = script(tables, "MATH7B", greedy)
     path = tmp_path / "ana.json"
     args = ["challenge", "MATH7B", "--name", "Ana", "--save-result", str(path)]
     inp.send_text("".join(line + "\r" for line in lines))
@@ -363,9 +372,9 @@ def review_cli(*args: str) -> tuple[int, str]:
 
 
 def test_a_challenge_is_in_games_and_reviews_by_number_and_from_its_result_file(
-    tmp_path: Path, farkle_home: Path
+    tables: Tables, tmp_path: Path, farkle_home: Path
 ) -> None:
-    lines, game = script("MATH7B", greedy)
+    lines, game = script(tables, "MATH7B", greedy)
     path = tmp_path / "ana.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
     assert code == 0, out
@@ -409,8 +418,10 @@ def test_a_challenge_is_in_games_and_reviews_by_number_and_from_its_result_file(
     assert kinds == {"challenge"} and len(answers(farkle_home)) == len(game.decisions)
 
 
-def test_a_stopped_challenge_is_kept_as_it_stands_and_never_carried_on(farkle_home: Path) -> None:
-    lines, _ = script("MATH7B", greedy)
+def test_a_stopped_challenge_is_kept_as_it_stands_and_never_carried_on(
+    tables: Tables, farkle_home: Path
+) -> None:
+    lines, _ = script(tables, "MATH7B", greedy)
     code, out, _ = play(["MATH7B", "--plain"], [*lines[:4], "q"])
     assert code == 0, out
     (stopped,) = [line for line in out.splitlines() if line.startswith("Challenge stopped at turn ")]
@@ -454,8 +465,8 @@ def seal_again(path: Path, edit: Callable[[dict[str, object]], object]) -> None:
     path.write_text(json.dumps(doc))
 
 
-def test_a_result_file_is_reviewed_only_for_what_its_moves_prove(tmp_path: Path) -> None:
-    lines, _ = script("MATH7B", greedy)
+def test_a_result_file_is_reviewed_only_for_what_its_moves_prove(tables: Tables, tmp_path: Path) -> None:
+    lines, _ = script(tables, "MATH7B", greedy)
     path = tmp_path / "ana.json"
     assert play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)[0] == 0
     good = path.read_text()
@@ -494,10 +505,12 @@ def test_a_result_file_is_reviewed_only_for_what_its_moves_prove(tmp_path: Path)
     )
 
 
-def test_a_result_file_of_an_earlier_version_keeps_its_figure_under_its_own_name(tmp_path: Path) -> None:
+def test_a_result_file_of_an_earlier_version_keeps_its_figure_under_its_own_name(
+    tables: Tables, tmp_path: Path
+) -> None:
     from farkle_trainer.training.classroom.verify import verify
 
-    lines, game = script("MATH7B", perfect)
+    lines, game = script(tables, "MATH7B", perfect)
     path = tmp_path / "ana.json"
     assert play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)[0] == 0
     written = json.loads(path.read_text())

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from factories import coded_quiz, result
 
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.classroom.report import build_report, class_report
 from farkle_trainer.training.classroom.results import write_result
 from farkle_trainer.ui.views.classroom import questions_csv, report_text, students_csv
@@ -105,16 +106,16 @@ def test_csv_for_a_spreadsheet() -> None:
     assert out.getvalue().splitlines()[2] == "MATH7B,score,classic,2,Question q2?,q2,right,1,0,5,1"
 
 
-def test_a_challenge_section_names_each_figure_of_perfect_play() -> None:
+def test_a_challenge_section_names_each_figure_of_perfect_play(tables: Tables) -> None:
     from dataclasses import replace
 
     from farkle_trainer.engine.rules import PRESETS
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
     from farkle_trainer.training.games.setup import for_challenge
     from farkle_trainer.training.games.tenturns import perfect_game
     from farkle_trainer.ui.views.classroom import perfect_play_lines, section_heading
 
-    expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
+    expected = 10 * tables.turn(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
     solver_game = perfect_game(for_challenge("MATH7B").source())
     assert solver_game.over and solver_game.banked > 0
     claimed = replace(result("Ben", [("q9", "right")], activity="challenge"), solver_game_score=99_999)

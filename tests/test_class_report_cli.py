@@ -18,6 +18,7 @@ import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import decision_for
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.paths import store_path
 from farkle_trainer.training.classroom.codes import CODE_ALPHABET
 from farkle_trainer.training.classroom.report import class_report
@@ -85,14 +86,14 @@ def test_a_code_is_kept_with_the_session_and_never_adapts(farkle_home: Path) -> 
     assert rows[1][1] is None and json.loads(rows[1][3])["adaptive"] is False
 
 
-def test_two_students_get_the_same_drills(tmp_path: Path) -> None:
+def test_two_students_get_the_same_drills(tables: Tables, tmp_path: Path) -> None:
     sheet = decide_sheet("MATH7B", CLASSIC, count=3)
     typed = []
     for p in sheet.items:
-        best = decision_for(p).best  # type: ignore[arg-type]
-        if p.kept is None and len(decision_for(p).keeps) > 1:  # type: ignore[arg-type, union-attr]
+        best = decision_for(tables, p).best  # type: ignore[arg-type]
+        if p.kept is None and len(decision_for(tables, p).keeps) > 1:  # type: ignore[arg-type, union-attr]
             typed.append(" ".join(map(str, best.keep)))
-        if len(decision_for(p).choices_for(best.keep)) > 1:  # type: ignore[arg-type]
+        if len(decision_for(tables, p).choices_for(best.keep)) > 1:  # type: ignore[arg-type]
             typed.append(best.action[0])
     outs = []
     for name in ("Ana", "Ben"):
@@ -357,20 +358,22 @@ def test_json_beside_a_csv_keeps_standard_output_to_the_json(folder: Path, tmp_p
     assert err == f"Wrote 4 rows to {target}.\n"
 
 
-def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(tmp_path: Path) -> None:
+def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(
+    tables: Tables, tmp_path: Path
+) -> None:
     from test_challenge_cli import greedy, perfect, script
 
     from farkle_trainer.engine.rules import PRESETS
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
     folder = tmp_path / "results"
     folder.mkdir()
-    lines, game = script("MATH7B", greedy)
+    lines, game = script(tables, "MATH7B", greedy)
     args = ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(folder / "cleo.json")]
     assert invoke(args, "".join(x + "\n" for x in lines))[0] == 0
     # The two figures, each worked out on its own: an expectation, and one game on these dice.
-    expected = 10 * solve(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
-    _, solver_game = script("MATH7B", perfect)
+    expected = 10 * tables.turn(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
+    _, solver_game = script(tables, "MATH7B", perfect)
     said = [
         f"Perfect play is expected to score {expected:,.2f} over 10 turns (an average over all dice).",
         f"The solver's own game on the class's dice scored {solver_game.banked:,}: one game, not a ceiling.",

@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 import farkle_trainer.cli.classcode as classcode_cli
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.classroom.results import read_result, result_document, write_result
 from farkle_trainer.ui.views.classroom import report_rich, report_text
@@ -132,8 +133,8 @@ def quiz_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_genuine_results_of_every_activity_verify(tmp_path: Path) -> None:
-    lines, game = script("MATH7B", greedy)
+def test_genuine_results_of_every_activity_verify(tables: Tables, tmp_path: Path) -> None:
+    lines, game = script(tables, "MATH7B", greedy)
     assert (
         invoke(
             ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(tmp_path / "c.json")],

@@ -8,22 +8,22 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import farkle_trainer
-from farkle_trainer.engine import gameplan, keeper
+from farkle_trainer.engine import gameplan
 from farkle_trainer.engine.game import kernel
-from farkle_trainer.engine.game.cuts import game_for
+from farkle_trainer.engine.game.rolls import merge_rolls
 from farkle_trainer.engine.game.runs import solve_runs
 from farkle_trainer.engine.game.seats import seats_for
 from farkle_trainer.engine.game.solo import _solve_solo
 from farkle_trainer.engine.game.solve import solve_totals
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk, set_cache_dir
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import disk_tables
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
 pytestmark = pytest.mark.own_table_cache
@@ -32,44 +32,39 @@ CLASSIC = PRESETS["classic"]
 
 
 @pytest.fixture
-def notes() -> Iterator[list[str]]:
-    """The solver's notes, and a compiled loop worked out afresh for the test (and after it)."""
-    said: list[str] = []
-    kernel.compiled_loop.cache_clear()
-    gameplan.listen(said.append)
-    yield said
-    gameplan.listen(None)
-    kernel.compiled_loop.cache_clear()
+def notes() -> list[str]:
+    """The solver's notes, as a front end's listener hears them."""
+    return []
 
 
-def _numpy_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kernel, "compiled_loop", lambda: None)
+def _tables(notes: list[str], data_dir: Path | None = None) -> Tables:
+    """A program's tables as a command builds them, from the environment as it is now."""
+    return Tables(disk_tables(data_dir), listener=notes.append)
 
 
 # -- the same numbers either way
 
 
-def test_a_game_solved_with_numpy_alone_agrees_with_the_compiled_loop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    game = game_for(CLASSIC, 16, 6)  # to 800, opening 300
-    compiled, _ = solve_totals(game)
-    with monkeypatch.context() as patch:
-        _numpy_only(patch)
-        plain, _ = solve_totals(game)
-    assert kernel.compiled_loop() is not None
+def test_a_game_solved_with_numpy_alone_agrees_with_the_compiled_loop(notes: list[str]) -> None:
+    tables = _tables(notes)
+    game = tables.setting(CLASSIC, 16, 6)  # to 800, opening 300
+    loop = tables.loop()
+    assert loop is not None
+    compiled, _ = solve_totals(game, loop=loop)
+    plain, _ = solve_totals(game, loop=None)
     assert np.abs(compiled - plain).max() < 1e-12
 
 
-def test_the_penalty_and_solo_agree_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = game_for(CLASSIC, 12, 0, 10)  # to 600, penalty 500
+def test_the_penalty_and_solo_agree_too(notes: list[str]) -> None:
+    tables = _tables(notes)
+    loop = tables.loop()
+    game = tables.setting(CLASSIC, 12, 0, 10)  # to 600, penalty 500
     start = np.full((12, 12), 0.5)
-    compiled = solve_runs(game, start)
-    solo = _solve_solo(CLASSIC, seats_for(30, 0, 0))
-    with monkeypatch.context() as patch:
-        _numpy_only(patch)
-        plain = solve_runs(game, start)
-        solo_plain = _solve_solo(CLASSIC, seats_for(30, 0, 0))
+    compiled = solve_runs(game, start, loop=loop)
+    rolls = merge_rolls(CLASSIC)
+    solo = _solve_solo(rolls, seats_for(30, 0, 0), loop=loop)
+    plain = solve_runs(game, start, loop=None)
+    solo_plain = _solve_solo(rolls, seats_for(30, 0, 0), loop=None)
     assert np.abs(compiled - plain).max() < 1e-12
     # Expected turns are each solved to within 1e-12 of their size, so within twice that of each other.
     assert (np.abs(solo - solo_plain) / solo).max() < 2e-12
@@ -89,7 +84,7 @@ def test_the_compiled_code_is_kept_once_for_every_data_directory(
     tmp_path: Path, farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
 ) -> None:
     user = tmp_path / "xdg-cache" / "farkle-trainer" / "compiled"  # the user cache (see conftest)
-    loop = kernel.compiled_loop()
+    loop = _tables(notes).loop()
     assert loop is not None and _kept_place() == user
     assert loop.stats.cache_misses  # type: ignore[attr-defined]  # compiled, the first time
     assert list(user.glob("*/kernel._blocks-*.nbi"))
@@ -97,10 +92,9 @@ def test_the_compiled_code_is_kept_once_for_every_data_directory(
     # Another data directory, by the variable or by --data-dir: the code is read back, not compiled.
     monkeypatch.setenv("FARKLE_TRAIN_HOME", str(tmp_path / "another"))
     for data_dir in (None, tmp_path / "student"):
-        set_cache_dir(data_dir)
-        assert keeper.kept_compiled()
-        kernel.compiled_loop.cache_clear()
-        loop = kernel.compiled_loop()
+        tables = _tables(notes, data_dir)
+        assert tables.compiled_kept()
+        loop = tables.loop()
         assert loop is not None and _kept_place() == user
         assert loop.stats.cache_hits and not loop.stats.cache_misses  # type: ignore[attr-defined]
     assert not list(tmp_path.glob("another/**/*.nbi")) and not list(tmp_path.glob("student/**/*.nbi"))
@@ -113,10 +107,11 @@ def test_without_a_user_cache_to_write_the_code_is_kept_beside_the_tables(
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
-    assert not keeper.kept_compiled()
-    assert kernel.compiled_loop() is not None
+    tables = _tables(notes)
+    assert not tables.compiled_kept()
+    assert tables.loop() is not None
     assert _kept_place() == farkle_home / "cache" / "compiled"
-    assert list(_kept_place().glob("*/kernel._blocks-*.nbi")) and keeper.kept_compiled()
+    assert list(_kept_place().glob("*/kernel._blocks-*.nbi")) and tables.compiled_kept()
     assert notes == []
 
 
@@ -124,7 +119,7 @@ def test_a_cache_named_for_the_program_holds_its_compiled_code_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
 ) -> None:
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "shared"))
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     assert _kept_place() == tmp_path / "shared" / "compiled"
     assert notes == []
 
@@ -135,51 +130,49 @@ def test_a_cache_that_cannot_be_written_compiles_for_the_run(
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(blocker / "cache"))
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     assert len(notes) == 1 and "cannot be kept" in notes[0]
 
 
 def test_damaged_compiled_code_is_compiled_anew(farkle_home: Path, notes: list[str]) -> None:
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
     for damage in (data.read_bytes()[: len(data.read_bytes()) // 2], b"\x80\x04 not a pickle at all"):
         (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
         data.write_bytes(damage)
-        kernel.compiled_loop.cache_clear()
-        assert kernel.compiled_loop() is not None
+        assert _tables(notes).loop() is not None
         assert len(notes) == 1 and "could not be read" in notes.pop()
     # Compiled anew, kept anew: the next run reads it back with nothing to say.
-    kernel.compiled_loop.cache_clear()
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     assert notes == []
 
 
 def test_a_place_where_writes_fail_keeps_nothing_and_the_solve_goes_on(
     farkle_home: Path, monkeypatch: pytest.MonkeyPatch, notes: list[str]
 ) -> None:
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     (data,) = _kept_place().glob("*/kernel._blocks-*.nbc")
     shutil.rmtree(_kept_place())
     # The machine code cannot be written (as on a full disk, every write fails): a directory
     # sits in its place, and clearing the place does not help.
     (_kept_place() / data.parent.name / data.name).mkdir(parents=True)
-    monkeypatch.setattr(kernel, "discard_compiled", lambda place: None)
-    kernel.compiled_loop.cache_clear()
-    assert kernel.compiled_loop() is not None
+    tables = _tables(notes)
+    monkeypatch.setattr(tables.keeper, "discard_compiled", lambda place: None)
+    assert tables.loop() is not None
     assert len(notes) == 1 and "cannot be kept" in notes[0]
 
 
 @pytest.mark.parametrize("suffix", ["nbi", "nbc"])
 def test_a_fifo_in_place_of_kept_code_is_treated_as_missing(notes: list[str], suffix: str) -> None:
-    assert kernel.compiled_loop() is not None
+    assert _tables(notes).loop() is not None
     (kept,) = _kept_place().glob(f"*/kernel._blocks-*.{suffix}")
     kept.unlink()
     os.mkfifo(kept)  # opened to be read, it waits for a writer that never comes
     # A FIFO is not kept code: the estimate before a solve counts the compilation.
-    assert DiskTables().compiled_kept() == (suffix == "nbc")
-    kernel.compiled_loop.cache_clear()
+    tables = _tables(notes)
+    assert tables.compiled_kept() == (suffix == "nbc")
     loops: list[kernel.Loop | None] = []
-    compiling = threading.Thread(target=lambda: loops.append(kernel.compiled_loop()), daemon=True)
+    compiling = threading.Thread(target=lambda: loops.append(tables.loop()), daemon=True)
     compiling.start()
     compiling.join(60)
     if compiling.is_alive():
@@ -188,7 +181,7 @@ def test_a_fifo_in_place_of_kept_code_is_treated_as_missing(notes: list[str], su
         pytest.fail(f"the compiled loop waited on a FIFO at {kept.name}")
     assert loops[0] is not None and notes == []
     # Compiled anew and kept as a file in its place.
-    assert kept.is_file() and DiskTables().compiled_kept()
+    assert kept.is_file() and _tables(notes).compiled_kept()
 
 
 def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
@@ -198,10 +191,10 @@ def test_without_a_compiler_the_solve_uses_numpy_and_says_so(
         raise RuntimeError("no LLVM here")
 
     monkeypatch.setattr(kernel, "_compile", broken)
-    assert kernel.compiled_loop() is None
+    tables = _tables(notes)
+    assert tables.loop() is None
     assert len(notes) == 1 and "solving with numpy" in notes[0] and "no LLVM here" in notes[0]
-    game = game_for(CLASSIC, 8, 0)
-    w, _ = solve_totals(game)
+    w, _ = solve_totals(tables.setting(CLASSIC, 8, 0), loop=tables.loop())
     assert 0.5 < w[0, 0] < 0.7
 
 
@@ -216,21 +209,22 @@ def test_numba_told_to_compile_nothing_solves_with_numpy_and_says_so(
         monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     else:
         monkeypatch.setattr(numba.config, "DISABLE_JIT", 1)
-    assert kernel.compiled_loop() is None
+    tables = _tables(notes)
+    assert tables.loop() is None
     assert len(notes) == 1 and "NUMBA_DISABLE_JIT" in notes[0] and "solving with numpy" in notes[0]
-    game = game_for(CLASSIC, 8, 0)
-    w, _ = solve_totals(game)
+    w, _ = solve_totals(tables.setting(CLASSIC, 8, 0), loop=tables.loop())
     assert 0.5 < w[0, 0] < 0.7
 
 
 def test_the_estimate_knows_numba_told_to_compile_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     large = (gameplan.Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0),)
+    tables = Tables(disk_tables())
     monkeypatch.setattr(gameplan, "find_spec", lambda name: None)  # as without numba
-    numpy_alone = gameplan.seconds(large, busy=1.0)
+    numpy_alone = tables.estimate(large).total
     monkeypatch.undo()
     for off, said in (("0", False), ("", False), ("yes", False), ("1", True)):
         monkeypatch.setenv("NUMBA_DISABLE_JIT", off)
-        assert (gameplan.seconds(large, busy=1.0) == numpy_alone) == said
+        assert (tables.estimate(large).total == numpy_alone) == said
 
 
 # -- a read-only install
@@ -294,8 +288,3 @@ def test_a_read_only_install_with_a_cache_it_cannot_write_still_plays(tmp_path: 
     notes = [line for line in run.stderr.splitlines() if "compiled code" in line]
     assert len(notes) == 1 and "cannot be kept" in notes[0], run.stderr
     assert not list(tmp_path.rglob("*.nbi"))
-
-
-def test_the_disk_cache_is_in_place_for_the_other_tests() -> None:
-    keep_tables_on_disk()
-    assert kernel.compiled_loop() is not None

@@ -15,11 +15,12 @@ from matches import person, play_out
 from profiles import examples
 
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
-from farkle_trainer.engine.game import GameTable, solve_game
+from farkle_trainer.engine.game import GameTable
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.scoring import score, score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import Objective, Solution, solve
+from farkle_trainer.engine.solver import Objective, Solution
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
@@ -71,9 +72,9 @@ def test_easy_respects_the_opening_minimum_and_plays_to_pass_in_its_last_turn() 
     assert computers.choose(state).action == "bank"
 
 
-def _expected_values(state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
+def _expected_values(tables: Tables, state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
     opening = state.setup.opening if state.scores[state.seat] == 0 else 0
-    sol = solve(state.rules, Objective.expected(opening=opening))
+    sol = tables.turn(state.rules, Objective.expected(opening=opening))
     out = {}
     for s in score_table(state.rules).selections(counts_of(state.roll)):
         t, n = state.points + s.points, (len(state.roll) - len(s.dice)) or 6
@@ -92,9 +93,9 @@ def _expected_values(state: m.MatchState) -> dict[tuple[tuple[int, ...], str], f
         ((1, 5, 5, 2, 3), 250, 350),
     ],
 )
-def test_medium_plays_the_best_expected_score(roll, points, opening) -> None:
+def test_medium_plays_the_best_expected_score(tables: Tables, roll, points, opening) -> None:
     state = showing((ANN, MEDIUM), roll, points=points, opening=opening)
-    values = _expected_values(state)
+    values = _expected_values(tables, state)
     choice = computers.choose(state)
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 
@@ -135,13 +136,13 @@ def rolling(sol: Solution, t: int, n: int, farkle: int, opening: int) -> float:
     return total
 
 
-def medium_values(state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
+def medium_values(tables: Tables, state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
     """Every play of the dice showing, valued by the expected turn score of the rules in force:
     a Farkle that would be the third in a row costs the penalty, at most what is banked."""
     banked = state.scores[state.seat]
     farkle = -min(state.setup.penalty, banked) if state.farkles[state.seat] == 2 else 0
     opening = 0 if banked else state.setup.opening
-    sol = solve(state.rules, Objective.expected(opening=opening, farkle_value=farkle))
+    sol = tables.turn(state.rules, Objective.expected(opening=opening, farkle_value=farkle))
     values = {}
     for kept, points in set_asides(counts_of(state.roll)):
         t, n = state.points + points, (len(state.roll) - len(kept)) or 6
@@ -162,11 +163,11 @@ def medium_on(roll, points: int, banked: int, farkles: int, penalty: int, openin
 
 
 @pytest.mark.parametrize("penalty", [500, 1_000])
-def test_medium_on_its_third_farkle_in_a_row_counts_the_penalty(penalty: int) -> None:
+def test_medium_on_its_third_farkle_in_a_row_counts_the_penalty(tables: Tables, penalty: int) -> None:
     # On 500 after two Farkles in a row, one 1 kept to roll 5 dice on is worth 309.5 once a
     # Farkle costs the 500: banking 1 1 2 2 2 for 400 is better.
     state = medium_on((1, 1, 2, 2, 2, 4), 0, 500, 2, penalty)
-    values = medium_values(state)
+    values = medium_values(tables, state)
     assert values[((1,), "roll")] == pytest.approx(309.5, abs=0.05)
     assert max(values, key=values.__getitem__) == ((1, 1, 2, 2, 2), "bank")
     assert computers.choose(state) == computers.Choice((1, 1, 2, 2, 2), "bank")
@@ -184,11 +185,11 @@ def test_medium_on_its_third_farkle_in_a_row_counts_the_penalty(penalty: int) ->
     opening=st.sampled_from([0, 350, 500]),
 )
 def test_medium_plays_the_best_expected_score_of_the_rules_in_force(
-    roll: list[int], points: int, banked: int, farkles: int, penalty: int, opening: int
+    tables: Tables, roll: list[int], points: int, banked: int, farkles: int, penalty: int, opening: int
 ) -> None:
     assume(set_asides(counts_of(roll)))
     state = medium_on(roll, points, banked, farkles, penalty, opening)
-    values = medium_values(state)
+    values = medium_values(tables, state)
     choice = computers.choose(state)
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 
@@ -207,8 +208,8 @@ def chances(
     return found
 
 
-def test_hard_plays_the_best_chance_of_winning() -> None:
-    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+def test_hard_plays_the_best_chance_of_winning(tables: Tables) -> None:
+    table = tables.game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     for roll, points, scores in (
         ((1, 5, 2, 2, 3, 6), 0, (0, 0)),
         ((1, 5, 5), 300, (1_500, 200)),
@@ -220,8 +221,8 @@ def test_hard_plays_the_best_chance_of_winning() -> None:
         assert value[(choice.keep, choice.action)] == pytest.approx(max(value.values()), abs=1e-12)
 
 
-def test_hard_plays_its_last_turn_to_pass_the_leader() -> None:
-    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+def test_hard_plays_its_last_turn_to_pass_the_leader(tables: Tables) -> None:
+    table = tables.game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     state = showing((ANN, HARD), (1, 5, 5, 2, 3, 4), points=0, scores=(2_300, 1_500), last=True)
     choice = computers.choose(state)
     best = max(
@@ -233,8 +234,8 @@ def test_hard_plays_its_last_turn_to_pass_the_leader() -> None:
     assert computers.choose(state) == computers.Choice((1, 5), "bank")  # 2,450 passes 2,300
 
 
-def test_hard_with_more_players_plays_against_the_leader() -> None:
-    table = solve_game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
+def test_hard_with_more_players_plays_against_the_leader(tables: Tables) -> None:
+    table = tables.game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     players = (ANN, HARD, Player("Bob"))
     for roll, points, scores in (((5, 2), 300, (1_750, 1_200, 300)), ((1, 2, 3), 450, (200, 1_000, 1_850))):
         state = showing(players, roll, points=points, scores=scores)

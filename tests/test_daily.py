@@ -13,6 +13,7 @@ import pytest
 from factories import interactive_frontend
 from prompt_toolkit.input import PipeInput
 
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.training.games import daily, dice, play, tenturns
@@ -450,18 +451,20 @@ def test_a_decision_and_its_saved_state_are_kept_together() -> None:
     assert events == ["save", "save", "save-grouped", "decided-grouped", "save"]
 
 
-def test_the_account_splits_a_score_into_play_and_dice() -> None:
+def test_the_account_splits_a_score_into_play_and_dice(tables: Tables) -> None:
     """Luck is the sum, over every roll, of how far the roll moved the turn's expected score."""
     from farkle_trainer.engine.plays import hint
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
-    solution = solve(TEN_TURNS.rules, Objective.expected())
+    solution = tables.turn(TEN_TURNS.rules, Objective.expected())
     source = dice.daily_source(DAY)
     state = game.new_match(TEN_TURNS)
     while not state.over:  # keep every scoring die, roll on while 3 or more dice are left
         state = game.roll(state, source)
         while state.phase == "pick":
-            keep = max(hint(state.roll, state.points, TEN_TURNS.rules).plays, key=lambda p: len(p.keep)).keep
+            keep = max(
+                hint(tables, state.roll, state.points, TEN_TURNS.rules).plays, key=lambda p: len(p.keep)
+            ).keep
             state = game.set_aside(state, keep)
             state = game.roll_on(state, source) if state.dice >= 3 else game.bank(state)
     reviews = review(state)
@@ -469,7 +472,7 @@ def test_the_account_splits_a_score_into_play_and_dice() -> None:
     luck = 0.0
     for move in state.log:
         before = solution.roll_value(move.points, len(move.roll))
-        best = hint(move.roll, move.points, TEN_TURNS.rules).best
+        best = hint(tables, move.roll, move.points, TEN_TURNS.rules).best
         luck += (0.0 if best is None else best.value.best) - before
     assert a.luck == pytest.approx(luck, abs=1e-6)
     assert a.perfect_expected == pytest.approx(10 * solution.roll_value(0, 6))

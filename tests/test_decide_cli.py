@@ -17,7 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Grading, Position, decision_for, grade
 from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.scoring import score
-from farkle_trainer.engine.solver import solve
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills import session as drill_session
 from farkle_trainer.training.drills.drills import Plan, summarize
@@ -39,9 +39,9 @@ def planned(
     return list(plan)
 
 
-def answer_lines(p: Position, keep: tuple[int, ...], action: str) -> list[str]:
+def answer_lines(tables: Tables, p: Position, keep: tuple[int, ...], action: str) -> list[str]:
     """What a player types for a play: the dice when asked, then b or r when asked."""
-    d = decision_for(p)
+    d = decision_for(tables, p)
     lines = []
     if p.kept is None and len(d.keeps) > 1:
         lines.append(" ".join(map(str, keep)))
@@ -50,11 +50,13 @@ def answer_lines(p: Position, keep: tuple[int, ...], action: str) -> list[str]:
     return lines
 
 
-def best_answers(drills: list[Position]) -> str:
+def best_answers(tables: Tables, drills: list[Position]) -> str:
     lines = [
         line
         for p in drills
-        for line in answer_lines(p, decision_for(p).best.keep, decision_for(p).best.action)
+        for line in answer_lines(
+            tables, p, decision_for(tables, p).best.keep, decision_for(tables, p).best.action
+        )
     ]
     return "".join(f"{line}\n" for line in lines)
 
@@ -74,9 +76,9 @@ def answers_in(home: Path) -> list[dict[str, object]]:
 # -- plain: a pipe or --plain
 
 
-def test_a_plain_session_played_perfectly(farkle_home: Path) -> None:
+def test_a_plain_session_played_perfectly(tables: Tables, farkle_home: Path) -> None:
     drills = planned(7, 4)
-    code, out, err = run(["--seed", "7", "--count", "4", "--plain"], best_answers(drills))
+    code, out, err = run(["--seed", "7", "--count", "4", "--plain"], best_answers(tables, drills))
     assert code == 0, err
     assert out.count("Best: that is the best play.") == 4
     assert "Decision 1 of 4" in out and "Decision 4 of 4" in out
@@ -90,14 +92,14 @@ def test_a_plain_session_played_perfectly(farkle_home: Path) -> None:
     assert [r["topic"] for r in rows] == [p.kind for p in drills]
 
 
-def test_the_grading_shows_both_values_the_loss_and_the_top_plays() -> None:
+def test_the_grading_shows_both_values_the_loss_and_the_top_plays(tables: Tables) -> None:
     drills = planned(7, 1)
     (p,) = drills
-    d = decision_for(p)
+    d = decision_for(tables, p)
     worst = d.choices[-1]
     code, out, _ = run(
         ["--seed", "7", "--count", "1", "--plain"],
-        "\n".join(answer_lines(p, worst.keep, worst.action)) + "\n",
+        "\n".join(answer_lines(tables, p, worst.keep, worst.action)) + "\n",
     )
     assert code == 0
     g = grade(d, worst.keep, worst.action)
@@ -108,15 +110,15 @@ def test_the_grading_shows_both_values_the_loss_and_the_top_plays() -> None:
     assert "Top plays (" in out and "<- your play" in out
 
 
-def test_a_pick_that_does_not_score_is_refused_and_asked_again(farkle_home: Path) -> None:
+def test_a_pick_that_does_not_score_is_refused_and_asked_again(tables: Tables, farkle_home: Path) -> None:
     drills = planned(7, 6)
     number, p = next(
-        (i, p) for i, p in enumerate(drills) if p.kept is None and len(decision_for(p).keeps) > 1
+        (i, p) for i, p in enumerate(drills) if p.kept is None and len(decision_for(tables, p).keeps) > 1
     )
     dead = next(face for face in p.roll if score([face], CLASSIC) is None)
-    before = best_answers(drills[:number])
-    best = decision_for(p).best
-    typed = before + f"{dead}\nx\n" + "\n".join(answer_lines(p, best.keep, best.action)) + "\n"
+    before = best_answers(tables, drills[:number])
+    best = decision_for(tables, p).best
+    typed = before + f"{dead}\nx\n" + "\n".join(answer_lines(tables, p, best.keep, best.action)) + "\n"
     code, out, _ = run(["--seed", "7", "--count", str(number + 1), "--plain"], typed)
     assert code == 0
     assert f"(cannot set aside {dead}: a single {dead} scores nothing: {dead}s score only" in out
@@ -125,11 +127,11 @@ def test_a_pick_that_does_not_score_is_refused_and_asked_again(farkle_home: Path
     assert len(answers_in(farkle_home)) == number + 1  # refused picks are not answers
 
 
-def test_bank_or_roll_in_words_or_letters() -> None:
+def test_bank_or_roll_in_words_or_letters(tables: Tables) -> None:
     drills = planned(3, 4, ("bank-or-roll",))
     words = []
     for p in drills:
-        best = decision_for(p).best
+        best = decision_for(tables, p).best
         words.append("bank" if best.action == "bank" else "roll")
     code, out, _ = run(
         ["--seed", "3", "--count", "4", "--kind", "bank-or-roll", "--plain"], "\n".join(words) + "\n"
@@ -139,9 +141,9 @@ def test_bank_or_roll_in_words_or_letters() -> None:
     assert all(line.startswith("Decision") is False or "bank or roll" in line for line in out.splitlines())
 
 
-def test_eof_ends_the_session_keeping_what_was_answered(farkle_home: Path) -> None:
+def test_eof_ends_the_session_keeping_what_was_answered(tables: Tables, farkle_home: Path) -> None:
     drills = planned(7, 5)
-    code, out, _ = run(["--seed", "7", "--count", "5", "--plain"], best_answers(drills[:2]))
+    code, out, _ = run(["--seed", "7", "--count", "5", "--plain"], best_answers(tables, drills[:2]))
     assert code == 0
     assert "Stopped after 2 of 5 decisions; every answer given is saved." in out
     assert "Session: 2 decisions" in out
@@ -156,9 +158,11 @@ def test_eof_before_any_answer() -> None:
     assert "No decisions made, so nothing was recorded." in out
 
 
-def test_ctrl_c_shows_the_summary_and_exits_130(farkle_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_shows_the_summary_and_exits_130(
+    tables: Tables, farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     drills = planned(7, 5)
-    typed = best_answers(drills[:2]).splitlines()
+    typed = best_answers(tables, drills[:2]).splitlines()
     read = PlainFrontend._read
     calls = {"n": 0}
 
@@ -175,9 +179,9 @@ def test_ctrl_c_shows_the_summary_and_exits_130(farkle_home: Path, monkeypatch: 
     assert len(answers_in(farkle_home)) == 2
 
 
-def test_decisions_are_progress_never_stats(farkle_home: Path) -> None:
+def test_decisions_are_progress_never_stats(tables: Tables, farkle_home: Path) -> None:
     drills = planned(11, 8)
-    run(["--seed", "11", "--count", "8", "--plain"], best_answers(drills))
+    run(["--seed", "11", "--count", "8", "--plain"], best_answers(tables, drills))
     rows = answers_in(farkle_home)
     assert len(rows) == 8
     with Store.open(farkle_home) as store:
@@ -191,13 +195,13 @@ def test_decisions_are_progress_never_stats(farkle_home: Path) -> None:
         assert row["unit"] == ("percentage points" if p.kind == "final-round" else "points")
 
 
-def test_a_mistake_is_recorded_with_its_points_lost(farkle_home: Path) -> None:
+def test_a_mistake_is_recorded_with_its_points_lost(tables: Tables, farkle_home: Path) -> None:
     (p,) = planned(7, 1, ("keep",))
-    d = decision_for(p)
+    d = decision_for(tables, p)
     worst = d.choices[-1]
     run(
         ["--seed", "7", "--count", "1", "--kind", "keep", "--plain"],
-        "\n".join(answer_lines(p, worst.keep, worst.action)) + "\n",
+        "\n".join(answer_lines(tables, p, worst.keep, worst.action)) + "\n",
     )
     (row,) = answers_in(farkle_home)
     g = grade(d, worst.keep, worst.action)
@@ -205,22 +209,22 @@ def test_a_mistake_is_recorded_with_its_points_lost(farkle_home: Path) -> None:
     assert row["answer"] == view.play_words(p, worst) and row["correct_answer"] == view.play_words(p, d.best)
 
 
-def test_strategy_mode_shows_the_threshold() -> None:
+def test_strategy_mode_shows_the_threshold(tables: Tables) -> None:
     drills = planned(7, 3, ("bank-or-roll",))
     code, out, _ = run(
         ["--seed", "7", "--count", "3", "--kind", "bank-or-roll", "--strategy", "--plain"],
-        best_answers(drills),
+        best_answers(tables, drills),
     )
     assert code == 0
     assert out.count("Strategy: with ") == 3
 
 
-def test_kind_and_level_choose_the_drills() -> None:
+def test_kind_and_level_choose_the_drills(tables: Tables) -> None:
     drills = planned(5, 3, ("opening", "final-round"), "easy")
     assert {p.kind for p in drills} <= {"opening", "final-round"}
     code, out, _ = run(
         ["--seed", "5", "--count", "3", "--kind", "opening,final-round", "--level", "easy", "--plain"],
-        best_answers(drills),
+        best_answers(tables, drills),
     )
     assert code == 0 and out.count("Best: that is the best play.") == 3
 
@@ -270,12 +274,12 @@ def test_a_count_or_seed_out_of_range_is_refused_as_score_and_worksheet_refuse_i
 # -- adapting across sessions
 
 
-def test_a_missed_position_comes_back_next_session(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missed_position_comes_back_next_session(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Position] = []
 
     def play(front: object, view: object, p: Position, number: int, count: int) -> Grading:
         asked.append(p)
-        d = decision_for(p)
+        d = decision_for(tables, p)
         choice = d.choices[-1] if miss else d.best
         return grade(d, choice.keep, choice.action)
 
@@ -344,9 +348,9 @@ def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
         play_drill(front, p, 2, 2)
 
 
-def test_rich_views_render() -> None:
+def test_rich_views_render(tables: Tables) -> None:
     p = Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
-    d = decision_for(p)
+    d = decision_for(tables, p)
     g = grade(d, (5,), "bank")
     console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
     console.print(view.situation_rich(p, 2, 5))
@@ -360,15 +364,15 @@ def test_rich_views_render() -> None:
     assert "Worst decision: number 1 (final round)." in text
 
 
-def test_a_keep_mistake_says_why_the_best_play_is_better() -> None:
+def test_a_keep_mistake_says_why_the_best_play_is_better(tables: Tables) -> None:
     from fractions import Fraction
 
     from farkle_trainer.engine.decisions import strategy_notes
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
     p = Position(CLASSIC, "keep", 0, (1, 5, 2, 2, 3, 6))
-    g = grade(decision_for(p), (1, 5), "roll")
-    solution = solve(CLASSIC, Objective.expected())
+    g = grade(decision_for(tables, p), (1, 5), "roll")
+    solution = tables.turn(CLASSIC, Objective.expected())
     # Independent: rolling n dice Farkles with these exact chances; the values are the solver's.
     farkle = {5: Fraction(25, 324), 4: Fraction(17, 108)}
     best_roll, mine_roll = solution.roll_value(100, 5), solution.roll_value(150, 4)
@@ -380,7 +384,7 @@ def test_a_keep_mistake_says_why_the_best_play_is_better() -> None:
         f"next roll Farkles; rolling on is worth {mine_roll:,.2f}, banking 150 is worth 150.00 "
         "(expected turn score).",
     ]
-    notes = strategy_notes(g)
+    notes = strategy_notes(tables, g)
     text = view.grading_text(g, notes)
     assert all(line in text.splitlines() for line in lines)
     assert "Strategy for the best play, keep 1: with 5 dice to roll" in text
@@ -390,7 +394,7 @@ def test_a_keep_mistake_says_why_the_best_play_is_better() -> None:
     rich = console.export_text()
     assert all(line in rich for line in lines)
     # Only the action was wrong: the values already say why.
-    g = grade(decision_for(p), (1,), "bank")
+    g = grade(decision_for(tables, p), (1,), "bank")
     assert "The best play, keep" not in view.grading_text(g)
 
 
@@ -406,9 +410,9 @@ def test_final_round_strategy_is_said_once(farkle_home: Path) -> None:
     assert "Strategy: in the final round only passing counts: roll until the turn reaches 850" in out
 
 
-def test_gives_up_is_positive_with_its_unit_in_both_front_ends() -> None:
+def test_gives_up_is_positive_with_its_unit_in_both_front_ends(tables: Tables) -> None:
     p = Position(CLASSIC, "final-round", 0, (4, 6, 6, 4, 4, 5), leader=10_050, banked=9_050)
-    d = decision_for(p)
+    d = decision_for(tables, p)
     g = grade(d, (4, 4, 4, 5), "bank")
     second = d.choices[1]
     up = 100 * (d.best.value.amount - second.value.amount)
@@ -480,9 +484,9 @@ def test_final_rounds_under_a_small_target(tmp_path: Path, target: int, seeds: t
         assert "Decision 1 of 3: final round (small rules)" in out
 
 
-def test_the_worst_decision_reads_without_stacked_brackets() -> None:
+def test_the_worst_decision_reads_without_stacked_brackets(tables: Tables) -> None:
     p = Position(CLASSIC, "bank-or-roll", 2000 - 1000, (1, 1, 1), kept=(1, 1, 1))
-    d = decision_for(p)
+    d = decision_for(tables, p)
     bank = d.choice((1, 1, 1), "bank")
     g = grade(d, bank.keep, bank.action)
     lines = view.summary_text(summarize([g]), planned=1)
@@ -490,11 +494,14 @@ def test_the_worst_decision_reads_without_stacked_brackets() -> None:
     assert f"Best: roll all 6 again (hot dice), worth {d.best.value.amount:,.2f}." in lines
 
 
-def test_data_dir_keeps_the_solver_cache_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    answers = best_answers(planned(1, 1))
+def test_data_dir_keeps_the_solver_cache_too(
+    tables: Tables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = best_answers(tables, planned(1, 1))
     # Solved in memory just now; forget that, so the command solves and writes its own tables.
-    solve.cache_clear()
-    decision_for.cache_clear()
+    from farkle_trainer.engine.tables import shared
+
+    shared().forget()
     user_cache = tmp_path / "user-cache"
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(user_cache))
     data = tmp_path / "student"

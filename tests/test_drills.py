@@ -29,7 +29,8 @@ from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.drills import drills as drills_module
 from farkle_trainer.training.drills.drills import (
     LEVEL_GAPS,
@@ -47,20 +48,20 @@ CLASSIC = load_rules("classic")
 MULTIPLIER = load_rules("multiplier")
 
 
-def values(position: Position) -> dict[tuple[tuple[int, ...], str], float]:
-    return {(c.keep, c.action): c.value.amount for c in decision_for(position).choices}
+def values(tables: Tables, position: Position) -> dict[tuple[tuple[int, ...], str], float]:
+    return {(c.keep, c.action): c.value.amount for c in decision_for(tables, position).choices}
 
 
 # -- hand-checked positions
 
 
-def test_keep_the_1_under_multiplier() -> None:
+def test_keep_the_1_under_multiplier(tables: Tables) -> None:
     """The seed's example: from 1-5-2-2-3-6, keeping only the 1 is worth about 400, 1 and 5 about 310."""
     p = Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6))
-    v = values(p)
+    v = values(tables, p)
     assert v[(1,), "roll"] == pytest.approx(400, abs=5)
     assert v[(1, 5), "roll"] == pytest.approx(310, abs=5)
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert (d.best.keep, d.best.action) == ((1,), "roll")
     best = grade(d, (1,), "roll")
     assert best.grade == "best" and best.lost == 0 and best.right
@@ -72,11 +73,11 @@ def test_keep_the_1_under_multiplier() -> None:
     assert grade(d, (1, 5), "bank").lost == pytest.approx(v[(1,), "roll"] - 150)
 
 
-def by_hand_roll_value(t: int, n: int) -> float:
+def by_hand_roll_value(tables: Tables, t: int, n: int) -> float:
     """Rolling ``n`` dice at ``t`` under classic, over all 6**n ordered outcomes, played on
     perfectly afterwards (the solver's values after each set-aside)."""
     table = score_table(CLASSIC)
-    after = solve(CLASSIC, Objective.expected())
+    after = tables.turn(CLASSIC, Objective.expected())
     total = 0.0
     for dice in product(range(1, 7), repeat=n):
         options = [
@@ -86,36 +87,36 @@ def by_hand_roll_value(t: int, n: int) -> float:
     return total / 6**n
 
 
-def test_two_dice_at_250_bank_one_die_at_250_roll() -> None:
+def test_two_dice_at_250_bank_one_die_at_250_roll(tables: Tables) -> None:
     two = Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,))
     one = Position(CLASSIC, "bank-or-roll", 200, (4, 5), kept=(5,))
     assert two.at_stake == one.at_stake == 250
     assert (two.dice_to_roll, one.dice_to_roll) == (2, 1)
-    v2, v1 = values(two), values(one)
+    v2, v1 = values(tables, two), values(tables, one)
     assert v2[(5,), "bank"] == v1[(5,), "bank"] == 250
-    assert v2[(5,), "roll"] == pytest.approx(by_hand_roll_value(250, 2))
-    assert v1[(5,), "roll"] == pytest.approx(by_hand_roll_value(250, 1))
+    assert v2[(5,), "roll"] == pytest.approx(by_hand_roll_value(tables, 250, 2))
+    assert v1[(5,), "roll"] == pytest.approx(by_hand_roll_value(tables, 250, 1))
     # One die: a 1 or a 5 (one chance in three) scores and brings hot dice.
-    hot = solve(CLASSIC, Objective.expected())
+    hot = tables.turn(CLASSIC, Objective.expected())
     assert v1[(5,), "roll"] == pytest.approx((hot.value_after(350, 6) + hot.value_after(300, 6)) / 6)
-    assert decision_for(two).best.action == "bank" and decision_for(one).best.action == "roll"
-    close = grade(decision_for(two), (5,), "roll")
+    assert decision_for(tables, two).best.action == "bank" and decision_for(tables, one).best.action == "roll"
+    close = grade(decision_for(tables, two), (5,), "roll")
     assert close.lost == pytest.approx(0.83, abs=0.01) and close.grade == "fine" and close.right
-    costly = grade(decision_for(one), (5,), "bank")
+    costly = grade(decision_for(tables, one), (5,), "bank")
     assert costly.lost == pytest.approx(39.41, abs=0.01) and costly.grade == "mistake"
 
 
-def test_hot_dice_at_2000_rolls_six() -> None:
+def test_hot_dice_at_2000_rolls_six(tables: Tables) -> None:
     p = Position(CLASSIC, "bank-or-roll", 1000, (1, 1, 1), kept=(1, 1, 1))
     assert p.at_stake == 2000 and p.dice_to_roll == 6
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert d.best.action == "roll" and d.best.hot_dice
-    assert d.best.value.amount == pytest.approx(by_hand_roll_value(2000, 6))
+    assert d.best.value.amount == pytest.approx(by_hand_roll_value(tables, 2000, 6))
 
 
-def test_a_bank_or_roll_drill_only_offers_its_set_aside() -> None:
+def test_a_bank_or_roll_drill_only_offers_its_set_aside(tables: Tables) -> None:
     p = Position(CLASSIC, "bank-or-roll", 0, (1, 5, 2, 2, 3, 6), kept=(1,))
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert {c.keep for c in d.choices} == {(1,)} and len(d.choices) == 2
     with pytest.raises(DrillError, match="not a play"):
         grade(d, (1, 5), "roll")
@@ -124,26 +125,26 @@ def test_a_bank_or_roll_drill_only_offers_its_set_aside() -> None:
 # -- final round: the chance of passing, not the expected score
 
 
-def test_final_round_banks_only_when_it_passes() -> None:
+def test_final_round_banks_only_when_it_passes(tables: Tables) -> None:
     p = Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
     assert p.need == 1050 and p.unit == "chance"
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert (d.best.keep, d.best.action) == ((5,), "roll")
     # The expected score says bank 550 with three dice left; in the final round that loses.
-    assert hint((5, 2, 3, 4), 500, CLASSIC).best.value.action == "bank"
-    reach = solve(CLASSIC, Objective.reach(1050))
+    assert hint(tables, (5, 2, 3, 4), 500, CLASSIC).best.value.action == "bank"
+    reach = tables.turn(CLASSIC, Objective.reach(1050))
     assert d.best.value.amount == pytest.approx(reach.roll_value(550, 3))
     banked = grade(d, (5,), "bank")
     assert banked.chosen.value.amount == 0.0
     assert banked.lost == pytest.approx(100 * d.best.value.amount) and banked.grade == "blunder"
 
 
-def test_final_round_keeps_differently_from_expected_score() -> None:
+def test_final_round_keeps_differently_from_expected_score(tables: Tables) -> None:
     """Needing 500 from 1-2-2-5: the 1 alone is best for points, the 1 and the 5 for passing."""
-    assert hint((1, 2, 2, 5), 0, CLASSIC).best.keep == (1,)
+    assert hint(tables, (1, 2, 2, 5), 0, CLASSIC).best.keep == (1,)
     p = Position(CLASSIC, "final-round", 0, (1, 2, 2, 5), leader=10_000, banked=9_550)
     assert p.need == 500  # passing 10,000 from 9,550 takes 451, and points come in fifties
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert (d.best.keep, d.best.action) == ((1, 5), "roll")
     g = grade(d, (1,), "roll")
     assert g.lost == pytest.approx(0.96, abs=0.01)  # percentage points
@@ -160,36 +161,36 @@ def test_final_round_need_is_strictly_more_than_the_lead() -> None:
 # -- the opening minimum
 
 
-def test_opening_minimum_forbids_banking_below_it() -> None:
+def test_opening_minimum_forbids_banking_below_it(tables: Tables) -> None:
     p = Position(CLASSIC, "opening", 350, (1, 3, 5, 4), opening=500)
-    v = values(p)
+    v = values(tables, p)
     assert ((1,), "bank") not in v and ((5,), "bank") not in v  # 450 and 400: below 500
     assert v[(1, 5), "bank"] == 500
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert (d.best.keep, d.best.action) == ((1, 5), "bank")
     with pytest.raises(DrillError, match="cannot bank 450"):
         grade(d, (1,), "bank")
     # Without the minimum, banking 450 is allowed and is second best.
-    free = values(Position(CLASSIC, "keep", 350, (1, 3, 5, 4)))
+    free = values(tables, Position(CLASSIC, "keep", 350, (1, 3, 5, 4)))
     assert free[(1,), "bank"] == 450
 
 
-def test_opening_values_are_the_solvers() -> None:
+def test_opening_values_are_the_solvers(tables: Tables) -> None:
     p = Position(CLASSIC, "opening", 0, (1, 5, 2, 2, 3, 6), opening=500)
-    h = hint((1, 5, 2, 2, 3, 6), 0, CLASSIC, opening=500)
-    v = values(p)
+    h = hint(tables, (1, 5, 2, 2, 3, 6), 0, CLASSIC, opening=500)
+    v = values(tables, p)
     assert v == {(x.keep, "roll"): x.expected.roll for x in h.plays}
     assert v[(1,), "roll"] == pytest.approx(370.34, abs=0.01)
-    assert v[(1,), "roll"] < values(Position(CLASSIC, "keep", 0, (1, 5, 2, 2, 3, 6)))[(1,), "roll"]
+    assert v[(1,), "roll"] < values(tables, Position(CLASSIC, "keep", 0, (1, 5, 2, 2, 3, 6)))[(1,), "roll"]
 
 
-def test_a_forced_decision_is_not_worth_asking() -> None:
+def test_a_forced_decision_is_not_worth_asking(tables: Tables) -> None:
     # 400 under a 500 opening, only the 5 scores: set it aside and roll, nothing else is legal.
     forced = Position(CLASSIC, "opening", 350, (5, 2, 3), opening=500)
-    d = decision_for(forced)
+    d = decision_for(tables, forced)
     assert len(d.choices) == 1 and d.forced and not worth_asking(d)
     # A keep drill needs a choice of dice, not only bank or roll.
-    one_keep = decision_for(Position(CLASSIC, "keep", 0, (5, 2, 3)))
+    one_keep = decision_for(tables, Position(CLASSIC, "keep", 0, (5, 2, 3)))
     assert not one_keep.forced and not worth_asking(one_keep)
 
 
@@ -249,9 +250,11 @@ def test_rating_scale(loss: float, rating: str) -> None:
     assert rating_for(loss) == rating
 
 
-def test_summary_counts_averages_and_the_worst_decision() -> None:
-    keep = decision_for(Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6)))
-    final = decision_for(Position(CLASSIC, "final-round", 0, (1, 2, 2, 5), leader=10_000, banked=9_550))
+def test_summary_counts_averages_and_the_worst_decision(tables: Tables) -> None:
+    keep = decision_for(tables, Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6)))
+    final = decision_for(
+        tables, Position(CLASSIC, "final-round", 0, (1, 2, 2, 5), leader=10_000, banked=9_550)
+    )
     gradings = [grade(keep, (1,), "roll"), grade(keep, (1, 5), "roll"), grade(final, (1,), "roll")]
     s = summarize(gradings)
     assert s.decisions == 3 and (s.point_decisions, s.chance_decisions) == (2, 1)
@@ -266,21 +269,23 @@ def test_summary_counts_averages_and_the_worst_decision() -> None:
     assert summarize([]).decisions == 0 and summarize([]).rating is None
 
 
-def test_strategy_notes_name_the_threshold() -> None:
-    two = decision_for(Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,)))
-    (note,) = strategy_notes(grade(two, (5,), "roll"))
+def test_strategy_notes_name_the_threshold(tables: Tables) -> None:
+    two = decision_for(tables, Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,)))
+    (note,) = strategy_notes(tables, grade(two, (5,), "roll"))
     assert (note.dice_to_roll, note.roll_while_at_most, note.points_after, note.action) == (
         2,
         200,
         250,
         "bank",
     )
-    keep = decision_for(Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6)))
-    notes = strategy_notes(grade(keep, (1, 5), "roll"))
+    keep = decision_for(tables, Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6)))
+    notes = strategy_notes(tables, grade(keep, (1, 5), "roll"))
     # The seed's thresholds: five dice 3,050, four dice 1,000.
     assert [(n.dice_to_roll, n.roll_while_at_most) for n in notes] == [(5, 3050), (4, 1000)]
-    final = decision_for(Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000))
-    (reach,) = strategy_notes(grade(final, (5,), "bank"))
+    final = decision_for(
+        tables, Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
+    )
+    (reach,) = strategy_notes(tables, grade(final, (5,), "bank"))
     assert reach.need == 1050 and reach.roll_while_at_most == 1000 and reach.action == "roll"
 
 
@@ -335,20 +340,20 @@ def test_the_same_seed_gives_the_same_drills_in_another_process() -> None:
     assert out.strip() == str([p.item for p in session("decide:1")])
 
 
-def test_every_kind_is_generated_and_none_is_forced() -> None:
+def test_every_kind_is_generated_and_none_is_forced(tables: Tables) -> None:
     drills = session("mix", 60)
     assert {p.kind for p in drills} == set(TURN_KINDS)
     assert len({p.item for p in drills}) == len(drills)  # no position twice in a session
     for p in drills:
-        assert worth_asking(decision_for(p)), p
+        assert worth_asking(decision_for(tables, p)), p
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_levels_set_how_close_the_decisions_are(level: str) -> None:
+def test_levels_set_how_close_the_decisions_are(tables: Tables, level: str) -> None:
     low, high = LEVEL_GAPS[level]  # type: ignore[index]
     for p in session(f"level-{level}", 16, level=level):
-        assert low <= decision_for(p).gap < high, p
-        assert fits(decision_for(p), level)  # type: ignore[arg-type]
+        assert low <= decision_for(tables, p).gap < high, p
+        assert fits(decision_for(tables, p), level)  # type: ignore[arg-type]
 
 
 def test_generation_reaches_hot_dice_and_high_totals() -> None:
@@ -362,17 +367,17 @@ def test_generation_reaches_hot_dice_and_high_totals() -> None:
     assert all(p.opening == 500 and p.points < 500 for p in openings)
 
 
-def test_generation_prefers_close_decisions() -> None:
+def test_generation_prefers_close_decisions(tables: Tables) -> None:
     stream = Stream("close")
-    gaps = sorted(decision_for(generate(CLASSIC, "keep", stream)).gap for _ in range(60))
+    gaps = sorted(decision_for(tables, generate(CLASSIC, "keep", stream)).gap for _ in range(60))
     assert gaps[len(gaps) // 2] < 40
 
 
-def test_teaching_positions() -> None:
+def test_teaching_positions(tables: Tables) -> None:
     for name in ("classic", "fixed", "doubling", "multiplier"):
         made = teaching_positions(load_rules(name))
         assert {p.kind for p in made} == set(TURN_KINDS), name
-        assert all(worth_asking(decision_for(p)) for p in made)
+        assert all(worth_asking(decision_for(tables, p)) for p in made)
     titles = {p.title: p for p in teaching_positions(CLASSIC)}
     assert titles["one 1, or the 1 and the 5?"].roll == (1, 5, 2, 2, 3, 6)
     assert titles["six dice at 2,000"].at_stake == 2000
@@ -388,7 +393,7 @@ def test_teaching_positions_follow_a_custom_opening() -> None:
 # -- the kind registry
 
 
-def test_every_kind_is_declared_once_in_the_registry_with_every_field() -> None:
+def test_every_kind_is_declared_once_in_the_registry_with_every_field(tables: Tables) -> None:
     assert tuple(KIND_SPECS) == KINDS
     short = CLASSIC.with_house_rules(target=1000)
     for kind, spec in KIND_SPECS.items():
@@ -396,7 +401,7 @@ def test_every_kind_is_declared_once_in_the_registry_with_every_field() -> None:
         for f in fields(KindSpec):
             assert getattr(spec, f.name) is not None, (kind, f.name)
         position = generate(short, kind, Stream(f"registry/{kind}"))
-        assert position.kind == kind and spec.worth_asking(decision_for(position))
+        assert position.kind == kind and spec.worth_asking(decision_for(tables, position))
         # Game and solo positions are worth what the session's target makes them: none is built in.
         assert bool(spec.teaching(CLASSIC)) == (kind in TURN_KINDS)
         assert spec.needs_target == (kind not in TURN_KINDS)
@@ -427,11 +432,11 @@ def test_nothing_in_training_or_the_views_switches_on_a_kind() -> None:
 # -- adapting to the player
 
 
-def test_misses_bring_back_positions_like_them() -> None:
+def test_misses_bring_back_positions_like_them(tables: Tables) -> None:
     plan = Plan(CLASSIC, Stream("adapt"), 30, ("bank-or-roll",), adaptive=True)
     drills = iter(plan)
     first = next(drills)
-    d = decision_for(first)
+    d = decision_for(tables, first)
     worst = d.choices[-1]
     plan.answered(grade(d, worst.keep, worst.action))
     later = [next(drills) for _ in range(29)]

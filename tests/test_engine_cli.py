@@ -17,6 +17,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.strategy import strategy
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.ui.views import engine as render
 
 runner = CliRunner()
@@ -115,7 +116,7 @@ def test_explain_rich_invalid() -> None:
 # -- hint
 
 
-def test_hint_plain() -> None:
+def test_hint_plain(tables: Tables) -> None:
     code, out, _ = run("hint", "1", "5", "2", "2", "3", "6", "--points", "300")
     assert code == 0
     lines = out.splitlines()
@@ -123,7 +124,7 @@ def test_hint_plain() -> None:
     assert lines[1].startswith("Best play: set aside 1 (100) and roll 5 dice; expected turn score ")
     assert len([line for line in lines if line.lstrip()[:2] in ("1.", "2.", "3.")]) == 3
     assert "-> roll, best" in lines[3]
-    h = hint([1, 5, 2, 2, 3, 6], 300, load_rules("classic"))
+    h = hint(tables, [1, 5, 2, 2, 3, 6], 300, load_rules("classic"))
     assert lines[4].endswith(f"-> roll, gives up {h.plays[0].value.best - h.plays[1].value.best:6.2f} points")
     plays = lines[3:6]
     # Columns line up: every value starts where the row above has it.
@@ -131,7 +132,7 @@ def test_hint_plain() -> None:
         assert len({line.index(word) for line in plays}) == 1, word
 
 
-def test_hint_json_contract() -> None:
+def test_hint_json_contract(tables: Tables) -> None:
     code, out, _ = run("hint", "1", "5", "2", "2", "3", "6", "--points", "300", "--json")
     assert code == 0
     data = json.loads(out)
@@ -139,7 +140,7 @@ def test_hint_json_contract() -> None:
     assert data["points"] == 300 and data["farkle"] is False
     options = data["options"]
     assert [o["keep"] for o in options] == [[1], [5], [1, 5]]
-    expected = hint([1, 5, 2, 2, 3, 6], 300, load_rules("classic"))
+    expected = hint(tables, [1, 5, 2, 2, 3, 6], 300, load_rules("classic"))
     for option, play in zip(options, expected.plays, strict=True):
         assert option["score"] == play.score
         assert option["dice_left"] == play.dice_left
@@ -185,9 +186,9 @@ def test_hint_need_ranks_by_chance() -> None:
     assert "values are chances" in text and "%" in text
 
 
-def test_hint_a_play_as_good_as_the_best_reads_as_best() -> None:
+def test_hint_a_play_as_good_as_the_best_reads_as_best(tables: Tables) -> None:
     # Banking 1,100 or 1,150 both reach 1,100 for certain.
-    h = hint([1, 5, 2, 3], 1000, load_rules("classic"), need=1100)
+    h = hint(tables, [1, 5, 2, 3], 1000, load_rules("classic"), need=1100)
     rows = render.hint_text(h).splitlines()[-3:]
     assert rows[0].endswith("-> bank, best") and rows[1].endswith("-> bank, equal best")
     assert rows[2].endswith("-> roll, gives up  27.78 pp")
@@ -195,8 +196,8 @@ def test_hint_a_play_as_good_as_the_best_reads_as_best() -> None:
     assert "│ equal best │" in table and "0.00 pp" not in table
 
 
-def test_hint_rich_table() -> None:
-    text = rich_text(render.hint_rich(hint([1, 5, 2, 2, 3, 6], 300, load_rules("classic"))))
+def test_hint_rich_table(tables: Tables) -> None:
+    text = rich_text(render.hint_rich(hint(tables, [1, 5, 2, 2, 3, 6], 300, load_rules("classic"))))
     assert "Roll: 1 2 2 3 5 6, 300 points at stake (classic rules)" in text
     assert "gives up" in text and "roll on" in text
     assert "Best play: set aside 1 (100) and roll 5 dice" in text
@@ -229,8 +230,8 @@ def test_strategy_opening_lowers_the_turn() -> None:
     assert opening["expected_turn_score"] < free["expected_turn_score"]
 
 
-def test_strategy_rich_table() -> None:
-    text = rich_text(render.strategy_rich(strategy(load_rules("multiplier"))))
+def test_strategy_rich_table(tables: Tables) -> None:
+    text = rich_text(render.strategy_rich(strategy(tables, load_rules("multiplier"))))
     assert "Strategy for multiplier rules" in text
     assert "25/324" in text and "3,050" in text
 

@@ -13,7 +13,8 @@ from farkle_trainer.engine.grading import Unit, grade_for
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import match as game
 from farkle_trainer.training.games import tenturns
 from farkle_trainer.training.games.analysis import review, review_move
@@ -221,9 +222,9 @@ def test_seeded_sources_are_pure_functions_of_roll_and_place() -> None:
 # -- perfect play
 
 
-def solver_policy_score(source: DiceSource) -> int:
+def solver_policy_score(tables: Tables, source: DiceSource) -> int:
     """Perfect play replayed straight from the solved table, without hints.py."""
-    solution = solve(TEN_TURNS.rules, Objective.expected())
+    solution = tables.turn(TEN_TURNS.rules, Objective.expected())
     table = score_table(TEN_TURNS.rules)
     banked, roll_number = 0, 0
     for _turn in range(10):
@@ -254,10 +255,10 @@ def solver_policy_score(source: DiceSource) -> int:
     ],
     ids=["2026-11-29", "2026-11-01", "2025-03-14", "seeded"],
 )
-def test_perfect_play_is_the_solver_policy_replayed(source: DiceSource) -> None:
+def test_perfect_play_is_the_solver_policy_replayed(tables: Tables, source: DiceSource) -> None:
     perfect = tenturns.perfect_game(source)
     assert perfect.over
-    assert tenturns.perfect_play(source) == perfect.banked == solver_policy_score(source)
+    assert tenturns.perfect_play(source) == perfect.banked == solver_policy_score(tables, source)
     # Perfect play gives up nothing by its own measure.
     assert all(r.gave_up == 0 for r in review(perfect))
 
@@ -269,12 +270,12 @@ def test_perfect_play_on_a_known_day() -> None:
 # -- the review
 
 
-def test_review_grades_each_decision_against_hint() -> None:
+def test_review_grades_each_decision_against_hint(tables: Tables) -> None:
     state = steady(game.new_match(TEN_TURNS), daily_source(date(2026, 11, 29)))
     reviews = review(state)
     assert [r.move for r in reviews] == list(state.decisions)
     for r in reviews:
-        h = hint(r.move.roll, r.move.points, TEN_TURNS.rules)
+        h = hint(tables, r.move.roll, r.move.points, TEN_TURNS.rules)
         assert h.best is not None
         play = next(p for p in h.plays if p.keep == r.move.keep)
         chosen = play.expected.bank if r.move.action == "bank" else play.expected.roll
@@ -296,7 +297,7 @@ def test_banking_hot_dice_early_is_a_mistake() -> None:
 
 
 @pytest.mark.parametrize("points", [0, 300, 1_000])
-def test_every_play_is_graded_exactly_as_its_keep_drill(points: int) -> None:
+def test_every_play_is_graded_exactly_as_its_keep_drill(tables: Tables, points: int) -> None:
     """The one review grades a ten-turn decision as ``decide`` grades the same keep drill: the
     same values, the same loss, the same grade and the same best play, for every play of every roll."""
     from itertools import combinations_with_replacement
@@ -307,7 +308,7 @@ def test_every_play_is_graded_exactly_as_its_keep_drill(points: int) -> None:
         for roll in combinations_with_replacement(range(1, 7), n):
             if score_table(TEN_TURNS.rules).is_farkle(counts_of(roll)):
                 continue
-            d = decision_for(Position(TEN_TURNS.rules, Kind.KEEP, points, roll))
+            d = decision_for(tables, Position(TEN_TURNS.rules, Kind.KEEP, points, roll))
             for choice in d.choices:
                 drill = grade(d, choice.keep, choice.action)
                 r = review_move(TEN_TURNS, Move(1, 1, roll, points, choice.keep, choice.action))

@@ -25,6 +25,7 @@ from farkle_trainer.engine.gamehint import comparison_scores, game_hint, game_st
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.ui import progress as bars
 from farkle_trainer.ui.views import game as render
 
@@ -42,8 +43,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def table() -> gs.GameTable:
-    return gs.solve_game(CLASSIC, TARGET)
+def table(tables: Tables) -> gs.GameTable:
+    return tables.game(CLASSIC, TARGET)
 
 
 # -- the plain turn
@@ -207,12 +208,12 @@ def test_hint_ranks_plays_by_the_plain_turns_chance_of_winning(
 
 @pytest.mark.parametrize(("roll", "points", "mine", "theirs"), POSITIONS)
 def test_the_points_note_appears_exactly_when_the_objectives_part(
-    table: gs.GameTable, roll: list[int], points: int, mine: int, theirs: int
+    tables: Tables, table: gs.GameTable, roll: list[int], points: int, mine: int, theirs: int
 ) -> None:
     plain = plain_plays(table, roll, points, mine, theirs)
     keep, bank, roll_on = max(plain, key=lambda p: best_of(p[1], p[2]))
     to_win = (keep, "roll" if bank is None or roll_on >= bank else "bank")
-    by_points = hint(roll, points, CLASSIC).best
+    by_points = hint(tables, roll, points, CLASSIC).best
     assert by_points is not None
     for_points = (by_points.keep, by_points.value.action)
     args = [str(d) for d in roll] + ["--points", str(points), "--score", str(mine), "--opponent", str(theirs)]
@@ -229,9 +230,11 @@ def test_the_points_note_appears_exactly_when_the_objectives_part(
     assert (tuple(data["points_best"]), data["points_action"]) == for_points
 
 
-def test_both_kinds_of_note_occur() -> None:
+def test_both_kinds_of_note_occur(tables: Tables) -> None:
     # The positions above must show the note both ways, or the test above proves little.
-    differ = [game_hint(r, p, CLASSIC, a, b, target=TARGET).objectives_differ for r, p, a, b in POSITIONS]
+    differ = [
+        game_hint(tables, r, p, CLASSIC, a, b, target=TARGET).objectives_differ for r, p, a, b in POSITIONS
+    ]
     assert any(differ) and not all(differ)
 
 
@@ -255,7 +258,7 @@ def test_hint_plain_text(table: gs.GameTable) -> None:
     assert f"gives up {100 * (best - plain[(1,)]):.2f} pp" in lines[6]
 
 
-def test_the_json_keeps_the_hint_contract() -> None:
+def test_the_json_keeps_the_hint_contract(tables: Tables) -> None:
     code, out, _ = run("hint", "1", "5", "2", "2", "3", "6", "--points", "300", "--score", "1200",
                        "--opponent", "1500", "--target", "2000", "--json")  # fmt: skip
     assert code == 0
@@ -263,7 +266,7 @@ def test_the_json_keeps_the_hint_contract() -> None:
     for key in ("roll", "points", "farkle", "options", "target", "score", "opponent", "best_action",
                 "points_best", "points_action"):  # fmt: skip
         assert key in data
-    expected = {p.keep: p for p in hint([1, 5, 2, 2, 3, 6], 300, CLASSIC).plays}
+    expected = {p.keep: p for p in hint(tables, [1, 5, 2, 2, 3, 6], 300, CLASSIC).plays}
     for o in data["options"]:
         for key in ("keep", "score", "dice_left", "bank_ev", "roll_ev", "ev", "best_action", "win_chance",
                     "gives_up_pp"):  # fmt: skip
@@ -332,8 +335,8 @@ def test_a_rule_file_s_penalty_is_played(tmp_path: Path) -> None:
     assert json.loads(out)["penalty"] == 500
 
 
-def test_the_hint_table_fits_or_falls_back_to_plain_lines(table: gs.GameTable) -> None:
-    h = game_hint([1, 5, 2, 2, 3, 6], 600, CLASSIC, 1200, 1500, target=TARGET)
+def test_the_hint_table_fits_or_falls_back_to_plain_lines(tables: Tables, table: gs.GameTable) -> None:
+    h = game_hint(tables, [1, 5, 2, 2, 3, 6], 600, CLASSIC, 1200, 1500, target=TARGET)
     wide = rich_text(render.game_hint_rich(h), 100)
     assert "┃ keep" in wide and "…" not in wide
     for width in (60, 20):
@@ -347,16 +350,16 @@ def play_lines(text: str) -> list[str]:
     return lines[lines.index("Plays, best first (bank / roll on / gives up, in percentage points):") + 1 :]
 
 
-def test_plain_columns_line_up_where_banking_is_not_allowed() -> None:
-    h = game_hint([1, 5, 1, 1, 3, 6], 250, CLASSIC, 0, 0, target=TARGET, opening=500)
+def test_plain_columns_line_up_where_banking_is_not_allowed(tables: Tables) -> None:
+    h = game_hint(tables, [1, 5, 1, 1, 3, 6], 250, CLASSIC, 0, 0, target=TARGET, opening=500)
     rows = play_lines(render.game_hint_text(h))
     assert any("bank not allowed" in row for row in rows) and any("bank  " in row for row in rows)
     for column in ("bank ", " roll ", "->"):
         assert len({row.index(column) for row in rows}) == 1, (column, rows)
 
 
-def test_a_play_as_good_as_the_best_reads_as_best() -> None:
-    h = game_hint([1, 5, 2, 3], 850, CLASSIC, 1200, 2100, target=TARGET, last_turn=True)
+def test_a_play_as_good_as_the_best_reads_as_best(tables: Tables) -> None:
+    h = game_hint(tables, [1, 5, 2, 3], 850, CLASSIC, 1200, 2100, target=TARGET, last_turn=True)
     rows = play_lines(render.game_hint_text(h))
     assert rows[0].endswith("-> bank, best") and rows[1].endswith("-> bank, equal best")
     assert rows[2].endswith("-> roll, gives up 27.78 pp")
@@ -365,9 +368,10 @@ def test_a_play_as_good_as_the_best_reads_as_best() -> None:
 
 
 def test_a_narrow_screen_shows_the_best_play_first_and_each_value_beside_its_name(
+    tables: Tables,
     table: gs.GameTable,
 ) -> None:
-    h = game_hint([1, 5, 2, 2, 3, 6], 600, CLASSIC, 1200, 1500, target=TARGET)
+    h = game_hint(tables, [1, 5, 2, 2, 3, 6], 600, CLASSIC, 1200, 1500, target=TARGET)
     lines = rich_text(render.game_hint_rich(h), 60).splitlines()
     assert max(len(line) for line in lines) <= 60
     best = next(i for i, line in enumerate(lines) if line.startswith("Best play:"))
@@ -435,8 +439,8 @@ def test_strategy_game_plain_text(table: gs.GameTable) -> None:
     assert max(len(line) for line in lines[2:7]) <= 60
 
 
-def test_strategy_game_heat_map_and_narrow_screens() -> None:
-    s = game_strategy(CLASSIC, TARGET, step=500)
+def test_strategy_game_heat_map_and_narrow_screens(tables: Tables) -> None:
+    s = game_strategy(tables, CLASSIC, TARGET, step=500)
     console = Console(width=100, record=True, file=io.StringIO(), color_system="truecolor")
     console.print(render.game_strategy_rich(s))
     assert "48;2;" in console.export_text(styles=True)  # cells have a background colour
@@ -498,7 +502,7 @@ def test_every_target_out_of_range_is_refused_in_the_same_words(command: list[st
     assert result.stderr.startswith("Error: --target must be a multiple of 50 from 1,000 to 20,000, not ")
 
 
-def test_a_score_below_the_opening_minimum_cannot_happen() -> None:
+def test_a_score_below_the_opening_minimum_cannot_happen(tables: Tables) -> None:
     result = runner.invoke(
         app,
         [
@@ -522,4 +526,4 @@ def test_a_score_below_the_opening_minimum_cannot_happen() -> None:
         "Error: the opponent's score of 300 cannot happen with an opening minimum of 500"
     )
     # The table itself has a value there: a head start below the minimum counts as opened.
-    assert 0 < gs.solve_game(CLASSIC, 2000, opening=500).win_chance(0, 300) < 1
+    assert 0 < tables.game(CLASSIC, 2000, opening=500).win_chance(0, 300) < 1

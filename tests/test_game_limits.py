@@ -15,13 +15,20 @@ from typer.testing import CliRunner
 from farkle_trainer.cli import app
 from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.game import solve as solver_solve
-from farkle_trainer.engine.game.cuts import game_for
 from farkle_trainer.engine.gameplan import opening_error
 from farkle_trainer.engine.rules import MAX_OPENING, PRESETS, Rules, RulesError
-from farkle_trainer.store.tables import cache_dir
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import cache_dir, disk_tables
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
 pytestmark = pytest.mark.own_table_cache
+
+
+@pytest.fixture
+def tables() -> Tables:
+    """A command's tables, kept in the test's own data directory."""
+    return Tables(disk_tables())
+
 
 CLASSIC = PRESETS["classic"]
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -54,12 +61,12 @@ def test_an_opening_out_of_reach_is_refused_at_once_in_the_same_words(
     assert not cache_dir().exists()
 
 
-def test_the_limit_is_one_everywhere() -> None:
+def test_the_limit_is_one_everywhere(tables: Tables) -> None:
     assert opening_error(MAX_OPENING, 20_000) is None
     assert opening_error(MAX_OPENING + 50, 20_000) is not None
     assert opening_error(2000, 2000) is None
     with pytest.raises(gs.GameSolverError, match="the highest a game is solved for"):
-        gs.solve_game(CLASSIC, 20_000, opening=15_000)
+        tables.game(CLASSIC, 20_000, opening=15_000)
     with pytest.raises(RulesError, match="between 0 and 10,000"):
         CLASSIC.with_house_rules(opening_minimum=MAX_OPENING + 50)
 
@@ -79,16 +86,18 @@ WEAK = Rules(
 )
 
 
-def test_an_opening_turns_all_but_never_reach_still_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_opening_turns_all_but_never_reach_still_settles(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # At 0-0 with both players unopened the turn's value moves with the Farkle value at a slope
     # within 1e-5 of one: solved for the value itself, Newton's step lost the last digits there.
-    game = game_for(WEAK, 60, 60)
+    game = tables.setting(WEAK, 60, 60)
     w = np.full((60, 60), 0.5)
-    assert solver_solve._solve_total(game, w, 0) < solver_solve.MAX_PASSES
+    assert solver_solve._solve_total(game, w, 0, tables.loop()) < solver_solve.MAX_PASSES
     assert 0.5 < w[0, 0] < 0.5001
     monkeypatch.setattr(solver_solve, "STEPWISE_AFTER", solver_solve.MAX_PASSES + 1)
     with pytest.raises(gs.GameSolverError, match="did not converge at total 0"):
-        solver_solve._solve_total(game, np.full((60, 60), 0.5), 0)
+        solver_solve._solve_total(game, np.full((60, 60), 0.5), 0, tables.loop())
 
 
 # -- rules are bounded however they are made

@@ -12,15 +12,13 @@ from hypothesis import strategies as st
 import farkle_trainer
 from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import multisets, roll_chance
-from farkle_trainer.engine.game.cuts import Game, game_for
-from farkle_trainer.engine.game.final import final_turn_for
-from farkle_trainer.engine.game.rolls import rolls_for
+from farkle_trainer.engine.game.cuts import Game
 from farkle_trainer.engine.game.solve import slope_step, solve_totals
-from farkle_trainer.engine.keeper import install
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import Objective, solve
-from farkle_trainer.store.tables import DiskTables, _digest, cache_dir, keep_tables_on_disk
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, _digest, cache_dir
 
 CLASSIC = PRESETS["classic"]
 
@@ -163,25 +161,19 @@ def brute_force(rules: Rules, levels: int, opening: int, cap: int) -> np.ndarray
 
 
 @pytest.mark.parametrize("opening", [2])
-def test_small_game_matches_brute_force(opening: int) -> None:
+def test_small_game_matches_brute_force(tables: Tables, opening: int) -> None:
     levels = 4  # a game to 200 points
-    game = game_for(CLASSIC, levels, opening)
-    solved, _ = solve_totals(game)
+    game = tables.setting(CLASSIC, levels, opening)
+    solved, _ = solve_totals(game, loop=tables.loop())
     assert np.abs(solved - brute_force(CLASSIC, levels, opening, cap=levels + 100)).max() < 1e-9
 
 
 @pytest.fixture(scope="module")
 def table_2000() -> gs.GameTable:
     # Never the shipped table, so what is checked here is what the solver computes: nor the
-    # shipped rolls and final turns an earlier test left in memory. Solved once for the run (a
-    # worker that comes second reads the first one's solve).
-    install(DiskTables(ready=None))
-    gs.clear_memory()
-    for cached in (rolls_for, final_turn_for, game_for):
-        cached.cache_clear()
-    table = gs.solve_game(CLASSIC, 2000)
-    keep_tables_on_disk()
-    return table
+    # shipped rolls and final turns. Solved once for the run (a worker that comes second reads
+    # the first one's solve).
+    return Tables(DiskTables(cache_dir(), ready=None)).game(CLASSIC, 2000)
 
 
 def crude_cap(w: np.ndarray, g_open: np.ndarray, g_closed: np.ndarray, farkle: np.ndarray) -> int:
@@ -204,16 +196,18 @@ def test_bellman_equations_hold_at_every_turn_start(table_2000: gs.GameTable) ->
     assert np.abs(new - w).max() < 1e-9
 
 
-def test_final_turn_against_the_plain_final_turn_and_the_turn_solver(table_2000: gs.GameTable) -> None:
+def test_final_turn_against_the_plain_final_turn_and_the_turn_solver(
+    tables: Tables, table_2000: gs.GameTable
+) -> None:
     g = plain_final_turn(CLASSIC, 200, None)
     for lead in range(1, 200):
         assert table_2000.final_turn_chance(lead * 50) == pytest.approx(g[lead], abs=1e-12)
     # Ties count one half, so passing a lead lies between reaching one more level and tying.
-    final = final_turn_for(CLASSIC, 128)
+    final = tables.final_turn(CLASSIC, 128)
     for need in (1, 2, 7, 20, 40, 80):
-        reach = solve(CLASSIC, Objective.reach(need * 50)).roll_value(0, 6)
+        reach = tables.turn(CLASSIC, Objective.reach(need * 50)).roll_value(0, 6)
         assert final.reach[need, 5] == pytest.approx(reach, abs=1e-12)
-        beat = solve(CLASSIC, Objective.reach((need + 1) * 50)).roll_value(0, 6)
+        beat = tables.turn(CLASSIC, Objective.reach((need + 1) * 50)).roll_value(0, 6)
         assert beat - 1e-12 <= table_2000.final_turn_chance(need * 50) <= reach + 1e-12
 
 
@@ -258,25 +252,23 @@ def test_strategy_picture(table_2000: gs.GameTable) -> None:
 
 @pytest.mark.own_table_cache
 def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> None:
-    gs.clear_memory()
     assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
     # The disk cache alone (the shipped tables would answer for classic to 2,000).
-    install(DiskTables(ready=None))
-    gs.clear_memory()
-    gs.solve_game(CLASSIC, 2000)
+    tables = Tables(DiskTables(cache_dir(), ready=None))
+    tables.game(CLASSIC, 2000)
     path = next(cache_dir().glob("game-*.npz"))
     values = np.load(path)["values"]
     np.savez(path, values=values * 0.99, digest=np.array(_digest({"values": values * 0.99})))
-    gs.clear_memory()
+    tables.forget()
     # A file that is whole but wrong fails the spot check and is solved again.
-    assert gs.solve_game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
+    assert tables.game(CLASSIC, 2000).first_player_chance == table_2000.first_player_chance
 
 
-def test_bad_settings_are_refused() -> None:
+def test_bad_settings_are_refused(tables: Tables) -> None:
     with pytest.raises(gs.GameSolverError):
-        gs.solve_game(CLASSIC, 1025)
+        tables.game(CLASSIC, 1025)
     with pytest.raises(gs.GameSolverError):
-        gs.solve_game(CLASSIC, 2000, opening=2500)
+        tables.game(CLASSIC, 2000, opening=2500)
 
 
 # -- solo
@@ -306,9 +298,9 @@ def solo_turns_by_iteration(levels: int) -> np.ndarray:
     return e
 
 
-def test_solo_expected_turns_match_value_iteration() -> None:
+def test_solo_expected_turns_match_value_iteration(tables: Tables) -> None:
     e = solo_turns_by_iteration(20)  # to 1,000
-    solo = gs.solve_solo(CLASSIC, 1000)
+    solo = tables.solo(CLASSIC, 1000)
     assert np.abs(solo.turns[:, 0] - e).max() < 1e-9
     assert solo.expected_turns(0) == pytest.approx(1 + solo.roll_value(0, 0, 6), abs=1e-9)
     assert solo.value_after(0, 300, 3) <= solo.bank_value(0, 300)
@@ -329,16 +321,15 @@ def test_every_farkle_value_a_solve_evaluates_is_a_chance(monkeypatch: pytest.Mo
         return cut(self, a, b, farkle)
 
     monkeypatch.setattr(Game, "cut", checked)
-    gs.clear_memory()
-    gs.solve_game(CLASSIC, 1000, opening=1000)
+    Tables(DiskTables(cache_dir())).game(CLASSIC, 1000, opening=1000)
     assert seen and max(seen) <= 1.0
     z = np.array([0.2, 1.0 - 2e-7, 1.0])
     assert np.all(z + slope_step(z) <= 1.0) and np.all(slope_step(z) != 0)
 
 
-def test_targets_up_to_twenty_thousand_are_games() -> None:
+def test_targets_up_to_twenty_thousand_are_games(tables: Tables) -> None:
     assert CLASSIC.with_house_rules(target=20_000).target == 20_000
     with pytest.raises(ValueError, match="between 50 and 20,000"):
         CLASSIC.with_house_rules(target=20_050)
     with pytest.raises(gs.GameSolverError, match=r"from 1,000 to 20,000, not 500 \(the classic rules' own"):
-        gs.solve_game(CLASSIC.with_house_rules(target=500))
+        tables.game(CLASSIC.with_house_rules(target=500))

@@ -8,14 +8,15 @@ from hypothesis import strategies as st
 
 from farkle_trainer import load_rules
 from farkle_trainer.engine.plays import hint, round_up
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 
 CLASSIC = load_rules("classic")
 MULTIPLIER = load_rules("multiplier")
 
 
-def test_the_seed_roll_lists_three_plays_best_first() -> None:
-    h = hint([1, 5, 2, 2, 3, 6], 0, MULTIPLIER)
+def test_the_seed_roll_lists_three_plays_best_first(tables: Tables) -> None:
+    h = hint(tables, [1, 5, 2, 2, 3, 6], 0, MULTIPLIER)
     assert [p.keep for p in h.plays] == [(1,), (5,), (1, 5)]
     best = h.best
     assert best is not None and best.keep == (1,)
@@ -26,9 +27,9 @@ def test_the_seed_roll_lists_three_plays_best_first() -> None:
     assert h.gives_up(both) == pytest.approx(best.expected.best - both.expected.best)
 
 
-def test_values_come_from_the_solver() -> None:
-    h = hint([1, 5, 2, 2, 3, 6], 300, CLASSIC)
-    solution = solve(CLASSIC)
+def test_values_come_from_the_solver(tables: Tables) -> None:
+    h = hint(tables, [1, 5, 2, 2, 3, 6], 300, CLASSIC)
+    solution = tables.turn(CLASSIC)
     for p in h.plays:
         assert p.points_after == 300 + p.score
         assert p.expected.bank == p.points_after
@@ -36,39 +37,39 @@ def test_values_come_from_the_solver() -> None:
         assert p.expected.best == max(p.expected.bank, p.expected.roll)
 
 
-def test_hot_dice_leave_zero_dice_and_roll_six() -> None:
-    h = hint([1, 1, 1, 5, 5, 5], 0, CLASSIC)
+def test_hot_dice_leave_zero_dice_and_roll_six(tables: Tables) -> None:
+    h = hint(tables, [1, 1, 1, 5, 5, 5], 0, CLASSIC)
     assert h.best is not None
     assert h.best.keep == (1, 1, 1, 5, 5, 5)
     assert h.best.dice_left == 0 and h.best.dice_to_roll == 6
-    assert h.best.expected.roll == solve(CLASSIC).roll_value(2500, 6)
+    assert h.best.expected.roll == tables.turn(CLASSIC).roll_value(2500, 6)
 
 
-def test_a_farkle_has_no_plays() -> None:
-    h = hint([2, 3, 4, 6], 500, CLASSIC)
+def test_a_farkle_has_no_plays(tables: Tables) -> None:
+    h = hint(tables, [2, 3, 4, 6], 500, CLASSIC)
     assert h.farkle and h.best is None and h.plays == ()
 
 
-def test_two_dice_at_a_high_total_bank() -> None:
-    h = hint([1, 4], 1000, CLASSIC)
+def test_two_dice_at_a_high_total_bank(tables: Tables) -> None:
+    h = hint(tables, [1, 4], 1000, CLASSIC)
     assert h.best is not None and h.best.expected.action == "bank"
 
 
-def test_the_opening_minimum_refuses_banking() -> None:
-    h = hint([5, 2, 3], 300, CLASSIC, opening=500)
+def test_the_opening_minimum_refuses_banking(tables: Tables) -> None:
+    h = hint(tables, [5, 2, 3], 300, CLASSIC, opening=500)
     (play,) = h.plays
     assert play.expected.bank is None
     assert play.expected.action == "roll"
-    free = hint([5, 2, 3], 300, CLASSIC)
+    free = hint(tables, [5, 2, 3], 300, CLASSIC)
     assert free.plays[0].expected.action == "bank"
 
 
-def test_need_ranks_by_chance_and_can_disagree_with_expected_score() -> None:
+def test_need_ranks_by_chance_and_can_disagree_with_expected_score(tables: Tables) -> None:
     # 1,000 at stake with 1-5 left on two dice: banking is best for expected score,
     # but a player who needs 1,500 must roll on.
-    ev = hint([1, 5, 2, 3], 1000, CLASSIC)
+    ev = hint(tables, [1, 5, 2, 3], 1000, CLASSIC)
     assert ev.best is not None and ev.best.expected.action == "bank"
-    need = hint([1, 5, 2, 3], 1000, CLASSIC, need=1500)
+    need = hint(tables, [1, 5, 2, 3], 1000, CLASSIC, need=1500)
     assert need.objective == Objective.reach(1500)
     best = need.best
     assert best is not None and best.chance is not None
@@ -78,8 +79,8 @@ def test_need_ranks_by_chance_and_can_disagree_with_expected_score() -> None:
     assert chances == sorted(chances, reverse=True)
 
 
-def test_need_already_met_is_certain() -> None:
-    h = hint([1, 2, 3], 1300, CLASSIC, need=1350)
+def test_need_already_met_is_certain(tables: Tables) -> None:
+    h = hint(tables, [1, 2, 3], 1300, CLASSIC, need=1350)
     assert h.best is not None and h.best.chance is not None
     assert h.best.chance.best == 1.0 and h.best.chance.action == "bank"
 
@@ -90,19 +91,21 @@ def test_need_rounds_up_to_fifties() -> None:
     assert round_up(None) == 0
 
 
-def test_bad_points_are_refused() -> None:
+def test_bad_points_are_refused(tables: Tables) -> None:
     with pytest.raises(ValueError):
-        hint([1], 75, CLASSIC)
+        hint(tables, [1], 75, CLASSIC)
     with pytest.raises(ValueError):
-        hint([], 0, CLASSIC)
+        hint(tables, [], 0, CLASSIC)
 
 
 @given(
     st.lists(st.integers(1, 6), min_size=1, max_size=6),
     st.integers(0, 80).map(lambda k: 50 * k),
 )
-def test_plays_are_distinct_sorted_and_losses_non_negative(roll: list[int], points: int) -> None:
-    h = hint(roll, points, CLASSIC)
+def test_plays_are_distinct_sorted_and_losses_non_negative(
+    tables: Tables, roll: list[int], points: int
+) -> None:
+    h = hint(tables, roll, points, CLASSIC)
     keeps = [p.keep for p in h.plays]
     assert len(keeps) == len(set(keeps))
     values = [p.expected.best for p in h.plays]

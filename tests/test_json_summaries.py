@@ -23,7 +23,8 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import decision_for
 from farkle_trainer.engine.grading import loss
 from farkle_trainer.engine.kinds import TURN_KINDS
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.codes import class_drills
 from farkle_trainer.training.games.daily import next_attempt
@@ -262,14 +263,14 @@ def test_the_session_goes_to_standard_error(monkeypatch: pytest.MonkeyPatch) -> 
 # -- decide --json
 
 
-def test_a_drill_summary_as_json() -> None:
+def test_a_drill_summary_as_json(tables: Tables) -> None:
     # 250 at stake with 2 dice to roll: rolling on instead of banking gives up the difference.
     code, out, err = invoke(
         ["decide", "--kind", "bank-or-roll", "--seed", "3", "--count", "1", "--json"], "r\n"
     )
     assert code == 0
     data = json.loads(out)
-    lost = 250 - solve(CLASSIC, Objective.expected()).roll_value(250, 2)
+    lost = 250 - tables.turn(CLASSIC, Objective.expected()).roll_value(250, 2)
     assert 0 < lost < 5  # fine: under 5 points
     assert (data["activity"], data["seed"], data["planned"], data["decisions"]) == ("decide", 3, 1, 1)
     assert data["stopped"] is False
@@ -290,13 +291,13 @@ def test_a_drill_summary_as_json() -> None:
     assert "Rating: solver" in err
 
 
-def test_drills_in_two_units_average_each_apart() -> None:
+def test_drills_in_two_units_average_each_apart(tables: Tables) -> None:
     # MATH7B's first drills mix a final round (a chance) with turns graded in points; the
     # worst play of each is typed, so every decision gives something up.
     plan = list(class_drills("MATH7B", CLASSIC, count=3, kinds=TURN_KINDS, level=None))
     typed, lost = [], []
     for p in plan:
-        d = decision_for(p)
+        d = decision_for(tables, p)
         worst = d.choices[-1]
         if p.kept is None and len(d.keeps) > 1:
             typed.append(" ".join(map(str, worst.keep)))

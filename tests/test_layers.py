@@ -16,6 +16,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.grading import Grade, Unit, grade_for
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as game
 from farkle_trainer.training.games.analysis import review_move
@@ -149,8 +150,10 @@ POSITIONS = [
 
 
 @pytest.mark.parametrize(("roll", "points"), POSITIONS)
-def test_a_game_decision_is_graded_as_the_same_keep_drill(roll: tuple[int, ...], points: int) -> None:
-    d = decision_for(Position(CLASSIC, Kind.KEEP, points, roll))
+def test_a_game_decision_is_graded_as_the_same_keep_drill(
+    tables: Tables, roll: tuple[int, ...], points: int
+) -> None:
+    d = decision_for(tables, Position(CLASSIC, Kind.KEEP, points, roll))
     for choice in d.choices:
         drill = grade(d, choice.keep, choice.action)
         move = game.Move(1, 1, roll, points, choice.keep, choice.action)
@@ -173,8 +176,10 @@ def test_a_small_loss_is_fine_everywhere() -> None:
 # -- one record: the store row and the result entry carry the same fields
 
 
-def test_an_answer_record_is_kept_alike_in_the_store_and_the_result_file(tmp_path: Path) -> None:
-    d = decision_for(Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6)))
+def test_an_answer_record_is_kept_alike_in_the_store_and_the_result_file(
+    tables: Tables, tmp_path: Path
+) -> None:
+    d = decision_for(tables, Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6)))
     worst = d.choices[-1]
     record = AnswerRecord.of_drill(grade(d, worst.keep, worst.action))
     with Store.open(tmp_path) as store:

@@ -14,6 +14,7 @@ from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.strategy import strategy
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.lessons import FIELD, all_lessons, fill, find_lesson
 from farkle_trainer.ui.views.lessons import lesson_text
 
@@ -71,11 +72,11 @@ def test_lesson_3_reads_right_under_every_table(name: str, house_file: Path) -> 
         assert "The `fixed` table adds" not in text
 
 
-def test_lessons_use_the_rule_sets_house_rules(house_file: Path) -> None:
+def test_lessons_use_the_rule_sets_house_rules(tables: Tables, house_file: Path) -> None:
     rules = load_rules(str(house_file))
     bank = flat(find_lesson("5").render(rules))
-    expected = strategy(rules, opening=rules.opening_minimum).expected_turn_score
-    free = strategy(rules, opening=0).expected_turn_score
+    expected = strategy(tables, rules, opening=rules.opening_minimum).expected_turn_score
+    free = strategy(tables, rules, opening=0).expected_turn_score
     assert f"a turn is worth {expected:,.2f} points" in bank
     assert "under the opening minimum of 500 in house rules" in bank
     assert "leave out the 500 penalty for three Farkles" in bank

@@ -15,9 +15,8 @@ from typer.testing import CliRunner
 from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Kind, Position, decision_for, points_choice
-from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.solver import solve
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.lessons import (
     FIGURES,
@@ -56,11 +55,11 @@ def test_every_lesson_renders_with_no_unfilled_field(rules: Rules) -> None:
         assert lesson.practice in text
 
 
-def test_figures_follow_the_rules() -> None:
+def test_figures_follow_the_rules(tables: Tables) -> None:
     bank = find_lesson("5")
     multiplier = bank.render(load_rules("multiplier"))
     classic = bank.render(load_rules("classic"))
-    solution = solve(load_rules("multiplier"))
+    solution = tables.turn(load_rules("multiplier"))
     assert f"| 5 | {solution.roll_while_at_most(5):,} |" in multiplier
     assert "579.62" in multiplier and "593.58" in classic
     combos = find_lesson("combinations")
@@ -71,9 +70,9 @@ def test_figures_follow_the_rules() -> None:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=[r.name for r in ALL_RULES])
-def test_playing_the_score_quotes_the_game_solver(rules: Rules) -> None:
+def test_playing_the_score_quotes_the_game_solver(tables: Tables, rules: Rules) -> None:
     text = " ".join(find_lesson("7").render(rules).split())
-    table = solve_game(rules, 2000)
+    table = tables.game(rules, 2000)
     head = table.fair_head_start()
     assert head is not None
     assert f"the first player wins {100 * table.win_chance(0, 0):.2f}% of games to 2,000" in text
@@ -86,14 +85,14 @@ def test_playing_the_score_quotes_the_game_solver(rules: Rules) -> None:
     assert f"roll three dice while the turn is at most {behind:,}" in text
     # The position where points and winning disagree, as the drill of the lesson grades it.
     p = Position(rules, Kind.GAME, 800, (1, 5, 2, 3, 6), banked=1250, opponent=1750, target=2000)
-    d = decision_for(p)
+    d = decision_for(tables, p)
     assert (d.best.keep, d.best.action) == ((1,), "roll")
     assert points_choice(d) == d.choice((1, 5), "bank")
     bank = 1.0 - table.final_turn_chance(2200 - 1750)  # the opponent's last turn to pass 2,200
     assert f"banking wins only {100 * bank:.2f}% of the time" in text
     assert f"rolling four dice wins {100 * d.best.value.amount:.2f}%" in text
     assert f"{d.choice((1, 5), 'bank').value.amount:.4f}" == f"{bank:.4f}"
-    solo = solve_solo(rules, 2000)
+    solo = tables.solo(rules, 2000)
     assert f"perfect play needs {solo.expected_turns(0):.2f} turns" in text
     assert find_lesson("7").practice == "farkle-train decide --kind game --target 2000"
 
@@ -203,11 +202,11 @@ def test_yes_after_a_lesson_starts_its_drill(
     assert {"score": "Scoring quiz", "decide": "Decision"}[drill] in result.stdout
 
 
-def test_lesson_7_under_a_penalty_takes_its_figures_from_the_penalty_game() -> None:
+def test_lesson_7_under_a_penalty_takes_its_figures_from_the_penalty_game(tables: Tables) -> None:
     penalty = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
     text = " ".join(find_lesson("7").render(penalty).split())
-    table = solve_game(penalty, 2000)
+    table = tables.game(penalty, 2000)
     assert f"At 0 to 0 the first player wins {100 * table.first_player_chance:.2f}% of games" in text
-    assert table.first_player_chance != solve_game(PRESETS["classic"], 2000).first_player_chance
+    assert table.first_player_chance != tables.game(PRESETS["classic"], 2000).first_player_chance
     assert "three-Farkle penalty of 1,000, the figures are for players with no Farkles in a row" in text
     assert "penalty" not in " ".join(find_lesson("7").render(PRESETS["classic"]).split())

@@ -20,6 +20,7 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Grade, Unit
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.drills.words import situation_lines
@@ -122,7 +123,9 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(case: str, tmp_path: Path) -> None:
+def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(
+    tables: Tables, case: str, tmp_path: Path
+) -> None:
     setup, m, runs, kind, unit = CASES[case]
     p = game_position(setup, m, runs)
     assert (p.kind, p.unit) == (kind, unit)
@@ -134,7 +137,7 @@ def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(case: str, 
     asked = due.positions[0][0]
     # The drill is the very situation the game valued the decision in.
     assert asked.situation == situation_of(setup, m, unit, runs)
-    d = decision_for(asked)
+    d = decision_for(tables, asked)
     game_plays = {(c.keep, c.action) for c in values(setup, m, unit, runs).candidates}
     graded = set()
     for c in d.choices:
@@ -243,13 +246,13 @@ def test_the_longest_overdue_come_first_and_kinds_can_be_chosen(tmp_path: Path) 
         assert (keep.due, keep.other_kinds) == (2, 1)
 
 
-def test_a_final_round_of_a_player_who_has_not_opened_keeps_the_minimum() -> None:
+def test_a_final_round_of_a_player_who_has_not_opened_keeps_the_minimum(tables: Tables) -> None:
     p = Position(SHORT, Kind.FINAL_ROUND, 0, (1, 5, 5, 2, 3, 6), leader=2150, banked=0, opening=500)
     assert situation_lines(p)[:2] == [
         "Final round: the leader has 2,150 and you have 0 banked, so you need 2,200 this turn to pass.",
         "You have not opened yet: you cannot bank a turn worth less than 500.",
     ]
-    assert {c.action for c in decision_for(p).choices} == {"roll"}  # 200 at most: short of 500
+    assert {c.action for c in decision_for(tables, p).choices} == {"roll"}  # 200 at most: short of 500
     with pytest.raises(DrillError, match="opening minimum"):
         Position(SHORT, Kind.FINAL_ROUND, 0, (1, 5), leader=2150, banked=100, opening=500)
     with pytest.raises(DrillError, match="opening minimum"):

@@ -20,6 +20,7 @@ import farkle_trainer.cli.daily as daily_cli
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import decision_for
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import store_path
 from farkle_trainer.store.schedule import MISTAKES
@@ -61,14 +62,16 @@ def cards(home: Path) -> dict[str, tuple[int, int]]:
     return {item: (seen, wrong) for item, seen, wrong in rows}
 
 
-def answer_lines(r: Review, keep: tuple[int, ...], action: str) -> list[str]:
+def answer_lines(tables: Tables, r: Review, keep: tuple[int, ...], action: str) -> list[str]:
     """What a person types in the drill of ``r``'s position to play ``keep`` and ``action``: the
     dice only where the drill asks for them."""
-    d = decision_for(game_position(SOLO_7, r.move))
+    d = decision_for(tables, game_position(SOLO_7, r.move))
     return ([" ".join(map(str, keep))] if len(d.keeps) > 1 else []) + [action[0]]
 
 
-def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(farkle_home: Path) -> None:
+def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(
+    tables: Tables, farkle_home: Path
+) -> None:
     lines, state = greedy_script(SOLO_7, bank_at=100)
     code, out, err = cli(["play", "--solo", "--seed", "7", "--plain"], lines)
     assert code == 0, err
@@ -95,7 +98,7 @@ def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(farkle_ho
     # game's own play there, and the drill grades it as the game did, in the same unit.
     first = min(expected)
     r = expected[first]
-    played = answer_lines(r, r.move.keep, r.move.action)
+    played = answer_lines(tables, r, r.move.keep, r.move.action)
     code, out, err = cli(["decide", "--mistakes", "--count", "1", "--plain", "--json"], played)
     assert code == 0, err
     assert (
@@ -118,7 +121,7 @@ def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(farkle_ho
     )
 
     # Played the best way, it goes days out and the rest stay due.
-    best = answer_lines(r, r.best_keep, r.best_action)
+    best = answer_lines(tables, r, r.best_keep, r.best_action)
     code, out, err = cli(["decide", "--mistakes", "--count", "1", "--plain"], best)
     assert code == 0, err
     assert "Best: that is the best play." in err + out
@@ -177,8 +180,8 @@ def test_the_official_daily_games_mistakes_come_back_and_the_stats_stay(
     assert (progress.due.now, progress.due.today_by_kind) == (len(expected), ((MISTAKES, len(expected)),))
 
 
-def test_a_challenges_mistakes_come_back(farkle_home: Path) -> None:
-    lines, state = challenge_script("MATH7B", greedy)
+def test_a_challenges_mistakes_come_back(tables: Tables, farkle_home: Path) -> None:
+    lines, state = challenge_script(tables, "MATH7B", greedy)
     code, _, err = cli(["challenge", "MATH7B", "--plain"], lines)
     assert code == 0, err
     expected = mistakes_of(state)

@@ -21,6 +21,7 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.gamehint import game_strategy
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.rules import PRESETS
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.ui.terminal import InteractiveFrontend
 from farkle_trainer.ui.views import engine as engine_view
 
@@ -48,7 +49,7 @@ def at_noon(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.mark.parametrize("width", [20, 60])
 def test_the_daily_hint_is_laid_out_for_the_width(
-    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch, at_noon: None, width: int
+    tables: Tables, pipe: PipeInput, monkeypatch: pytest.MonkeyPatch, at_noon: None, width: int
 ) -> None:
     front, out = terminal(pipe, width)
     monkeypatch.setattr(daily_cli, "open_terminal", lambda plain: front)
@@ -62,7 +63,7 @@ def test_the_daily_hint_is_laid_out_for_the_width(
     starts = ("Hint:", "Roll:", "Best play:", "Plays, best first", "? ")
     assert all(line.startswith((" ", *starts)) for line in section.splitlines()), section
     assert any(line.startswith("    bank 1,000.00") for line in section.splitlines())
-    h = hint((5, 3, 3, 5, 5, 5), 0, PRESETS["classic"])
+    h = hint(tables, (5, 3, 3, 5, 5, 5), 0, PRESETS["classic"])
     # Every word and number is whole: none is a piece of one cut at the edge of the screen.
     assert words(section) <= words("Hint: " + engine_view.hint_text(h)) | words(
         engine_view.hint_text(h, width)
@@ -94,7 +95,9 @@ def test_the_coach_in_a_whole_game_is_laid_out_for_the_width(
         assert not re.fullmatch(r"\d+\.\d?|\.\d+%?", token), token
 
 
-def test_strategy_for_a_game_is_one_table_at_60_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_strategy_for_a_game_is_one_table_at_60_columns(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=60, color_system="truecolor"))
     monkeypatch.setattr(engine_cli, "open_terminal", lambda plain: front)
@@ -105,7 +108,7 @@ def test_strategy_for_a_game_is_one_table_at_60_columns(monkeypatch: pytest.Monk
     assert max(len(line) for line in shown) <= 60
     # The heat map in colour, one table: the scores in thousands, said once, and every chance in it.
     assert "48;2;" in coloured
-    s = game_strategy(PRESETS["classic"], 10_000)
+    s = game_strategy(tables, PRESETS["classic"], 10_000)
     assert s.grid.scores == tuple(range(0, 10_000, 1000))
     labels = ["0", *(f"{x // 1000}k" for x in s.grid.scores[1:])]
     headings = [line for line in shown if line.split() == labels]
@@ -125,7 +128,7 @@ def test_strategy_for_a_game_is_one_table_at_60_columns(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize(("width", "step"), [(20, 1000), (40, 500)])
 def test_a_grid_too_wide_even_in_thousands_is_cut_into_blocks(
-    monkeypatch: pytest.MonkeyPatch, width: int, step: int
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, width: int, step: int
 ) -> None:
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
@@ -134,7 +137,7 @@ def test_a_grid_too_wide_even_in_thousands_is_cut_into_blocks(
     assert result.exit_code == 0, result.output
     shown = out.getvalue().splitlines()
     assert max(len(line) for line in shown) <= width
-    s = game_strategy(PRESETS["classic"], 10_000, step=step)
+    s = game_strategy(tables, PRESETS["classic"], 10_000, step=step)
     label = {x: "0" if x == 0 else f"{x / 1000:g}k" for x in s.grid.scores}
     # Every chance once, in its row (own score) and under its column (the opponent's).
     cells: dict[tuple[str, str], str] = {}

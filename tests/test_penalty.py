@@ -17,15 +17,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from farkle_trainer import win_chance
-from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game import runs as solver_runs
-from farkle_trainer.engine.game.cuts import game_for
 from farkle_trainer.engine.game.seats import seats_for
 from farkle_trainer.engine.game.turns import evaluate
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.tables import Tables
 
 CLASSIC = PRESETS["classic"]
 PENALTY = 1000
@@ -151,9 +150,9 @@ def brute_force(rules: Rules, target: int, opening: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("opening", [0, 500])
-def test_the_game_under_the_penalty_matches_brute_force(opening: int) -> None:
+def test_the_game_under_the_penalty_matches_brute_force(tables: Tables, opening: int) -> None:
     rules = with_penalty(opening)
-    table = gs.solve_game(rules, 1000)
+    table = tables.game(rules, 1000)
     expected = brute_force(rules, 1000, opening)
     assert table.values.shape == expected.shape
     assert np.abs(table.values - expected).max() < 1e-10
@@ -182,38 +181,38 @@ def test_win_chance_on_0_but_opened_is_the_brute_forces_row_of_it() -> None:
         win_chance(0, 0, rules, 1000, opponent_opened="yes")  # type: ignore[arg-type]
 
 
-def test_every_turn_start_satisfies_its_equation() -> None:
+def test_every_turn_start_satisfies_its_equation(tables: Tables) -> None:
     """The turn-start equations at every state of a real table, evaluated anew: by the compiled
     loop at every state, and by the separate numpy loop at a spread of them."""
     rules = with_penalty(500)
-    table = gs.solve_game(rules, 2000)
-    game = game_for(rules, 40, 10, 20)
+    table = tables.game(rules, 2000)
+    game = tables.setting(rules, 40, 10, 20)
     u, r, v, q = solver_runs.states(game)
-    start = evaluate(game, table.values, u, r, v, q, compiled=True).start
+    start = evaluate(game, table.values, u, r, v, q, loop=tables.loop()).start
     assert np.abs(start - table.values[u, r, v, q]).max() < 1e-10
     some = np.arange(0, len(u), 37)
     assert solver_runs.residual(game, table.values, u[some], r[some], v[some], q[some]) < 1e-10
 
 
-def test_runs_without_a_cost_give_the_plain_game() -> None:
+def test_runs_without_a_cost_give_the_plain_game(tables: Tables) -> None:
     """Counting Farkles that cost nothing changes no chance: the runs machinery against the
     plain solver."""
-    plain = gs.solve_game(CLASSIC, 1500)
-    game = game_for(CLASSIC, 30, 0)
+    plain = tables.game(CLASSIC, 1500)
+    game = tables.setting(CLASSIC, 30, 0)
     free = replace(seats_for(30, 0, 0), runs=3)
-    w = solver_runs.solve_runs(replace(game, seats=free), plain.chances)
+    w = solver_runs.solve_runs(replace(game, seats=free), plain.chances, loop=tables.loop())
     assert np.abs(w - plain.chances[:, None, :, None]).max() < 1e-11
 
 
-def test_penalty_zero_is_the_plain_table() -> None:
-    plain = gs.solve_game(CLASSIC, 2000)
-    assert gs.solve_game(with_penalty(penalty=0), 2000).values.shape == (40, 1, 40, 1)
-    assert np.array_equal(gs.solve_game(with_penalty(penalty=0), 2000).chances, plain.chances)
+def test_penalty_zero_is_the_plain_table(tables: Tables) -> None:
+    plain = tables.game(CLASSIC, 2000)
+    assert tables.game(with_penalty(penalty=0), 2000).values.shape == (40, 1, 40, 1)
+    assert np.array_equal(tables.game(with_penalty(penalty=0), 2000).chances, plain.chances)
 
 
 @given(st.data())
-def test_more_farkles_in_a_row_never_help(data: st.DataObject) -> None:
-    table = gs.solve_game(with_penalty(500), 2000)
+def test_more_farkles_in_a_row_never_help(tables: Tables, data: st.DataObject) -> None:
+    table = tables.game(with_penalty(500), 2000)
     my, theirs = (data.draw(st.integers(0, 39)) * 50 for _ in range(2))
     runs = [Runs(my_farkles=k) for k in range(3)]
     mine = [table.win_chance(my, theirs, r) for r in runs]
@@ -227,8 +226,8 @@ def test_more_farkles_in_a_row_never_help(data: st.DataObject) -> None:
         )
 
 
-def test_a_player_knocked_back_to_0_has_opened() -> None:
-    table = gs.solve_game(with_penalty(500), 2000)
+def test_a_player_knocked_back_to_0_has_opened(tables: Tables) -> None:
+    table = tables.game(with_penalty(500), 2000)
     opened = Runs(my_opened=True)
     # Opened, a player on 0 may bank 50; one who has not opened may not bank below 500.
     assert table.bank_value(0, 1500, 50, opened) is not None
@@ -285,9 +284,9 @@ def solo_brute_force(rules: Rules, target: int) -> np.ndarray:
     raise AssertionError("the brute force did not converge")
 
 
-def test_solo_under_the_penalty_matches_brute_force() -> None:
+def test_solo_under_the_penalty_matches_brute_force(tables: Tables) -> None:
     rules = with_penalty()
-    table = gs.solve_solo(rules, 1000)
+    table = tables.solo(rules, 1000)
     expected = solo_brute_force(rules, 1000)
     assert np.abs(table.turns - expected).max() < 1e-9
     assert table.expected_turns(900, Runs(my_farkles=2)) > table.expected_turns(900)

@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from farkle_trainer import win_chance
 from farkle_trainer.cli import app
-from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.decisions import Position, decision_for
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills.drills import Plan
 from farkle_trainer.training.drills.session import drill_stream
@@ -23,11 +23,11 @@ PENALTY = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
 runner = CliRunner()
 
 
-def best_answers(drills: list[Position]) -> str:
+def best_answers(tables: Tables, drills: list[Position]) -> str:
     """What a player types for the best play of each drill: the dice when asked, then b or r."""
     lines = []
     for p in drills:
-        d = decision_for(p)
+        d = decision_for(tables, p)
         best = d.best
         if len(d.keeps) > 1:
             lines.append(" ".join(map(str, best.keep)))
@@ -41,14 +41,14 @@ def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_the_hint_ranks_plays_by_the_runs_of_farkles() -> None:
+def test_the_hint_ranks_plays_by_the_runs_of_farkles(tables: Tables) -> None:
     args = ["hint", "1", "5", "2", "2", "3", "6", "--points", "600", "--score", "1200", "--opponent", "1500"]
     args += ["--target", "2000", "--penalty", "1000", "--json"]
     code, out, err = run(*args, "--farkles", "2", "--opponent-farkles", "1")
     assert code == 0, err
     data = json.loads(out)
     assert (data["penalty"], data["farkles"], data["opponent_farkles"]) == (1000, 2, 1)
-    table = gs.solve_game(PENALTY, 2000)
+    table = tables.game(PENALTY, 2000)
     runs = Runs(2, 1)
     for option in data["options"]:
         t = option["points_after"]
@@ -63,7 +63,7 @@ def test_the_hint_ranks_plays_by_the_runs_of_farkles() -> None:
     assert json.loads(out)["best_action"] == "roll"
 
 
-def test_a_last_turns_hint_shows_the_run_and_that_a_farkle_now_just_ends_the_game() -> None:
+def test_a_last_turns_hint_shows_the_run_and_that_a_farkle_now_just_ends_the_game(tables: Tables) -> None:
     args = ["hint", "4", "3", "3", "6", "3", "4", "--score", "700", "--opponent", "3650", "--target", "2000"]
     args += ["--penalty", "1000", "--last-turn"]
     code, out, err = run(*args, "--farkles", "2", "--opponent-farkles", "2", "--plain")
@@ -75,7 +75,7 @@ def test_a_last_turns_hint_shows_the_run_and_that_a_farkle_now_just_ends_the_gam
     ]
     # The points figures count a Farkle as the game does there: the turn's points lost, no more.
     data = json.loads(run(*args, "--farkles", "2", "--json")[1])
-    plain = solve(PENALTY, Objective.expected())
+    plain = tables.turn(PENALTY, Objective.expected())
     for option in data["options"]:
         t = option["points_after"]
         assert (option["bank_ev"], option["roll_ev"]) == (t, plain.roll_value(t, option["dice_left"] or 6))
@@ -112,12 +112,12 @@ def test_runs_need_a_game_and_the_penalty() -> None:
 OPENED = ["hint", "1", "5", "2", "2", "3", "6", "--target", "1000", "--penalty", "1000", "--opening", "500"]
 
 
-def test_the_hint_on_0_but_opened_values_the_plays_of_that_state() -> None:
+def test_the_hint_on_0_but_opened_values_the_plays_of_that_state(tables: Tables) -> None:
     code, out, err = run(*OPENED, "--score", "0", "--opponent", "600", "--farkles", "1", "--opened", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert (data["opened"], data["opponent_opened"]) == (True, True)
-    table = gs.solve_game(PENALTY.with_house_rules(opening_minimum=500), 1000)
+    table = tables.game(PENALTY.with_house_rules(opening_minimum=500), 1000)
     opened = Runs(my_farkles=1, my_opened=True)
     for option in data["options"]:
         t = option["points_after"]
@@ -174,11 +174,11 @@ def test_opened_where_nobody_on_0_can_have_is_one_line(args: list[str], message:
     assert err.count("\n") == 1 and message in err
 
 
-def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row() -> None:
+def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row(tables: Tables) -> None:
     code, out, err = run("strategy", "--game", "--target", "2000", "--penalty", "1000", "--json")
     assert code == 0, err
     data = json.loads(out)
-    table = gs.solve_game(PENALTY, 2000)
+    table = tables.game(PENALTY, 2000)
     assert data["penalty"] == 1000 and data["first_player_chance"] == table.first_player_chance
     rows = data["thresholds_by_farkles"]
     assert [r["farkles"] for r in rows] == [0, 1, 2]
@@ -196,12 +196,12 @@ def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row() -> None:
     )
 
 
-def test_game_drills_under_the_penalty_come_with_the_runs(farkle_home: Path) -> None:
+def test_game_drills_under_the_penalty_come_with_the_runs(tables: Tables, farkle_home: Path) -> None:
     rules = PENALTY.with_house_rules(target=2000)
     drills = list(Plan(rules, drill_stream(3), 8, ("game",), None))  # type: ignore[arg-type]
     assert any(p.runs.my_farkles or p.runs.opponent_farkles for p in drills)
     args = ["decide", "--kind", "game", "--target", "2000", "--penalty", "1000", "--count", "8"]
-    code, out, err = run(*args, "--seed", "3", "--plain", stdin=best_answers(drills))
+    code, out, err = run(*args, "--seed", "3", "--plain", stdin=best_answers(tables, drills))
     assert code == 0, err
     assert out.count("Best: that is the best play.") == 8
     assert out.count("Three Farkles in a row cost 1,000 (never below 0).") == 8
@@ -213,10 +213,10 @@ def test_game_drills_under_the_penalty_come_with_the_runs(farkle_home: Path) -> 
     assert runs == [None if p.runs == Runs() else vars(p.runs) for p in drills]
 
 
-def test_learn_7_and_its_drill_under_the_penalty() -> None:
+def test_learn_7_and_its_drill_under_the_penalty(tables: Tables) -> None:
     code, out, err = run("learn", "7", "--penalty", "1000", "--plain")
     assert code == 0, err
-    table = gs.solve_game(PENALTY, 2000)
+    table = tables.game(PENALTY, 2000)
     assert f"At 0 to 0 the first player wins {100 * table.first_player_chance:.2f}% of games" in out
 
 

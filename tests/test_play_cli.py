@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.play as play_cli
 from farkle_trainer.cli import app
-from farkle_trainer.engine.game import solve_solo
 from farkle_trainer.engine.rules import PRESETS
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training import solving
 from farkle_trainer.training.games import match as m
@@ -569,12 +569,12 @@ def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
 # -- what perfect play expects of a solo game
 
 
-def test_ten_solo_turns_end_with_what_perfect_play_expects() -> None:
+def test_ten_solo_turns_end_with_what_perfect_play_expects(tables: Tables) -> None:
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=300)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
-    turn = solve(PRESETS["classic"], Objective.expected()).expected_turn_score
+    turn = tables.turn(PRESETS["classic"], Objective.expected()).expected_turn_score
     # Ten turns of 593.58 (the classic turn the seeds give): 5,935.77, to the cent.
     assert round(10 * turn, 2) == 5935.77
     gap = final.scores[0] - 10 * turn
@@ -591,14 +591,14 @@ def test_ten_solo_turns_end_with_what_perfect_play_expects() -> None:
     assert code == 0 and json.loads(data)["analysis"]["perfect_expected"] == 10 * turn
 
 
-def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects() -> None:
+def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects(tables: Tables) -> None:
     from tests.test_gamesolver import solo_turns_by_iteration
 
     setup = new_setup((Player("You"),), form=Form.FEWEST_TURNS, target=1000, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=300)
     code, out = run(["play", "--solo", "--target", "1000", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
-    expected = solve_solo(PRESETS["classic"], 1000).expected_turns(0)
+    expected = tables.solo(PRESETS["classic"], 1000).expected_turns(0)
     # The solver's figure is the one a value iteration written apart from it reaches.
     assert expected == pytest.approx(solo_turns_by_iteration(20)[0], abs=1e-9)
     took = final.turns[0]
@@ -607,7 +607,7 @@ def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects() -> None:
     assert f"from 0); you took {took}, {abs(gap):.2f} {'more' if gap > 0 else 'fewer'}.\n" in out
 
 
-def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_start() -> None:
+def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_start(tables: Tables) -> None:
     rules = PRESETS["classic"]
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, opening=500, dice=Seeded("5", chosen=True))
     lines, final = greedy_script(setup, bank_at=500)
@@ -617,7 +617,7 @@ def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_
     starts, opened = 0.0, False
     for turn in range(1, 11):
         objective = Objective.expected() if opened else Objective.expected(opening=500)
-        starts += solve(rules, objective).roll_value(0, 6)
+        starts += tables.turn(rules, objective).roll_value(0, 6)
         opened = opened or any(mv.turn == turn and mv.action == "bank" for mv in final.log)
     assert opened
     assert (

@@ -20,10 +20,11 @@ from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import Runs
-from farkle_trainer.engine.game import GameTable, solve_game
+from farkle_trainer.engine.game import GameTable
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
@@ -67,9 +68,9 @@ def table_plays(table: GameTable, x: m.Move, runs: Runs) -> dict[tuple[tuple[int
 
 
 @pytest.mark.parametrize("seed", ["t0", "g1", "g3"])
-def test_every_play_of_every_roll_is_listed_best_first_with_its_value(seed: str) -> None:
+def test_every_play_of_every_roll_is_listed_best_first_with_its_value(tables: Tables, seed: str) -> None:
     state = played((ANN, Player("Hal", Level.HARD)), seed)
-    table = solve_game(state.setup.rules, 2_000, 0)
+    table = tables.game(state.setup.rules, 2_000, 0)
     steps = a.analyse(state).steps
     ties = 0
     for step, runs in zip(steps, m.move_runs(state), strict=True):
@@ -135,12 +136,12 @@ def test_every_number_of_a_move_says_whose_it_is() -> None:
     assert units == {"points", "chance"}
 
 
-def test_review_json_has_every_play_and_the_luck_of_each_move(farkle_home: Path) -> None:
+def test_review_json_has_every_play_and_the_luck_of_each_move(tables: Tables, farkle_home: Path) -> None:
     result = runner.invoke(app, ["review", str(EXAMPLE), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["setup"]["rules"]["target"] == 1_000
-    setup_table = solve_game(load_rules("classic"), 1_000, 0)
+    setup_table = tables.game(load_rules("classic"), 1_000, 0)
     assert [mv["player"] for mv in data["moves"]] == ["You", "Hard", "You", "Hard", "Hard", "Hard"]
     for mv in data["moves"]:
         # The keys every saved move has are still there.
@@ -315,12 +316,12 @@ def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to() -> None:
 # -- the summary's counts
 
 
-def test_the_summary_counts_every_players_decisions_by_grade() -> None:
+def test_the_summary_counts_every_players_decisions_by_grade(tables: Tables) -> None:
     from farkle_trainer.engine.grading import GRADES, Unit, grade_for
     from farkle_trainer.ui.views import review as review_view
 
     state = played((ANN, Player("Eve", Level.EASY)), "w1")
-    table = solve_game(state.setup.rules, 2_000, 0)
+    table = tables.game(state.setup.rules, 2_000, 0)
     # Each decision graded here from the game table: what it gave up against the best play.
     counts = [{g: 0 for g in GRADES}, {g: 0 for g in GRADES}]
     for x, runs in zip(state.log, m.move_runs(state), strict=True):

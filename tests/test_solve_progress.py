@@ -13,8 +13,9 @@ import pytest
 from rich.console import Console
 
 from farkle_trainer.engine.rules import CLASSIC, Rules
-from farkle_trainer.engine.solver import Objective, Solution, _compute, solve
-from farkle_trainer.store.tables import read_rows
+from farkle_trainer.engine.solver import Objective, Solution, compute
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import disk_tables, read_rows
 from farkle_trainer.ui import progress as progress_module
 from farkle_trainer.ui.progress import solve_progress, turn_progress
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
@@ -25,16 +26,21 @@ pytestmark = pytest.mark.own_table_cache
 TABLE = Rules(name="progress", straight=2000, three_pairs=1000)
 
 
-def test_a_computed_solve_reports_levels_done_and_a_cached_one_nothing() -> None:
+@pytest.fixture
+def tables() -> Tables:
+    """A command's tables, kept in the test's own data directory."""
+    return Tables(disk_tables())
+
+
+def test_a_computed_solve_reports_levels_done_and_a_cached_one_nothing(tables: Tables) -> None:
     calls: list[tuple[int, int]] = []
-    solve.cache_clear()
-    solution = solve(TABLE, Objective.expected(opening=350), progress=lambda d, t: calls.append((d, t)))
+    solution = tables.turn(TABLE, Objective.expected(opening=350), progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (solution.top, solution.top)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
     assert len(calls) >= 2 and all(t == solution.top for _, t in calls)
     again: list[tuple[int, int]] = []
-    solve.cache_clear()  # memory emptied: the disk cache answers, with nothing to report
-    solve(TABLE, Objective.expected(opening=350), progress=lambda d, t: again.append((d, t)))
+    tables.forget()  # memory emptied: the disk cache answers, with nothing to report
+    tables.turn(TABLE, Objective.expected(opening=350), progress=lambda d, t: again.append((d, t)))
     assert again == []
 
 
@@ -83,13 +89,12 @@ def test_a_quick_solve_draws_nothing() -> None:
     assert file.getvalue() == ""
 
 
-def test_a_warm_hint_reads_the_cache_without_numpy(farkle_home: Path) -> None:
+def test_a_warm_hint_reads_the_cache_without_numpy(tables: Tables, farkle_home: Path) -> None:
     import subprocess
 
     from farkle_trainer.engine.plays import hint
 
-    solve.cache_clear()  # a solution another test left in memory would never reach the disk
-    hint((1, 5, 2, 2, 3, 6), 300, CLASSIC)  # fills the disk cache
+    hint(tables, (1, 5, 2, 2, 3, 6), 300, CLASSIC)  # fills the disk cache
     env = {**os.environ, "FARKLE_TRAIN_HOME": str(farkle_home)}
     for args, figure in [
         (["hint", "1", "5", "2", "2", "3", "6", "--points", "300"], "641.17"),
@@ -111,8 +116,7 @@ def test_a_warm_hint_reads_the_cache_without_numpy(farkle_home: Path) -> None:
 
 
 def test_a_cached_table_reads_back_exactly_and_a_foreign_file_is_refused(tmp_path: Path) -> None:
-    solve.cache_clear()
-    computed = _compute(TABLE, Objective())
+    computed = compute(TABLE, Objective())
     path = tmp_path / "table.npy"
     np.save(path, computed.values, allow_pickle=False)
     loaded = read_rows(path, 7)

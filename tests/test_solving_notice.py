@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
 
@@ -22,10 +21,12 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.engine import gameplan
-from farkle_trainer.engine.gameplan import Solve, Step, notice, rounded, seconds, tables_for, to_solve
+from farkle_trainer.engine.gameplan import Solve, Step, to_solve
 from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import disk_tables
 from farkle_trainer.ui import progress as shown
-from farkle_trainer.ui.progress import SolveBar, SolveLines, SolveReport, solving
+from farkle_trainer.ui.progress import SolveBar, SolveLines, SolveReport, notice, rounded, solving
 from farkle_trainer.ui.terminal import InteractiveFrontend, PlainFrontend
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
@@ -36,6 +37,12 @@ SENTENCE = re.compile(r"^Solving the game for these rules once \(about \d+ s\); 
 runner = CliRunner()
 
 
+@pytest.fixture
+def tables() -> Tables:
+    """A command's tables, kept in the test's own data directory."""
+    return Tables(disk_tables())
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -44,42 +51,52 @@ class Clock:
         return self.now
 
 
-def test_the_sentence_and_its_estimate() -> None:
+def test_the_sentence_and_its_estimate(tables: Tables) -> None:
     small = Solve("game", CLASSIC, 1000, 0)
     large = Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0)
-    assert SENTENCE.match(notice((small,)))
+
+    def seconds(solves: tuple[Solve, ...]) -> float:
+        return tables.estimate(solves).total
+
+    assert SENTENCE.match(notice(seconds((small,))))
     assert seconds(()) == 0.0
     # A game to 1,000 is mostly loading (and compiling, the first time); the penalty to 10,000
     # is most of a minute of sweeps on an idle machine.
-    assert seconds((small,), busy=1.0) < gameplan.LOAD + gameplan.COMPILE + 1
-    assert seconds((large,), busy=1.0) > 40 > 10 * (seconds((small,), busy=1.0) - gameplan.COMPILE)
+    assert seconds((small,)) < gameplan.LOAD + gameplan.COMPILE + 1
+    assert seconds((large,)) > 40 > 10 * (seconds((small,)) - gameplan.COMPILE)
     # Two tables load the solver once.
-    assert seconds((small, large), busy=1.0) < seconds((small,), busy=1.0) + seconds((large,), busy=1.0)
+    assert seconds((small, large)) < seconds((small,)) + seconds((large,))
     assert [rounded(x) for x in (0.2, 3.4, 12, 37, 95, 401)] == [1, 3, 10, 35, 100, 390]
 
 
-def test_a_busy_machine_is_said_to_take_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_busy_machine_is_said_to_take_longer(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     large = (Solve("game", CLASSIC.with_house_rules(three_farkle_penalty=1000), 10_000, 0),)
-    idle = seconds(large, busy=1.0)
-    monkeypatch.setattr(gameplan.os, "cpu_count", lambda: 2)
+    idle = tables.estimate(large).total
+    assert tables.estimate(large, busy=3.0).total == pytest.approx(3 * idle)
+    monkeypatch.setattr(shown.os, "cpu_count", lambda: 2)
     # The solve takes one core: one other busy core leaves it a core of its own ...
-    monkeypatch.setattr(gameplan.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
-    assert seconds(large) == idle
+    monkeypatch.setattr(shown.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    assert shown.busyness() == 1.0
     # ... six processes wanting two cores give it about a third of one.
-    monkeypatch.setattr(gameplan.os, "getloadavg", lambda: (6.0, 4.0, 2.0))
-    assert seconds(large) == pytest.approx(3 * idle)
+    monkeypatch.setattr(shown.os, "getloadavg", lambda: (6.0, 4.0, 2.0))
+    assert shown.busyness() == pytest.approx(3.0)
+    with solving(None, tables, large):
+        pass
+    assert f"(about {rounded(3 * idle)} s)" in capsys.readouterr().err
 
     def unknown() -> tuple[float, float, float]:
         raise OSError("no load average here")
 
-    monkeypatch.setattr(gameplan.os, "getloadavg", unknown)
-    assert seconds(large) == idle
+    monkeypatch.setattr(shown.os, "getloadavg", unknown)
+    assert shown.busyness() == 1.0
 
 
-def test_a_table_at_hand_needs_no_sentence() -> None:
+def test_a_table_at_hand_needs_no_sentence(tables: Tables) -> None:
     # Classic to 10,000 ships with the package; classic to 1,150 does not, until it is solved.
-    assert to_solve(tables_for(CLASSIC, 10_000)) == ()
-    (missing,) = to_solve(tables_for(CLASSIC, 1150))
+    assert to_solve(tables.plan(CLASSIC, 10_000)) == ()
+    (missing,) = to_solve(tables.plan(CLASSIC, 1150))
     assert (missing.kind, missing.target, missing.opening) == ("game", 1150, 0)
 
 
@@ -202,13 +219,10 @@ def test_the_readme_says_how_the_time_left_is_worked_out() -> None:
     assert "a line on\nstandard error every five seconds" in readme and shown.EVERY == 5
 
 
-def test_the_work_done_weighs_each_step_as_the_estimate_did(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_work_done_weighs_each_step_as_the_estimate_did(capsys: pytest.CaptureFixture[str]) -> None:
     plan = gameplan.Estimate(loading=1.0, compiling=4.0, solving=15.0)
-    monkeypatch.setattr(shown, "estimate", lambda solves: plan)
     clock = Clock()
-    report = SolveReport(None, clock)
+    report = SolveReport(None, lambda solves: plan, clock)
     assert report.done() == 0.0
     report.tell((Solve("game", CLASSIC, 1150, 0),))
     assert "(about 20 s)" in capsys.readouterr().err
@@ -230,33 +244,22 @@ def test_the_work_done_weighs_each_step_as_the_estimate_did(
     report(1.0)
     assert report.done() == 1.0
     # With the compiled loop kept, the tables' first progress means the solver is loaded.
-    quick = SolveReport(None, clock)
+    quick = SolveReport(None, lambda solves: plan, clock)
     quick.tell((Solve("game", CLASSIC, 1150, 0),))
     quick(0.2)
     assert quick.done() == pytest.approx((1 + 4 + 0.2 * 15) / 20)
 
 
-@pytest.fixture
-def fresh_loop() -> Iterator[None]:
-    """The compiled loop worked out afresh for the test (compiled: each test has its own user cache)."""
-    from farkle_trainer.engine.game import kernel
-
-    kernel.compiled_loop.cache_clear()
-    yield
-    kernel.compiled_loop.cache_clear()
-
-
 def test_lines_keep_coming_while_the_solver_compiles(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh_loop: None
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from farkle_trainer.engine.game import kernel
-
+    # The compiled loop is compiled afresh: each test has its own user cache.
     monkeypatch.setattr(shown, "EVERY", 0.4)
     plain = PlainFrontend(sys.stdin, io.StringIO())
-    with solving(plain, tables_for(CLASSIC, 1150)):
+    with solving(plain, tables, tables.plan(CLASSIC, 1150)):
         capsys.readouterr()  # the sentence
         began = time.monotonic()
-        assert kernel.compiled_loop() is not None
+        assert tables.loop() is not None
         took = time.monotonic() - began
     said = capsys.readouterr().err.splitlines()
     # A line every 0.4 s while it compiled, each saying so, though the compiler tells nothing
@@ -268,15 +271,13 @@ def test_lines_keep_coming_while_the_solver_compiles(
 
 
 def test_the_bar_shows_the_compiler_as_the_first_step(
-    monkeypatch: pytest.MonkeyPatch, fresh_loop: None
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from farkle_trainer.engine.game import kernel
-
     monkeypatch.setattr(shown, "DELAY", 0.0)
     file = io.StringIO()
     console = Console(file=file, force_terminal=True, width=100, color_system=None)
-    with solving(InteractiveFrontend(console), tables_for(CLASSIC, 1150)) as progress:
-        assert kernel.compiled_loop() is not None
+    with solving(InteractiveFrontend(console), tables, tables.plan(CLASSIC, 1150)) as progress:
+        assert tables.loop() is not None
         progress(0.5)
         time.sleep(0.3)  # a redraw or two
     drawn = [d for d in re.split(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n", file.getvalue()) if d.strip()]
@@ -285,27 +286,25 @@ def test_the_bar_shows_the_compiler_as_the_first_step(
     assert compiling and solving_ and compiling[0] < solving_[0], drawn
 
 
-def test_a_penalty_solve_counts_its_work_as_the_sweeps_and_the_game_without_them() -> None:
-    from farkle_trainer.engine import game as gs
-
+def test_a_penalty_solve_counts_its_work_as_the_sweeps_and_the_game_without_them(tables: Tables) -> None:
     rules = Rules(name="sweeps", straight=2000).with_house_rules(three_farkle_penalty=500)
     plain = rules.with_house_rules(three_farkle_penalty=0)
-    (penalty,) = tables_for(rules, 1000)
+    (penalty,) = tables.plan(rules, 1000)
     n = 1000 // 50
     # The estimate's model: the game without the penalty, then the sweeps.
     first, sweeps = gameplan.GAME_PLAIN * n**2.58, gameplan.GAME_RUNS * n**2.2
-    assert gameplan.estimate((penalty,), busy=1.0).solving == pytest.approx(first + sweeps)
-    assert gameplan.plain_share(penalty) == pytest.approx(first / (first + sweeps))
+    assert tables.estimate((penalty,)).solving == pytest.approx(first + sweeps)
+    assert tables.plain_share(penalty) == pytest.approx(first / (first + sweeps))
     # With the game without the penalty at hand, all the work left is the sweeps'.
-    gs.solve_game(plain, 1000)
-    assert gameplan.estimate((penalty,), busy=1.0).solving == pytest.approx(sweeps)
-    assert gameplan.plain_share(penalty) == 0.0
+    tables.game(plain, 1000)
+    assert tables.estimate((penalty,)).solving == pytest.approx(sweeps)
+    assert tables.plain_share(penalty) == 0.0
     told: list[float] = []
-    gs.solve_game(rules, 1000, progress=told.append)
+    tables.game(rules, 1000, progress=told.append)
     moved = [f for f in told if f > 0]
     assert moved[0] < 0.01 and told[-1] == 1.0  # the first of many stages, not a share for no work
     solo = Solve("solo", rules, 1000, 0)
-    assert gameplan.plain_share(solo) == pytest.approx(
+    assert tables.plain_share(solo) == pytest.approx(
         gameplan.SOLO_PLAIN / (gameplan.SOLO_PLAIN + gameplan.SOLO_RUNS)
     )
 
@@ -323,8 +322,10 @@ def test_the_bar_shows_the_estimate_from_the_start() -> None:
     assert "Solving the game" in file.getvalue()
 
 
-def test_the_sentence_is_said_once_whatever_starts(capsys: pytest.CaptureFixture[str]) -> None:
-    report = SolveReport(None)
+def test_the_sentence_is_said_once_whatever_starts(
+    tables: Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = SolveReport(None, tables.estimate)
     table = Solve("game", CLASSIC, 1150, 0)
     report.starting(table)
     report.starting(Solve("solo", CLASSIC, 1150, 0))
@@ -333,25 +334,26 @@ def test_the_sentence_is_said_once_whatever_starts(capsys: pytest.CaptureFixture
     assert len(err) == 1 and SENTENCE.match(err[0])
 
 
-def test_solving_says_it_at_once_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_solving_says_it_at_once_on_standard_error(
+    tables: Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
     plain = PlainFrontend(sys.stdin, io.StringIO())
-    tables = tables_for(CLASSIC, 1150)
-    with solving(plain, tables) as progress:
+    with solving(plain, tables, tables.plan(CLASSIC, 1150)) as progress:
         # Said before anything is solved or loaded.
         assert SENTENCE.match(capsys.readouterr().err.strip())
-        assert gameplan.watching() is progress
-    assert gameplan.watching() is None
-    with solving(plain, tables_for(CLASSIC, 10_000)):
+        assert tables.watcher is progress and tables.listener is shown.say
+    assert tables.watcher is None and tables.listener is None
+    with solving(plain, tables, tables.plan(CLASSIC, 10_000)):
         pass
     assert capsys.readouterr().err == ""
 
 
-def test_a_terminal_gets_a_bar_and_json_gets_lines() -> None:
+def test_a_terminal_gets_a_bar_and_json_gets_lines(tables: Tables) -> None:
     console = Console(file=io.StringIO(), force_terminal=True, width=80)
-    tables = tables_for(CLASSIC, 1150)
-    with solving(InteractiveFrontend(console), tables) as progress:
+    needs = tables.plan(CLASSIC, 1150)
+    with solving(InteractiveFrontend(console), tables, needs) as progress:
         assert isinstance(progress, SolveReport) and isinstance(progress.shown, SolveBar)
-    with solving(InteractiveFrontend(console), tables, quiet=True) as progress:
+    with solving(InteractiveFrontend(console), tables, needs, quiet=True) as progress:
         assert isinstance(progress, SolveReport) and isinstance(progress.shown, SolveLines)
 
 
@@ -401,19 +403,18 @@ def test_json_output_stays_data_alone() -> None:
 
 
 def test_a_kept_table_that_fails_its_check_is_announced_as_it_is_solved(
-    capsys: pytest.CaptureFixture[str],
+    tables: Tables, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from farkle_trainer.engine import game as gs
     from farkle_trainer.store.tables import cache_dir
 
     rules = Rules(name="announced", straight=2000)
-    gs.solve_game(rules, 1000)
+    tables.game(rules, 1000)
     (kept,) = cache_dir().glob("game-*.npz")
     kept.write_bytes(kept.read_bytes()[:-40])
-    gs.clear_memory()
+    tables.forget()
     plain = PlainFrontend(sys.stdin, io.StringIO())
-    tables = tables_for(rules, 1000)
-    assert to_solve(tables) == ()  # the file is there: nothing said up front
-    with solving(plain, tables):
-        gs.solve_game(rules, 1000)
+    needs = tables.plan(rules, 1000)
+    assert to_solve(needs) == ()  # the file is there: nothing said up front
+    with solving(plain, tables, needs):
+        tables.game(rules, 1000)
     assert SENTENCE.match(capsys.readouterr().err.strip())

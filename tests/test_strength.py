@@ -20,14 +20,15 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.game import GameTable, solve_game, solve_solo
+from farkle_trainer.engine.game import GameTable
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.situations import FewestTurns, ReachTotal, Situation, TurnPoints, WinGame
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
@@ -64,11 +65,11 @@ LUCK_SITUATIONS: list[Situation] = [
 
 
 @pytest.mark.parametrize("situation", LUCK_SITUATIONS, ids=lambda s: f"{type(s).__name__}-{s.points}")
-def test_luck_averages_exactly_zero_over_every_fair_roll(situation: Situation) -> None:
+def test_luck_averages_exactly_zero_over_every_fair_roll(tables: Tables, situation: Situation) -> None:
     for n in range(1, 7):
         rolls = list(fair_rolls(n))
         assert sum(p for _, p in rolls) == pytest.approx(1.0, abs=1e-14)
-        mean = sum(p * ranked_plays(situation, roll).luck for roll, p in rolls)
+        mean = sum(p * ranked_plays(tables, situation, roll).luck for roll, p in rolls)
         # Luck is shown in percentage points of a chance: 1e-9 pp is a chance of 1e-11.
         assert mean == pytest.approx(0.0, abs=1e-9), (situation, n)
 
@@ -282,19 +283,19 @@ def exact_game(table: GameTable, policy: Policy, me: int, other: int) -> tuple[f
     ids=["bank-at-once", "easy"],
 )
 def test_the_expected_result_against_hard_is_the_start_chance_less_the_expected_losses(
-    policy: Policy, me: int, other: int
+    tables: Tables, policy: Policy, me: int, other: int
 ) -> None:
     """The performance-difference identity, on a game to 1,000 from a position late enough to
     evaluate exactly here: a fixed, poor policy against Hard wins exactly the table's chance
     from the position less the expected win chance its decisions give up."""
-    table = solve_game(SMALL, TARGET, 0)
+    table = tables.game(SMALL, TARGET, 0)
     result, lost = exact_game(table, policy, me, other)
     start = table.win_chance(me, other)
     assert lost > 1.0  # the policy is a poor one: the identity is not 0 = 0
     assert result == pytest.approx(start - lost / 100, abs=1e-9)
 
 
-def test_over_seeded_games_the_figure_and_the_results_agree() -> None:
+def test_over_seeded_games_the_figure_and_the_results_agree(tables: Tables) -> None:
     """Over seeded games of Easy against Hard to 1,000, each game's expected result against
     perfect play and its actual result differ by the luck of the dice alone (Hard gives up
     nothing), which averages 0: the means agree within three standard errors of the
@@ -318,7 +319,7 @@ def test_over_seeded_games_the_figure_and_the_results_agree() -> None:
     assert abs(result - figure) < 3 * diff_se
     assert figure_se < result_se / 2
     # Easy gives up a good part of the first player's 57.77%.
-    assert solve_game(SMALL, TARGET, 0).first_player_chance - figure > 0.05
+    assert tables.game(SMALL, TARGET, 0).first_player_chance - figure > 0.05
 
 
 # -- each game's figures
@@ -340,9 +341,9 @@ def _split(rules: Rules, keep: tuple[int, ...]) -> int:
 
 
 @pytest.mark.parametrize("seed", ["g1", "g2", "g3"])
-def test_two_player_figures_add_up(seed: str) -> None:
+def test_two_player_figures_add_up(tables: Tables, seed: str) -> None:
     state = played((ANN, Player("Hal", Level.HARD)), seed)
-    table = solve_game(state.setup.rules, 2_000, 0)
+    table = tables.game(state.setup.rules, 2_000, 0)
     an = a.analyse(state)
     ann, hal = an.strengths
     assert ann.unit == Unit.WIN and ann.start_chance == pytest.approx(table.first_player_chance, abs=1e-15)
@@ -363,17 +364,17 @@ def test_two_player_figures_add_up(seed: str) -> None:
         assert mine == pytest.approx(an.strengths[seat].luck, abs=1e-12)
 
 
-def test_solo_figures_are_perfect_play_less_what_the_decisions_gave_up() -> None:
+def test_solo_figures_are_perfect_play_less_what_the_decisions_gave_up(tables: Tables) -> None:
     ten = played((ANN,), "ten", form=Form.TEN_TURNS)
     (s,) = a.analyse(ten).strengths
-    perfect = 10 * solve(ten.rules, Objective.expected()).roll_value(0, 6)
+    perfect = 10 * tables.turn(ten.rules, Objective.expected()).roll_value(0, 6)
     assert (s.unit, s.perfect) == (Unit.POINTS, pytest.approx(perfect, abs=1e-9))
     assert s.expected_result == pytest.approx(perfect - s.given_up, abs=1e-9)
     assert s.luck_adjusted == pytest.approx(s.expected_result, abs=1e-7)  # the score less its luck
     assert s.result == ten.scores[0]
     fewest = played((ANN,), "t1", form=Form.FEWEST_TURNS, opening=500)
     (s,) = a.analyse(fewest).strengths
-    turns = solve_solo(fewest.rules, 2_000, 500).expected_turns(0)
+    turns = tables.solo(fewest.rules, 2_000, 500).expected_turns(0)
     assert (s.unit, s.perfect) == (Unit.TURNS, turns)
     assert s.expected_result == pytest.approx(turns + s.given_up, abs=1e-12)
     assert s.luck_adjusted == pytest.approx(s.expected_result, abs=1e-7)
@@ -381,7 +382,9 @@ def test_solo_figures_are_perfect_play_less_what_the_decisions_gave_up() -> None
 
 
 @pytest.mark.parametrize("seed", ["p1", "p2"])
-def test_with_three_players_the_figure_counts_points_before_the_final_round(seed: str) -> None:
+def test_with_three_players_the_figure_counts_points_before_the_final_round(
+    tables: Tables, seed: str
+) -> None:
     """Perfect play's points of each turn before the final round from where it started, less
     what the decisions of those turns gave up in points, worked out here from the turn solver."""
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
@@ -396,7 +399,7 @@ def test_with_three_players_the_figure_counts_points_before_the_final_round(seed
                 continue
             opening = 350 if x.score == 0 else 0
             farkle_value = -min(500, x.score) if x.farkles == 2 else 0
-            sol = solve(state.rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+            sol = tables.turn(state.rules, Objective.expected(opening=opening, farkle_value=farkle_value))
             if x.turn not in turns:
                 turns.add(x.turn)
                 perfect += sol.roll_value(0, 6)
@@ -428,13 +431,15 @@ def test_a_game_not_played_to_its_end_has_no_figure() -> None:
     assert not any("against perfect play" in line for line in view.analysis_lines(state, an))
 
 
-def test_the_figure_is_said_after_the_game_and_carried_by_review_json(farkle_home: Path) -> None:
+def test_the_figure_is_said_after_the_game_and_carried_by_review_json(
+    tables: Tables, farkle_home: Path
+) -> None:
     lines, final = greedy_script(
         new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
     )
     done = runner.invoke(app, HARD_1000, input="".join(f"{line}\n" for line in lines))
     assert done.exit_code == 0, done.output
-    start = solve_game(SMALL, TARGET, 0).first_player_chance
+    start = tables.game(SMALL, TARGET, 0).first_player_chance
     lost = sum(r.lost for r in a.analyse(final).reviews)
     line = (
         f"Your play this game: {100 * (start - lost / 100):.2f}% against perfect play (perfect play from "

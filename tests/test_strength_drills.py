@@ -12,13 +12,13 @@ import pytest
 from farkle_trainer.engine.decisions import Kind, Position, decision_for, grade
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.farkles import Runs
-from farkle_trainer.engine.game import solve_solo
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.situations import TurnPoints
-from farkle_trainer.engine.solver import Objective, Solution, solve
+from farkle_trainer.engine.solver import Objective, Solution
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.drills.drills import summarize
 from farkle_trainer.ui.views import drills as view
 from tests.test_strength import fair_rolls
@@ -63,21 +63,23 @@ def turn_decisions(sol: Solution) -> float:
 
 
 @pytest.mark.parametrize("name", ["classic", "multiplier"])
-def test_a_turn_of_perfect_play_makes_its_decisions_as_counted_state_by_state(name: str) -> None:
-    sol = solve(PRESETS[name], Objective.expected())
+def test_a_turn_of_perfect_play_makes_its_decisions_as_counted_state_by_state(
+    tables: Tables, name: str
+) -> None:
+    sol = tables.turn(PRESETS[name], Objective.expected())
     assert sol.decisions_per_turn == pytest.approx(turn_decisions(sol), abs=1e-9)
     assert 2.0 < sol.decisions_per_turn < 2.5
 
 
-def test_the_count_plays_each_roll_as_the_computers_and_hints_do() -> None:
+def test_the_count_plays_each_roll_as_the_computers_and_hints_do(tables: Tables) -> None:
     """The set-aside and the action the count takes are the table's own play of the roll."""
-    sol = solve(CLASSIC, Objective.expected())
+    sol = tables.turn(CLASSIC, Objective.expected())
     for t in (0, 300, 1_000, 2_500):
         for n in (2, 4, 6):
             for options, _ in option_sets(CLASSIC, n)[::7]:
                 points, left = max(options, key=lambda o: (sol.value_after(t + o[0], o[1]), o))
                 roll = next(r for r, _ in fair_rolls(n) if _options(CLASSIC, r) == options)
-                play = ranked_plays(TurnPoints(CLASSIC, t), roll).table_play
+                play = ranked_plays(tables, TurnPoints(CLASSIC, t), roll).table_play
                 assert play is not None
                 assert (play.score, play.dice_to_roll) == (points, left)
                 assert play.action == ("roll" if sol.should_roll(t + points, left) else "bank")
@@ -90,14 +92,14 @@ def _options(rules: Rules, roll: tuple[int, ...]) -> Options:
 
 
 @cache
-def solo_decisions(penalty: int, target: int = 1_000) -> dict[tuple[int, int], float]:
+def solo_decisions(tables: Tables, penalty: int, target: int = 1_000) -> dict[tuple[int, int], float]:
     """The expected decisions from each standing (score, Farkles in a row) to the target, on
     ``classic`` with the penalty: each standing's turn played forward as the solo table plays it
     (the best set-aside, the most points then the most dice among equals; rolling on where that
     is as good as banking, never at the target), giving the chance of each way it ends and the
     decisions in it; then the equations of the standings, solved at once."""
     rules = CLASSIC.with_house_rules(three_farkle_penalty=penalty)
-    table = solve_solo(rules, target, 0)
+    table = tables.solo(rules, target, 0)
     runs = 3 if penalty else 1
     standings = [(s, r) for s in range(0, target, 50) for r in range(runs)]
     index = {x: i for i, x in enumerate(standings)}
@@ -136,36 +138,37 @@ def solo_decisions(penalty: int, target: int = 1_000) -> dict[tuple[int, int], f
 
 @pytest.mark.parametrize("penalty", [0, 500])
 def test_a_solo_game_of_perfect_play_makes_its_decisions_as_counted_standing_by_standing(
+    tables: Tables,
     penalty: int,
 ) -> None:
-    table = solve_solo(CLASSIC.with_house_rules(three_farkle_penalty=penalty), 1_000, 0)
-    for (s, r), expected in solo_decisions(penalty).items():
+    table = tables.solo(CLASSIC.with_house_rules(three_farkle_penalty=penalty), 1_000, 0)
+    for (s, r), expected in solo_decisions(tables, penalty).items():
         own = Runs(my_farkles=r) if penalty else Runs()
         assert table.expected_decisions(s, own) == pytest.approx(expected, abs=1e-9), (s, r)
     assert table.expected_decisions(1_000) == 0.0
 
 
-def test_a_sessions_figure_is_perfect_play_less_its_decisions_times_the_average_loss() -> None:
+def test_a_sessions_figure_is_perfect_play_less_its_decisions_times_the_average_loss(tables: Tables) -> None:
     positions = [
         Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6)),
         Position(CLASSIC, Kind.BANK_OR_ROLL, 200, (5, 3, 4), kept=(5,)),
         Position(CLASSIC, Kind.SOLO, 50, (4, 6, 4, 1, 2), banked=850, target=1_000),
     ]
-    decisions = [decision_for(p) for p in positions]
+    decisions = [decision_for(tables, p) for p in positions]
     plays = [((1, 5), "bank"), ((5,), "bank"), ((1,), "roll")]
     gradings = [grade(d, keep, action) for d, (keep, action) in zip(decisions, plays, strict=True)]
     summary = summarize(gradings)
     points, turns = summary.strengths
-    sol = solve(CLASSIC, Objective.expected())
+    sol = tables.turn(CLASSIC, Objective.expected())
     lost = (gradings[0].lost + gradings[1].lost) / 2
     assert (points.unit, points.decisions, points.average_lost) == (Unit.POINTS, 2, pytest.approx(lost))
     assert points.expected_result == pytest.approx(
         sol.expected_turn_score - turn_decisions(sol) * lost, abs=1e-9
     )
-    solo = solve_solo(CLASSIC, 1_000, 0)
+    solo = tables.solo(CLASSIC, 1_000, 0)
     assert (turns.unit, turns.target, turns.decisions) == (Unit.TURNS, 1_000, 1)
     assert turns.expected_result == pytest.approx(
-        solo.expected_turns(0) + solo_decisions(0)[(0, 0)] * gradings[2].lost, abs=1e-9
+        solo.expected_turns(0) + solo_decisions(tables, 0)[(0, 0)] * gradings[2].lost, abs=1e-9
     )
     lines = view.summary_lines(summary, planned=3, stopped=False)
     assert any(
@@ -182,5 +185,7 @@ def test_a_sessions_figure_is_perfect_play_less_its_decisions_times_the_average_
     assert [x["unit"] for x in data["strength"]] == ["points", "turns"]
     assert data["strength"][0]["expected_result"] == pytest.approx(points.expected_result)
     # A session of mistakes on two tables has no figure in points: its decisions add to nothing.
-    other = grade(decision_for(Position(PRESETS["fixed"], Kind.KEEP, 0, (1, 5, 2, 2, 3, 6))), (1, 5), "bank")
+    other = grade(
+        decision_for(tables, Position(PRESETS["fixed"], Kind.KEEP, 0, (1, 5, 2, 2, 3, 6))), (1, 5), "bank"
+    )
     assert all(x.unit != Unit.POINTS for x in summarize([gradings[0], other]).strengths)

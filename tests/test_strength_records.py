@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.engine.dice import counts_of
-from farkle_trainer.engine.game import solve_game
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import Strength
@@ -115,10 +115,10 @@ def test_the_weeks_are_a_table_in_plain_text_and_a_chart_on_a_terminal() -> None
 # -- each game's figure, from the tables
 
 
-def person_losses(state: m.MatchState) -> float:
+def person_losses(tables: Tables, state: m.MatchState) -> float:
     """The percentage points of win chance the first person's decisions gave up in a two-player
     game without house rules, read from the game table."""
-    table = solve_game(state.rules, state.setup.target, 0)
+    table = tables.game(state.rules, state.setup.target, 0)
     seat = state.setup.humans[0]
     lost = 0.0
     for x in state.log:
@@ -139,9 +139,9 @@ def person_losses(state: m.MatchState) -> float:
     return lost
 
 
-def ten_turn_losses(state: m.MatchState) -> float:
+def ten_turn_losses(tables: Tables, state: m.MatchState) -> float:
     """The expected points a ten-turn game's decisions gave up, from the turn solver."""
-    sol = solve(state.rules, Objective.expected())
+    sol = tables.turn(state.rules, Objective.expected())
     lost = 0.0
     for x in state.log:
         if not x.decision:
@@ -161,7 +161,7 @@ def hard_setup(target: int) -> Setup:
 
 
 @pytest.mark.usefixtures("fifty_a_roll_days")
-def test_stats_average_rated_games_and_official_daily_games(farkle_home: Path) -> None:
+def test_stats_average_rated_games_and_official_daily_games(tables: Tables, farkle_home: Path) -> None:
     games = [greedy_script(hard_setup(2_000), bank_at=bank) for bank in (300, 500)]
     for lines_in, _ in games:
         run(HARD_2000, lines_in)
@@ -173,14 +173,14 @@ def test_stats_average_rated_games_and_official_daily_games(farkle_home: Path) -
         store.finish_daily(attempt.id, score=1_000, perfect_score=None, marks="", turns=[], version=version)
     data = json.loads(run(["stats", "--json"]))
     two, ten = data["strength"]
-    figures = [0.5 - person_losses(state) / 100 for _, state in games]
+    figures = [0.5 - person_losses(tables, state) / 100 for _, state in games]
     assert (two["what"], two["rules"], two["target"], two["games"]) == ("match", "classic", 2000, 2)
     assert two["mean"] == pytest.approx(sum(figures) / 2, abs=1e-12)
     assert two["standard_error"] == pytest.approx(abs(figures[0] - figures[1]) / 2, abs=1e-12)
     assert two["rating"] == pytest.approx(400 * math.log10(two["mean"] / (1 - two["mean"])), abs=1e-9)
-    perfect = 10 * solve(daily.rules, Objective.expected()).roll_value(0, 6)
+    perfect = 10 * tables.turn(daily.rules, Objective.expected()).roll_value(0, 6)
     assert (ten["what"], ten["games"], ten["perfect"]) == ("ten-turns", 1, pytest.approx(perfect, abs=1e-9))
-    assert ten["mean"] == pytest.approx(perfect - ten_turn_losses(daily), abs=1e-9)
+    assert ten["mean"] == pytest.approx(perfect - ten_turn_losses(tables, daily), abs=1e-9)
     assert ten["standard_error"] is None and ten["rating"] is None
     # Rated results stay as they were.
     assert data["rated_games"]["played"] == 2
@@ -198,7 +198,7 @@ def played(setup: Setup, *args: str) -> m.MatchState:
     return game
 
 
-def test_progress_averages_the_owners_training_games_only(farkle_home: Path) -> None:
+def test_progress_averages_the_owners_training_games_only(tables: Tables, farkle_home: Path) -> None:
     solo = played(
         new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("11", chosen=True)),
         "--solo",
@@ -235,9 +235,9 @@ def test_progress_averages_the_owners_training_games_only(farkle_home: Path) -> 
         ("ten-turns", "classic", None, 1),
     ]
     two, two_fixed, ten = data["strength"]
-    assert two["mean"] == pytest.approx(0.5 - person_losses(hard) / 100, abs=1e-12)
-    assert two_fixed["mean"] == pytest.approx(0.5 - person_losses(fixed_game) / 100, abs=1e-12)
-    assert ten["mean"] == pytest.approx(ten["perfect"] - ten_turn_losses(solo), abs=1e-9)
+    assert two["mean"] == pytest.approx(0.5 - person_losses(tables, hard) / 100, abs=1e-12)
+    assert two_fixed["mean"] == pytest.approx(0.5 - person_losses(tables, fixed_game) / 100, abs=1e-12)
+    assert ten["mean"] == pytest.approx(ten["perfect"] - ten_turn_losses(tables, solo), abs=1e-9)
     only = json.loads(run(["progress", "--json", "--rules", "fixed"]))["strength"]
     assert [(x["rules"], x["games"]) for x in only] == [("fixed", 1)]
     text = run(["progress", "--plain"])

@@ -8,13 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from farkle_trainer.engine.game import clear_memory, solve_solo
-from farkle_trainer.engine.game.final import final_turn_for, final_turn_sound
-from farkle_trainer.engine.game.rolls import ROLL_ARRAYS, Rolls, merge_rolls, rolls_for, rolls_from
-from farkle_trainer.engine.keeper import install
+from farkle_trainer.engine.game.final import final_turn_sound
+from farkle_trainer.engine.game.rolls import ROLL_ARRAYS, Rolls, merge_rolls, rolls_from
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.solver import solve
-from farkle_trainer.store.tables import DiskTables, cache_dir, read_arrays, set_cache_dir, write_arrays
+from farkle_trainer.engine.tables import Tables
+from farkle_trainer.store.tables import DiskTables, cache_dir, disk_tables, read_arrays, write_arrays
 
 CLASSIC = PRESETS["classic"]
 
@@ -26,11 +24,10 @@ pytestmark = pytest.mark.own_table_cache
 
 def test_solutions_are_cached_on_disk(farkle_home: Path) -> None:
     rules = Rules(name="disk-test", straight=2500)
-    first = solve(rules)
+    first = Tables(disk_tables()).turn(rules)
     files = list(cache_dir().glob(f"*{rules.scoring_key}*.npy"))
     assert len(files) == 1 and str(files[0]).startswith(str(farkle_home))
-    solve.cache_clear()
-    again = solve(rules)
+    again = Tables(disk_tables()).turn(rules)
     assert again is not first
     assert np.array_equal(again.values, first.values)
 
@@ -39,9 +36,8 @@ def test_cache_files_are_private_in_a_private_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "made" / "cache"))
-    solve.cache_clear()
     rules = Rules(name="private-test", straight=2000)
-    solve(rules)
+    Tables(disk_tables()).turn(rules)
     (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
     assert path.stat().st_mode & 0o777 == 0o600
     # Every directory the program had to make is its owner's alone.
@@ -52,49 +48,43 @@ def test_cache_files_are_private_in_a_private_directory(
 
 def test_a_readable_cache_file_from_an_older_release_is_still_used(farkle_home: Path) -> None:
     rules = Rules(name="older-test", straight=1750)
-    good = solve(rules)
+    good = Tables(disk_tables()).turn(rules)
     (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
     path.chmod(0o644)
     before = path.stat().st_mtime_ns
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good.values)
+    assert np.array_equal(Tables(disk_tables()).turn(rules).values, good.values)
     assert path.stat().st_mtime_ns == before
 
 
 def test_without_a_keeper_a_solve_keeps_nothing(farkle_home: Path) -> None:
-    install(None)  # as a program that puts no keeper in place
-    clear_memory()
-    assert solve(Rules(name="unkept", straight=2250)).expected_turn_score > 0
-    assert solve_solo(CLASSIC, 1000).expected_turns(0) > 1
+    tables = Tables()  # as a program that gives no keeper
+    assert tables.turn(Rules(name="unkept", straight=2250)).expected_turn_score > 0
+    assert tables.solo(CLASSIC, 1000).expected_turns(0) > 1
     assert not cache_dir().exists()
 
 
-def test_set_cache_dir_wins_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_data_directory_wins_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "env"))
-    set_cache_dir(tmp_path / "chosen")
-    assert cache_dir() == tmp_path / "chosen"
-    set_cache_dir(None)
-    assert cache_dir() == tmp_path / "env"
+    assert cache_dir(tmp_path / "data") == tmp_path / "data" / "cache"
+    assert disk_tables(tmp_path / "data").directory == tmp_path / "data" / "cache"
+    assert cache_dir() == disk_tables().directory == tmp_path / "env"
 
 
 def test_a_damaged_cache_file_is_recomputed() -> None:
     rules = Rules(name="damage-test", three_pairs=750)
-    good = solve(rules).values.copy()
+    good = Tables(disk_tables()).turn(rules).values.copy()
     (path,) = cache_dir().glob(f"*{rules.scoring_key}*.npy")
     path.write_bytes(b"not numpy at all")
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good)
+    assert np.array_equal(Tables(disk_tables()).turn(rules).values, good)
     path.write_bytes(path.read_bytes()[:100])
-    solve.cache_clear()
-    assert np.array_equal(solve(rules).values, good)
+    assert np.array_equal(Tables(disk_tables()).turn(rules).values, good)
 
 
 def test_an_unwritable_cache_only_costs_speed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     blocker = tmp_path / "file-not-dir"
     blocker.write_text("")
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(blocker / "cache"))
-    solve.cache_clear()
-    assert solve(Rules(name="nowhere", straight=3000)).expected_turn_score > 0
+    assert Tables(disk_tables()).turn(Rules(name="nowhere", straight=3000)).expected_turn_score > 0
 
 
 # -- the game solver's tables
@@ -102,25 +92,22 @@ def test_an_unwritable_cache_only_costs_speed(monkeypatch: pytest.MonkeyPatch, t
 
 def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "game-cache"))
-    clear_memory()
-    solve_solo(CLASSIC, 1000)
+    tables = Tables(disk_tables())
+    tables.solo(CLASSIC, 1000)
     (path,) = cache_dir().glob("solo-*.npz")
     assert path.stat().st_mode & 0o777 == 0o600
     assert cache_dir().stat().st_mode & 0o777 == 0o700
     path.chmod(0o644)
     path.write_bytes(b"damaged")
-    clear_memory()
+    tables.forget()
     # Solved again, the file is replaced by a private one.
-    assert solve_solo(CLASSIC, 1000).turns[0] > 1
+    assert tables.solo(CLASSIC, 1000).turns[0] > 1
     assert path.stat().st_mode & 0o777 == 0o600
 
 
-def _fresh(monkeypatch: pytest.MonkeyPatch, where: Path) -> None:
+def _fresh(where: Path) -> Tables:
     # The disk cache alone: the shipped tables would answer for classic without a file here.
-    monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(where))
-    install(DiskTables(ready=None))
-    rolls_for.cache_clear()
-    final_turn_for.cache_clear()
+    return Tables(DiskTables(where, ready=None))
 
 
 def _same_rolls(a: Rolls, b: Rolls) -> None:
@@ -132,10 +119,9 @@ def _same_rolls(a: Rolls, b: Rolls) -> None:
 
 
 @pytest.fixture
-def rolls_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Rolls, Path]:
+def rolls_on_disk(tmp_path: Path) -> tuple[Rolls, Path]:
     """The classic rolls, merged in a cache directory of their own, and their file."""
-    _fresh(monkeypatch, tmp_path)
-    made = rolls_for(CLASSIC)
+    made = _fresh(tmp_path).rolls(CLASSIC)
     (path,) = tmp_path.glob("rolls-*.npz")
     return made, path
 
@@ -143,8 +129,7 @@ def rolls_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Roll
 def test_the_merged_rolls_come_back_from_disk_as_made(rolls_on_disk: tuple[Rolls, Path]) -> None:
     made, path = rolls_on_disk
     assert path.stat().st_mode & 0o777 == 0o600
-    rolls_for.cache_clear()
-    _same_rolls(rolls_for(CLASSIC), made)
+    _same_rolls(_fresh(path.parent).rolls(CLASSIC), made)
     _same_rolls(made, merge_rolls(CLASSIC))
 
 
@@ -160,22 +145,18 @@ def test_a_forged_or_damaged_rolls_file_is_made_again(rolls_on_disk: tuple[Rolls
     assert rolls_from(read_arrays(path, ROLL_ARRAYS) or {}) is None
     for damage in (b"", b"PK\x03\x04 not a zip", path.read_bytes()[:100]):
         path.write_bytes(damage)
-        rolls_for.cache_clear()
-        _same_rolls(rolls_for(CLASSIC), made)
+        _same_rolls(_fresh(path.parent).rolls(CLASSIC), made)
     path.unlink()
     os.mkfifo(path)  # something that is not a file never makes a read wait
-    rolls_for.cache_clear()
-    _same_rolls(rolls_for(CLASSIC), made)
+    _same_rolls(_fresh(path.parent).rolls(CLASSIC), made)
 
 
-def test_a_forged_final_turn_row_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _fresh(monkeypatch, tmp_path)
-    made = final_turn_for(CLASSIC, 128)
+def test_a_forged_final_turn_row_is_caught(tmp_path: Path) -> None:
+    made = _fresh(tmp_path).final_turn(CLASSIC, 128)
     (path,) = tmp_path.glob("final-*.npz")
-    final_turn_for.cache_clear()
-    again = final_turn_for(CLASSIC, 128)
+    again = _fresh(tmp_path).final_turn(CLASSIC, 128)
     assert np.array_equal(again.tie, made.tie) and np.array_equal(again.reach, made.reach)
-    rolls = rolls_for(CLASSIC)
+    rolls = merge_rolls(CLASSIC)
     for row in (0, 1, 64, 127):
         forged = made.tie.copy()
         forged[row, 2] = min(1.0, forged[row, 2] + 1e-6)
@@ -183,5 +164,4 @@ def test_a_forged_final_turn_row_is_caught(tmp_path: Path, monkeypatch: pytest.M
     assert final_turn_sound(rolls, made.tie, made.reach, 128)
     assert not final_turn_sound(rolls, made.tie[:100], made.reach, 128)
     write_arrays(path, tie=made.tie * 0.999, reach=made.reach)
-    final_turn_for.cache_clear()
-    assert np.array_equal(final_turn_for(CLASSIC, 128).tie, made.tie)
+    assert np.array_equal(_fresh(tmp_path).final_turn(CLASSIC, 128).tie, made.tie)

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from farkle_trainer import load_rules
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.farkles import Runs
-from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import Grade, Unit
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.scoring import score_table
@@ -31,7 +30,8 @@ from farkle_trainer.engine.situations import (
     opening_in_force,
     situation,
 )
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.engine.value import Value
 
 CLASSIC = load_rules("classic")
@@ -135,7 +135,7 @@ def test_impossible_situations_are_refused(make: object) -> None:
 # -- every play of a roll, valued by its table read directly
 
 
-def table_values(s: Situation, t: int, n: int) -> tuple[float | None, float]:
+def table_values(tables: Tables, s: Situation, t: int, n: int) -> tuple[float | None, float]:
     """What banking ``t`` and rolling ``n`` dice are worth, asked of the situation's table itself."""
     if isinstance(s, TurnPoints | ReachTotal):
         objective = (
@@ -143,12 +143,12 @@ def table_values(s: Situation, t: int, n: int) -> tuple[float | None, float]:
             if isinstance(s, ReachTotal)
             else Objective.expected(opening=s.opening, farkle_value=-s.farkle_cost)
         )
-        solution = solve(s.rules, objective)
+        solution = tables.turn(s.rules, objective)
         return solution.bank_value(t), solution.roll_value(t, n)
     if isinstance(s, FewestTurns):
-        solo = solve_solo(s.rules, s.target, s.opening)
+        solo = tables.solo(s.rules, s.target, s.opening)
         return solo.bank_value(s.score, t, s.runs), solo.roll_value(s.score, t, n, s.runs)
-    table = solve_game(s.rules, s.target, s.opening)
+    table = tables.game(s.rules, s.target, s.opening)
     if s.last_turn:
         opened = s.score > 0 or bool(s.runs.my_opened) or not s.opening
         behind = s.opponent - s.score
@@ -158,7 +158,7 @@ def table_values(s: Situation, t: int, n: int) -> tuple[float | None, float]:
     return bank, table.roll_value(s.score, s.opponent, t, n, s.runs)
 
 
-def farkle_value(s: Situation) -> float:
+def farkle_value(tables: Tables, s: Situation) -> float:
     """What a Farkle leaves, asked of the table: minus the cost in points, nothing to pass a leader,
     the opponent's turn (or the game over, in a last turn), the turns still to go in solo."""
     if isinstance(s, TurnPoints):
@@ -166,24 +166,26 @@ def farkle_value(s: Situation) -> float:
     if isinstance(s, ReachTotal):
         return 0.0
     if isinstance(s, FewestTurns):
-        return solve_solo(s.rules, s.target, s.opening).farkle_value(s.score, s.runs)
+        return tables.solo(s.rules, s.target, s.opening).farkle_value(s.score, s.runs)
     if s.last_turn:
         return 0.0
-    return solve_game(s.rules, s.target, s.opening).farkle_value(s.score, s.opponent, s.runs)
+    return tables.game(s.rules, s.target, s.opening).farkle_value(s.score, s.opponent, s.runs)
 
 
-def check_plays(s: Situation, roll: tuple[int, ...]) -> Ranked:
+def check_plays(tables: Tables, s: Situation, roll: tuple[int, ...]) -> Ranked:
     """Every play of ``roll`` is worth what the table says, the set-asides and the plays are in
     the order of the module's rule, and the roll is worth the table's roll of its dice."""
-    ranked = ranked_plays(s, roll)
+    ranked = ranked_plays(tables, s, roll)
     unit = s.unit
     better = (lambda v: v) if unit.lower_is_better else (lambda v: -v)
-    expected = solve(s.rules, Objective.expected(opening=s.opening)) if isinstance(s, ReachTotal) else None
+    expected = (
+        tables.turn(s.rules, Objective.expected(opening=s.opening)) if isinstance(s, ReachTotal) else None
+    )
     rows = []
     for split in score_table(s.rules).selections(counts_of(roll)):
         left = len(roll) - len(split.dice)
         t = s.points + split.points
-        bank, rolled = table_values(s, t, left or 6)
+        bank, rolled = table_values(tables, s, t, left or 6)
         best = rolled if bank is None else (min if unit.lower_is_better else max)(bank, rolled)
         second = 0.0 if expected is None else expected.value_after(t, left or 6)
         rows.append(
@@ -201,8 +203,8 @@ def check_plays(s: Situation, roll: tuple[int, ...]) -> Ranked:
             plays.append((better(bank), i, 0 if option.action == "bank" else 1, keep, "bank"))
     plays.sort()
     assert [(c.keep, c.action) for c in ranked.candidates] == [(k, a) for *_, k, a in plays]
-    assert ranked.before == Value(unit, table_values(s, s.points, len(roll))[1])
-    assert ranked.farkle == Value(unit, farkle_value(s))
+    assert ranked.before == Value(unit, table_values(tables, s, s.points, len(roll))[1])
+    assert ranked.farkle == Value(unit, farkle_value(tables, s))
     if ranked.best is not None:
         for c in ranked.candidates:
             assert ranked.loss(c) == c.value.loss_to(ranked.best.value) >= 0
@@ -245,22 +247,26 @@ def game_situations(draw: st.DrawFn) -> Situation:
 
 
 @given(turn_situations(), ROLLS)
-def test_every_play_in_a_turn_is_worth_the_solutions_value(s: Situation, roll: tuple[int, ...]) -> None:
-    check_plays(s, roll)
+def test_every_play_in_a_turn_is_worth_the_solutions_value(
+    tables: Tables, s: Situation, roll: tuple[int, ...]
+) -> None:
+    check_plays(tables, s, roll)
 
 
 @given(game_situations(), ROLLS)
-def test_every_play_in_a_game_is_worth_the_tables_value(s: Situation, roll: tuple[int, ...]) -> None:
-    check_plays(s, roll)
+def test_every_play_in_a_game_is_worth_the_tables_value(
+    tables: Tables, s: Situation, roll: tuple[int, ...]
+) -> None:
+    check_plays(tables, s, roll)
 
 
-def test_solo_plays_are_worth_the_solo_tables_turns() -> None:
+def test_solo_plays_are_worth_the_solo_tables_turns(tables: Tables) -> None:
     for points, score, roll in (
         (300, 1500, (1, 5, 2, 3)),
         (0, 1150, (2, 2, 4, 4, 5, 5)),
         (0, 0, (1, 2, 3, 4, 6)),
     ):
-        ranked = check_plays(FewestTurns(SHORT, points, 2000, 0, score), roll)
+        ranked = check_plays(tables, FewestTurns(SHORT, points, 2000, 0, score), roll)
         assert ranked.best is not None and ranked.best.value == max(c.value for c in ranked.candidates)
 
 
@@ -281,30 +287,34 @@ def test_solo_plays_are_worth_the_solo_tables_turns() -> None:
     ],
     ids=["points", "opening and penalty", "reach", "game", "last turn", "game runs", "solo", "solo runs"],
 )
-def test_the_value_before_a_roll_is_the_mean_of_its_value_once_thrown(s: Situation, n: int) -> None:
+def test_the_value_before_a_roll_is_the_mean_of_its_value_once_thrown(
+    tables: Tables, s: Situation, n: int
+) -> None:
     mean = 0.0
     luck = 0.0
     for counts in multisets(n):
         roll = tuple(face for face in range(1, 7) for _ in range(counts[face - 1]))
-        ranked = ranked_plays(s, roll)
+        ranked = ranked_plays(tables, s, roll)
         chance = float(roll_chance(counts))
         mean += chance * ranked.after.amount
         luck += chance * ranked.luck
-        assert ranked.before == ranked_plays(s, (1,) * n).before
-    before = ranked_plays(s, (1,) * n).before
+        assert ranked.before == ranked_plays(tables, s, (1,) * n).before
+    before = ranked_plays(tables, s, (1,) * n).before
     assert mean == pytest.approx(before.amount, abs=1e-9)
     assert luck == pytest.approx(0.0, abs=1e-7)
 
 
-def test_a_farkle_is_worth_the_farkle_and_its_luck_is_what_it_took() -> None:
-    ranked = ranked_plays(TurnPoints(PENALTY, 500, farkle_cost=700), (2, 3, 4, 6))
+def test_a_farkle_is_worth_the_farkle_and_its_luck_is_what_it_took(tables: Tables) -> None:
+    ranked = ranked_plays(tables, TurnPoints(PENALTY, 500, farkle_cost=700), (2, 3, 4, 6))
     assert ranked.is_farkle and ranked.best is None and ranked.candidates == ()
     assert ranked.after == ranked.farkle == Value(Unit.POINTS, -700.0)
-    assert ranked.luck == -700.0 - solve(PENALTY, Objective.expected(farkle_value=-700)).roll_value(500, 4)
+    assert ranked.luck == -700.0 - tables.turn(PENALTY, Objective.expected(farkle_value=-700)).roll_value(
+        500, 4
+    )
 
 
-def test_a_play_is_found_by_its_dice_and_action_and_a_missing_one_is_refused() -> None:
-    ranked = ranked_plays(TurnPoints(CLASSIC, 350, opening=500), (1, 3, 5, 4))
+def test_a_play_is_found_by_its_dice_and_action_and_a_missing_one_is_refused(tables: Tables) -> None:
+    ranked = ranked_plays(tables, TurnPoints(CLASSIC, 350, opening=500), (1, 3, 5, 4))
     assert ranked.choice((5, 1), "bank").points_after == 500
     assert set(ranked.keeps) == {(1, 5), (1,), (5,)}
     with pytest.raises(SituationError, match="cannot bank 450"):
@@ -315,10 +325,10 @@ def test_a_play_is_found_by_its_dice_and_action_and_a_missing_one_is_refused() -
     assert {c.keep for c in only.candidates} == {(1, 5)} and only.before == ranked.before
 
 
-def test_a_table_plays_its_own_action_after_the_best_set_aside() -> None:
+def test_a_table_plays_its_own_action_after_the_best_set_aside(tables: Tables) -> None:
     # 800 at stake, 1,250 to 1,750 in a game to 2,000: winning rolls the 4 dice the 1 leaves.
-    ranked = ranked_plays(WinGame(SHORT, 800, 2000, 0, 1250, 1750), (1, 5, 2, 3, 6))
+    ranked = ranked_plays(tables, WinGame(SHORT, 800, 2000, 0, 1250, 1750), (1, 5, 2, 3, 6))
     play = ranked.table_play
     assert play is not None and (play.keep, play.action) == ((1,), "roll")
     assert ranked.best is not None and (ranked.best.keep, ranked.best.action) == ((1,), "roll")
-    assert ranked_plays(TurnPoints(CLASSIC, 0), (2, 3, 4, 6, 6, 3)).table_play is None
+    assert ranked_plays(tables, TurnPoints(CLASSIC, 0), (2, 3, 4, 6, 6, 3)).table_play is None

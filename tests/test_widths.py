@@ -22,6 +22,7 @@ from farkle_trainer.engine.decisions import Position, decision_for, grade
 from farkle_trainer.engine.plays import hint
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.strategy import strategy
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.drills.drills import summarize
@@ -55,28 +56,28 @@ def check(text: str, rich: Callable[[], Any], width: int) -> str:
     return out
 
 
-def grading() -> Any:
+def grading(tables: Tables) -> Any:
     p = Position(CLASSIC, "final-round", 500, (5, 2, 3, 4), leader=10_000, banked=9_000)
-    return grade(decision_for(p), (5,), "bank")
+    return grade(decision_for(tables, p), (5,), "bank")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_engine_views_fit_every_width(width: int) -> None:
+def test_engine_views_fit_every_width(tables: Tables, width: int) -> None:
     e = explain((1, 1, 1, 1, 5, 5), CLASSIC)
     check(engine.explain_text(e, "classic"), lambda: engine.explain_rich(e, "classic"), width)
-    h = hint((1, 5, 2, 2, 3, 6), 300, CLASSIC)
+    h = hint(tables, (1, 5, 2, 2, 3, 6), 300, CLASSIC)
     out = check(engine.hint_text(h), lambda: engine.hint_rich(h), width)
     assert ("┃" in out) == (width == 100)
     assert "400.00" in out and "points" in out
-    reach = hint((1, 5, 2, 3), 1000, CLASSIC, need=1350)
+    reach = hint(tables, (1, 5, 2, 3), 1000, CLASSIC, need=1350)
     check(engine.hint_text(reach), lambda: engine.hint_rich(reach), width)
-    s = strategy(load_rules("multiplier"))
+    s = strategy(tables, load_rules("multiplier"))
     check(engine.strategy_text(s), lambda: engine.strategy_rich(s), width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_drill_grading_and_summary_fit_every_width(width: int) -> None:
-    g = grading()
+def test_drill_grading_and_summary_fit_every_width(tables: Tables, width: int) -> None:
+    g = grading(tables)
     check(drills.grading_text(g), lambda: drills.grading_rich(g), width)
     s = summarize([g])
     check(
@@ -181,8 +182,8 @@ def test_narrow_progress_and_lesson_lists_keep_each_phrase_on_its_line() -> None
     assert "  topic" in records.progress_text(progress)
 
 
-def test_a_narrow_hint_gives_each_play_two_whole_lines() -> None:
-    h = hint((1, 5, 2, 2, 3, 6), 300, load_rules("classic"))
+def test_a_narrow_hint_gives_each_play_two_whole_lines(tables: Tables) -> None:
+    h = hint(tables, (1, 5, 2, 2, 3, 6), 300, load_rules("classic"))
     shown = rendered(engine.hint_rich(h), 60).splitlines()
     assert max(len(line) for line in shown) <= 60
     assert "  1.  keep 1    +100  5 left  -> roll, best" in shown

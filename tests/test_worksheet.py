@@ -14,6 +14,7 @@ from farkle_trainer.engine.decisions import Position, decision_for
 from farkle_trainer.engine.decisions import grade as grade_play
 from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.notation import parse_number, parse_selection, parse_yes_no
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz
 from farkle_trainer.training.classroom.worksheet import (
     MARKDOWN_PAGE_BREAK,
@@ -69,13 +70,13 @@ def test_the_score_key_is_graded_right_by_the_quiz(code: str, rules: object) -> 
 
 
 @pytest.mark.parametrize("code", ["MATH7B", "ROOM12"])
-def test_the_decide_key_is_the_solvers_best_play(code: str) -> None:
+def test_the_decide_key_is_the_solvers_best_play(tables: Tables, code: str) -> None:
     w = decide_sheet(code, CLASSIC, count=12)
     assert list(w.items) == list(class_drills(code, CLASSIC, count=12, kinds=TURN_KINDS, level=None))
     for p, entry in zip(w.items, w.entries, strict=True):
         assert isinstance(p, Position)
         keep, action = read_play(p, entry.answer)
-        g = grade_play(decision_for(p), keep, action)  # type: ignore[arg-type]
+        g = grade_play(decision_for(tables, p), keep, action)  # type: ignore[arg-type]
         assert g.grade == "best" and g.lost == 0, (p, entry.answer)
 
 

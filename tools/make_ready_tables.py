@@ -40,19 +40,16 @@ SHIPPED = (
 
 def solve_all(into: Path) -> list[Path]:
     """Solve every shipped table with the disk cache in ``into``; the table files made there."""
-    from farkle_trainer.engine.game import clear_memory, solve_game, solve_solo
-    from farkle_trainer.engine.keeper import install
     from farkle_trainer.engine.rules import PRESETS
-    from farkle_trainer.store.tables import DiskTables, set_cache_dir
+    from farkle_trainer.engine.tables import Tables
+    from farkle_trainer.store.tables import DiskTables
 
-    set_cache_dir(into)
-    install(DiskTables(ready=None))
-    clear_memory()
+    tables = Tables(DiskTables(into, ready=None))
     for name, target, opening, penalty in SHIPPED:
         rules = PRESETS[name].with_house_rules(opening_minimum=opening, three_farkle_penalty=penalty)
         print(f"solving {name} to {target:,}, opening {opening:,}, penalty {penalty:,}", file=sys.stderr)
-        solve_game(rules, target)
-        solve_solo(rules, target)
+        tables.game(rules, target)
+        tables.solo(rules, target)
     return sorted(p for p in into.iterdir() if p.suffix == ".npz")
 
 

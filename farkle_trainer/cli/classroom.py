@@ -231,13 +231,14 @@ def worksheet(
             normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
         )
     else:
+        from farkle_trainer.engine.tables import shared
         from farkle_trainer.training.drills.session import parse_level as parse_drill_level
         from farkle_trainer.training.solving import for_kinds
         from farkle_trainer.ui.progress import solving
 
         kinds = _drill_kinds(topic)
         # Game and solo questions are graded by their game's table: said at once if it must be solved.
-        with solving(None, for_kinds(table, kinds or ())):
+        with solving(None, shared(), for_kinds(table, kinds or ())):
             made = sheets.decide_sheet(
                 normalized,
                 table,
@@ -296,6 +297,7 @@ def class_report(
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.files import write_whole
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.classroom.report import class_report as make_report
@@ -313,7 +315,7 @@ def class_report(
         if path is not None:
             may_replace(path, option, out, force=force)
     # Game and solo decisions are checked against their game's table: said as a solve starts.
-    with solving(out, quiet=json):
+    with solving(out, shared(), quiet=json):
         report = make_report(results, wanted)
     if not report.counted and not report.unchecked:
         why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"

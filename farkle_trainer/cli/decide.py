@@ -109,6 +109,7 @@ def decide(
             unused={"--level": level, "--target": target, "--penalty": penalty},
         )
         return
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.drills.session import check_count, parse_kinds, parse_level, prepare
     from farkle_trainer.training.solving import for_kinds
     from farkle_trainer.ui.aside import open_terminal_aside, print_data
@@ -123,7 +124,7 @@ def decide(
     front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
     # What the drills are graded by, solved first: said at once on standard error, before the
     # solver (or anything else a session needs) loads, if it takes a while.
-    with solving(front, for_kinds(table, kinds), quiet=json) as progress:
+    with solving(front, shared(), for_kinds(table, kinds), quiet=json) as progress:
         prepare(table, kinds, progress)
 
     from farkle_trainer.training.classroom.codes import class_drills
@@ -212,6 +213,7 @@ def _drill_mistakes(
     unused: dict[str, str | None],
 ) -> None:
     """``decide --mistakes``: the due personal positions, each graded as its drill is."""
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.drills.drills import summarize
     from farkle_trainer.training.drills.session import Sessions, check_count, parse_kinds, play_mistakes
     from farkle_trainer.training.mistakes import MISTAKES, due_mistakes
@@ -240,7 +242,7 @@ def _drill_mistakes(
                 print_data({**_mistakes_context(), **view.summary_data(summarize([]), [], planned=0)})
             return
         front.say(view.mistakes_intro(len(positions), due.due))
-        with solving(front, for_positions(positions), quiet=json) as progress:
+        with solving(front, shared(), for_positions(positions), quiet=json) as progress:
             solve_all(for_positions(positions), progress)
         settings = {"count": count, "kinds": None if kinds is None else list(kinds)}
         sessions = Sessions(store, settings)

@@ -24,6 +24,7 @@ from farkle_trainer.cli.groups import Options
 from farkle_trainer.cli.options import DiceArg, JsonOpt, OpeningOpt, PenaltyOpt, PlainOpt, RulesOpt, TargetOpt
 from farkle_trainer.cli.params import dice_from, parse_points
 from farkle_trainer.cli.rules import load, opening_for, with_penalty
+from farkle_trainer.cli.storage import solved_tables
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -129,7 +130,13 @@ def hint(
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
         result = make_hint(
-            roll, at_stake, table, opening=opening_for(table, opening), need=needed, progress=progress
+            solved_tables(),
+            roll,
+            at_stake,
+            table,
+            opening=opening_for(table, opening),
+            need=needed,
+            progress=progress,
         )
     if options.json:
         out.json(render.hint_data(result))
@@ -172,7 +179,7 @@ def strategy(
         fail("--target, --step and --penalty are for the game picture: add --game")
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
-        result = summarize(table, opening=opening_for(table, opening), progress=progress)
+        result = summarize(solved_tables(), table, opening=opening_for(table, opening), progress=progress)
     if options.json:
         out.json(render.strategy_data(result))
     else:

@@ -141,8 +141,9 @@ def game_hint(
     opened: bool = False,
     opponent_opened: bool = False,
 ) -> None:
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.engine.farkles import Runs
-    from farkle_trainer.engine.gameplan import check_position, tables_for
+    from farkle_trainer.engine.gameplan import check_position
     from farkle_trainer.ui.progress import solving
 
     if score is None or opponent is None:
@@ -152,17 +153,19 @@ def game_hint(
     in_a_row = (_farkles(farkles, "--farkles"), _farkles(opponent_farkles, "--opponent-farkles"))
     if in_a_row != (0, 0) and not rules.three_farkle_penalty:
         fail("Farkles in a row count only with the three-Farkle penalty: add --penalty 500 or --penalty 1000")
-    (table,) = tables_for(rules, _target(target), _opening(opening))
+    tables = solved_tables()
+    (table,) = tables.plan(rules, _target(target), _opening(opening))
     _check_opened(
         rules, table.opening, (("--opened", opened, mine), ("--opponent-opened", opponent_opened, theirs))
     )
     runs = Runs(*in_a_row, True if opened else None, True if opponent_opened else None)
     check_position(table.target, table.opening, rules.three_farkle_penalty, mine, theirs, last_turn=last_turn)
     # Said before the solver loads: the sentence, if this game must be solved first.
-    with solving(term, (table,), quiet=json) as progress:
+    with solving(term, tables, (table,), quiet=json) as progress:
         from farkle_trainer.engine.gamehint import game_hint as make_hint
 
         result = make_hint(
+            tables,
             roll,
             at_stake,
             rules,
@@ -191,16 +194,18 @@ def game_strategy(
     step: str | None,
     json: bool,
 ) -> None:
-    from farkle_trainer.engine.gameplan import check_step, tables_for
+    from farkle_trainer.cli.storage import solved_tables
+    from farkle_trainer.engine.gameplan import check_step
     from farkle_trainer.ui.progress import solving
 
     spacing = 1000 if step is None else parse_points(step, "--step", positive=True)
-    tables = tables_for(rules, _target(target), _opening(opening))
-    check_step(spacing, tables[0].target)
-    with solving(term, tables, quiet=json) as progress:
+    tables = solved_tables()
+    needs = tables.plan(rules, _target(target), _opening(opening))
+    check_step(spacing, needs[0].target)
+    with solving(term, tables, needs, quiet=json) as progress:
         from farkle_trainer.engine.gamehint import game_strategy as summarize
 
-        result = summarize(rules, _target(target), _opening(opening), step=spacing, progress=progress)
+        result = summarize(tables, rules, _target(target), _opening(opening), step=spacing, progress=progress)
     from farkle_trainer.ui.views import game as render
 
     if json:

@@ -64,12 +64,13 @@ def learn(
     chosen = find_lesson(number_or_text(lesson)) if lesson is not None else None
     text = ""
     if chosen is not None:
+        from farkle_trainer.engine.tables import shared
         from farkle_trainer.training.solving import solve_all
         from farkle_trainer.ui.progress import solving
 
         # A lesson's game figures under other rules need their game solved first: said at once.
         tables = chosen.tables(table)
-        with solving(out, tables) as told:
+        with solving(out, shared(), tables) as told:
             solve_all(tables, told)
             text = chosen.render(table)
     store = open_store_or_explain(data_dir, out)

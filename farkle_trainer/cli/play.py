@@ -200,6 +200,7 @@ def play(
         check_game_path(file.save, force=file.force)
     term = open_terminal(plain)
     game = None if resume else _new_game(seats, table, dice, coach=coach)
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.workflow import Sitting
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
@@ -215,7 +216,7 @@ def play(
             force=file.force,
             pause=_pause(term, fast=fast),
             unused=_new_game_options(seats, table, dice, coach=coach),
-            solving=partial(solving, term),
+            solving=partial(solving, term, shared()),
         )
         sitting.play(game)
 

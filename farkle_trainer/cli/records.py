@@ -60,6 +60,7 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.strength import lines, training_figures
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.progress import solving
@@ -74,7 +75,7 @@ def progress(
     with open_store_or_explain(data_dir, out) as store:
         summary = load_progress(store, rules=only)
         # A game's play against perfect play may need its table solved: said as the solve starts.
-        with solving(out, quiet=json):
+        with solving(out, shared(), quiet=json):
             strength = lines(training_figures(store, rules=only))
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
@@ -123,6 +124,7 @@ def stats(
     counted; a rated game that cannot be read counts as resigned.
     Example: farkle-train stats
     """
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
     from farkle_trainer.training.games.play import judged_games
     from farkle_trainer.training.games.strength import lines, official_figures
@@ -141,7 +143,7 @@ def stats(
         close_expired(store, moment)
         summary = official_stats(store, today)
         # Checking a Hard computer's moves may need its game solved: said as the solve starts.
-        with solving(out, quiet=json):
+        with solving(out, shared(), quiet=json):
             judged = judged_games(store)
             games = verdicts_stats(j.verdict for j in judged)
             strength = lines(official_figures(judged, store))
@@ -188,6 +190,7 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
 
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.db import RESET_KINDS
     from farkle_trainer.training import resets
     from farkle_trainer.ui.progress import solving
@@ -205,7 +208,7 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
             kept = "Official stats are kept."
         else:
             # Which games count is how the stats judge them: a Hard game may need its table.
-            with solving(out):
+            with solving(out, shared()):
                 held = resets.stats_held(store)
             anything = held.anything
             described = view.stats_held_words(held)

@@ -111,6 +111,7 @@ def review(
             kept = None if json else _kept_daily(store, attempt)
         _review_daily(term, attempt, moves=moves, json=json, kept=kept)
         return
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
     from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
@@ -149,7 +150,7 @@ def review(
                 f"by play --save or challenge --save-result, not {quoted(game)}"
             )
         # Checking a Hard computer's moves may need the game solved: said as the solve starts.
-        with solving(term, quiet=json):
+        with solving(term, shared(), quiet=json):
             try:
                 saved = read_game_file(path)
             except GameFileError as not_a_game:
@@ -169,7 +170,7 @@ def review(
             heading = f"Game from {path} (every move checked on its dice)"
     # A game given up (or set aside) before any move has nothing to analyse.
     ended = state.over or ((resigned is not None or stopped) and bool(state.log))
-    with solving(term, quiet=json):
+    with solving(term, shared(), quiet=json):
         analysis = analyse(state, resigned=resigned, stopped=stopped) if ended else None
     if json:
         term.json(view.review_json(state, analysis, resigned))
@@ -210,13 +211,14 @@ def _challenge_result(path: Path, not_a_game: Exception) -> ChallengeGame:
 
 def _stored_state(term: Terminal, row: GameRow, *, quiet: bool) -> MatchState:
     """A stored game as its moves replay, or one line that says why it cannot be reviewed."""
+    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.play import UnreadableGame, saved_state
     from farkle_trainer.training.games.setup import MatchError
     from farkle_trainer.ui.progress import solving
 
     try:
         # Checking a Hard computer's moves may need the game solved: said as the solve starts.
-        with solving(term, quiet=quiet):
+        with solving(term, shared(), quiet=quiet):
             return saved_state(row)
     except UnreadableGame as exc:
         fail(str(exc))

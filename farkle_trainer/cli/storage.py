@@ -1,4 +1,5 @@
-"""What a command opens or writes: the store in the data directory, and a file it may replace."""
+"""What a command opens or writes: its solved tables and the store in the data directory, and a
+file it may replace."""
 
 from __future__ import annotations
 
@@ -9,11 +10,24 @@ from typing import TYPE_CHECKING
 from farkle_trainer.cli.errors import fail
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.connection import Clock
     from farkle_trainer.store.db import Store
     from farkle_trainer.ui.terminal import Terminal
 
 _NO_ANSWER_HINT = "answer y when asked (in a terminal, or by piping it: echo y | farkle-train ...)"
+
+
+def solved_tables(data_dir: Path | None = None) -> Tables:
+    """The tables a command solves in, built once as it starts: the tables that ship with the
+    package, the rest kept in the cache for ``data_dir`` (with a data directory, inside it, so
+    what a command writes for one student stays there), the solver's notes said on standard
+    error. A solve the command shows is watched inside :func:`~farkle_trainer.ui.progress.solving`."""
+    from farkle_trainer.engine.tables import Tables
+    from farkle_trainer.store.tables import disk_tables
+    from farkle_trainer.ui.progress import say
+
+    return Tables(disk_tables(data_dir), listener=say)
 
 
 def open_store_or_explain(path: Path | None, term: Terminal, *, clock: Clock | None = None) -> Store:

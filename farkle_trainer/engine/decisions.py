@@ -34,8 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
@@ -53,7 +52,10 @@ from farkle_trainer.engine.situations import (
     WinGame,
     situation,
 )
-from farkle_trainer.engine.solver import STEP, Objective, solve
+from farkle_trainer.engine.solver import STEP, Objective
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 DEFAULT_OPENING = 500
 #: The most an opponent who has reached the target may have above it, in a game position of a
@@ -398,15 +400,18 @@ class Decision:
         return self.ranked.choice(keep, action)
 
 
-@lru_cache(maxsize=4096)
-def decision_for(position: Position) -> Decision:
-    """Value every legal play of ``position`` exactly, best first (see
-    :mod:`~farkle_trainer.engine.ranked` for the order of equal values)."""
-    p = position
-    ranked = ranked_plays(p.situation, p.roll)
+def decision_for(tables: Tables, position: Position) -> Decision:
+    """Value every legal play of ``position`` exactly by its tables in ``tables``, best first (see
+    :mod:`~farkle_trainer.engine.ranked` for the order of equal values); the decisions valued
+    lately are held there."""
+    return tables.recent(("decision", position), lambda: _decide(tables, position))
+
+
+def _decide(tables: Tables, p: Position) -> Decision:
+    ranked = ranked_plays(tables, p.situation, p.roll)
     if p.kept is not None:
         ranked = ranked.only(p.kept)
-    by_points = ranked_plays(p.points_situation, p.roll) if p.kind in SCORE_KINDS else None
+    by_points = ranked_plays(tables, p.points_situation, p.roll) if p.kind in SCORE_KINDS else None
     return Decision(p, ranked, by_points)
 
 
@@ -492,7 +497,7 @@ class StrategyNote:
     play: str = ""
 
 
-def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
+def strategy_notes(tables: Tables, g: Grading) -> tuple[StrategyNote, ...]:
     """Thresholds for the dice the best play rolls, and for the player's if that differs.
 
     Each note names the play it is for. A final round has one rule whatever the dice (roll
@@ -502,7 +507,7 @@ def strategy_notes(g: Grading) -> tuple[StrategyNote, ...]:
     if p.kind in SCORE_KINDS:
         # A game's thresholds move with both scores; the turn solver's would mislead here.
         return ()
-    solution = solve(p.rules, p.objective)
+    solution = tables.turn(p.rules, p.objective)
     notes: list[StrategyNote] = []
     plays = (g.best,) if p.need is not None else (g.best, g.chosen)
     for whose, choice in zip(("the best play", "your play"), plays, strict=False):

@@ -7,15 +7,19 @@ answers joined to the turn solver's, so a view can show where the two objectives
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
-from farkle_trainer.engine.game import NO_RUNS, Progress, Runs, WinGrid, solve_game, win_grid
+from farkle_trainer.engine.game import NO_RUNS, Progress, Runs, WinGrid, win_grid
 from farkle_trainer.engine.gameplan import check_position, check_step, resolve
 from farkle_trainer.engine.grading import TIE, Unit
 from farkle_trainer.engine.ranked import Option, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.situations import WinGame, situation
 from farkle_trainer.engine.solver import STEP
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,7 @@ class GameHint:
 
 
 def game_hint(
+    tables: Tables,
     roll: tuple[int, ...] | list[int],
     points: int,
     rules: Rules,
@@ -126,7 +131,7 @@ def game_hint(
     target, opening = resolve(rules, target, opening)
     check_position(target, opening, rules.three_farkle_penalty, my_score, opponent_score, last_turn=last_turn)
     # Solved here, where a long solve can be followed; the valuation then finds it at hand.
-    solve_game(rules, target, opening, progress=progress)
+    tables.game(rules, target, opening, progress=progress)
 
     def ranked(unit: Unit) -> Ranked:
         at = situation(
@@ -139,7 +144,7 @@ def game_hint(
             target=target,
             opening=opening,
         )
-        return ranked_plays(at, roll)
+        return ranked_plays(tables, at, roll)
 
     return GameHint(rules, target, opening, ranked(Unit.WIN), ranked(Unit.POINTS))
 
@@ -192,6 +197,7 @@ def comparison_scores(target: int) -> tuple[int, int]:
 
 
 def game_strategy(
+    tables: Tables,
     rules: Rules,
     target: int | None = None,
     opening: int | None = None,
@@ -202,7 +208,7 @@ def game_strategy(
     """Win chances by score, the first player's edge and the bank thresholds by score."""
     target, opening = resolve(rules, target, opening)
     check_step(step, target)
-    table = solve_game(rules, target, opening, progress=progress)
+    table = tables.game(rules, target, opening, progress=progress)
     high, low = comparison_scores(table.target)
 
     def thresholds(a: int, b: int, farkles: int = 0) -> Thresholds:

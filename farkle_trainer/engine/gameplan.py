@@ -9,17 +9,14 @@ the same words.
 
 from __future__ import annotations
 
-import os
-import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from importlib.util import find_spec
 from typing import Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.keeper import TableKey, compiler_turned_off, is_kept, kept_compiled
+from farkle_trainer.engine.keeper import TableKey
 from farkle_trainer.engine.rules import MAX_OPENING, MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP
 
@@ -118,19 +115,7 @@ def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
     return TableKey(kind, FORMAT, (rules.scoring_key, f"t{target}", f"o{opening}", f"p{penalty}"))
 
 
-# -- what is at hand
-
-_HELD: set[TableKey] = set()
-
-
-def hold(key: TableKey) -> None:
-    """Note that the table kept under ``key`` is solved and held in memory."""
-    _HELD.add(key)
-
-
-def forget_held(kind: str) -> None:
-    """Note that no table of ``kind`` is held in memory any more."""
-    _HELD.difference_update({k for k in _HELD if k.kind == kind})
+# -- what a table is
 
 
 @dataclass(frozen=True)
@@ -149,34 +134,15 @@ class Solve:
         return self.target // STEP
 
 
-def tables_for(
-    rules: Rules,
-    target: int | None = None,
-    opening: int | None = None,
-    kinds: tuple[TableKind, ...] = ("game",),
-) -> tuple[Solve, ...]:
-    """The tables of ``kinds`` a game under ``rules`` needs, each told whether it is at hand.
-
-    Settings out of range raise :class:`GameSolverError`, as the solve itself would, so a
-    command refuses them before anything else happens.
-    """
-    target, opening = resolve(rules, target, opening)
-    return tuple(
-        Solve(kind, rules, target, opening, at_hand=_at_hand(values_key(kind, rules, target, opening)))
-        for kind in kinds
-    )
-
-
 def to_solve(tables: tuple[Solve, ...]) -> tuple[Solve, ...]:
     """The tables that are not at hand."""
     return tuple(t for t in tables if not t.at_hand)
 
 
-def _at_hand(key: TableKey) -> bool:
-    return key in _HELD or is_kept(key)
-
-
 # -- who watches a solve
+
+#: Told the fraction done as a solve goes.
+Progress = Callable[[float], None]
 
 
 class Step(Enum):
@@ -198,36 +164,12 @@ class Watcher(Protocol):
     def __call__(self, fraction: float) -> None: ...
 
 
-_watcher: Watcher | None = None
+#: Told a line for the person waiting: the compiled loop could not be used or kept, and why.
+Listener = Callable[[str], None]
 
 
-def watch(watcher: Watcher | None) -> None:
-    """Have ``watcher`` told about every solve that is not given a progress of its own."""
-    global _watcher
-    _watcher = watcher
-
-
-def watching() -> Watcher | None:
-    return _watcher
-
-
-def starting(solve: Solve) -> None:
-    """Tell the watcher, if any, that ``solve`` starts now."""
-    if _watcher is not None:
-        _watcher.starting(solve)
-
-
-@contextmanager
-def compiling() -> Iterator[None]:
-    """Tell the watcher, if any, that the compiled loop is being compiled while the block runs."""
-    watcher = _watcher
-    if watcher is not None:
-        watcher.doing(Step.COMPILING)
-    try:
-        yield
-    finally:
-        if watcher is not None:
-            watcher.doing(Step.SOLVING)
+class SolverNote(UserWarning):
+    """Something the solver did differently from its usual way (a library user sees it as a warning)."""
 
 
 # -- how long solving takes
@@ -255,17 +197,7 @@ def compiled_loop_installed() -> bool:
     return find_spec("numba") is not None
 
 
-def busyness() -> float:
-    """How many times slower than on an idle machine a solve runs here now: the solve takes one
-    core, so it slows only when the other work wants more cores than there are."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # not on every system
-        return 1.0
-    return max(1.0, load / (os.cpu_count() or 1))
-
-
-def _parts(solve: Solve, compiled: bool) -> tuple[float, float]:
+def _parts(solve: Solve, compiled: bool, plain_at_hand: bool) -> tuple[float, float]:
     """Seconds of a table's two parts on an idle machine: the game without the three-Farkle
     penalty (none for a two-player game whose plain table is at hand already), and the penalty's
     sweeps (none without it)."""
@@ -276,27 +208,19 @@ def _parts(solve: Solve, compiled: bool) -> tuple[float, float]:
     else:
         plain = GAME_PLAIN * n**2.58
         extra = GAME_RUNS * n**2.2 * (1.05 if solve.opening else 1.0) if runs else 0.0
-        if runs and _at_hand(values_key("game", _plain(solve.rules), solve.target, solve.opening)):
+        if runs and plain_at_hand:
             plain = 0.0  # the sweeps start from it
     if compiled:
         return plain, extra
     return plain * NUMPY_PLAIN, extra * NUMPY_RUNS
 
 
-def _plain(rules: Rules) -> Rules:
-    return replace(rules, three_farkle_penalty=0)
-
-
-def plain_share(solve: Solve) -> float:
+def plain_share(solve: Solve, *, compiled: bool, plain_at_hand: bool) -> float:
     """The share of a solve under the three-Farkle penalty spent on the game without it (which
-    the penalty's sweeps start from), by how long each takes: progress told as work done."""
-    plain, extra = _parts(solve, compiled_loop_usable())
+    the penalty's sweeps start from, unless ``plain_at_hand``), by how long each takes with the
+    compiled loop or without it: progress told as work done."""
+    plain, extra = _parts(solve, compiled, plain_at_hand)
     return plain / (plain + extra) if plain + extra > 0 else 0.0
-
-
-def compiled_loop_usable() -> bool:
-    """Whether the solves will use the compiled loop (told without loading numba)."""
-    return compiled_loop_installed() and not compiler_turned_off()
 
 
 @dataclass(frozen=True)
@@ -314,60 +238,21 @@ class Estimate:
         return self.loading + self.compiling + self.solving
 
 
-def estimate(solves: tuple[Solve, ...], busy: float | None = None) -> Estimate:
-    """About how long solving these tables takes here, step by step; ``busy`` is how much slower
-    than idle the machine runs (by default, as it is now)."""
+def estimate(
+    solves: tuple[Solve, ...],
+    *,
+    busy: float = 1.0,
+    compiled: bool = True,
+    compile_first: bool = False,
+    plain_at_hand: Callable[[Solve], bool] = lambda solve: False,
+) -> Estimate:
+    """About how long solving these tables takes, step by step, on a machine ``busy`` times
+    slower than idle: with the compiled loop or without it, compiling it first or not, and
+    each game under the penalty from its plain game if that is at hand (``plain_at_hand``)."""
     if not solves:
         return Estimate()
-    slower = busyness() if busy is None else busy
-    compiled = compiled_loop_usable()
     return Estimate(
-        loading=LOAD * slower,
-        compiling=COMPILE * slower if compiled and not kept_compiled() else 0.0,
-        solving=sum(sum(_parts(s, compiled)) for s in solves) * slower,
+        loading=LOAD * busy,
+        compiling=COMPILE * busy if compiled and compile_first else 0.0,
+        solving=sum(sum(_parts(s, compiled, plain_at_hand(s))) for s in solves) * busy,
     )
-
-
-def seconds(solves: tuple[Solve, ...], busy: float | None = None) -> float:
-    """About how long solving these tables takes here, compiling the fast loop first if it must;
-    ``busy`` is how much slower than idle the machine runs (by default, as it is now)."""
-    return estimate(solves, busy).total
-
-
-def rounded(seconds: float) -> int:
-    """A wait as people say it: to the second below ten, then to five, ten or thirty seconds."""
-    for below, step in ((10, 1), (60, 5), (300, 10)):
-        if seconds < below:
-            return max(1, round(seconds / step) * step)
-    return round(seconds / 30) * 30
-
-
-def notice(solves: tuple[Solve, ...], estimate: float | None = None) -> str:
-    """The one sentence every command says before a solve (``estimate``: its seconds, if known)."""
-    wait = seconds(solves) if estimate is None else estimate
-    return f"Solving the game for these rules once (about {rounded(wait)} s); later games start at once."
-
-
-# -- what the solver has to say on the way
-
-#: Told a line for the person waiting: the compiled loop could not be used or kept, and why.
-Listener = Callable[[str], None]
-_listener: Listener | None = None
-
-
-class SolverNote(UserWarning):
-    """Something the solver did differently from its usual way (a library user sees it as a warning)."""
-
-
-def listen(listener: Listener | None) -> None:
-    """Have ``listener`` told the solver's notes from now on (None: warnings, as a library)."""
-    global _listener
-    _listener = listener
-
-
-def tell(text: str) -> None:
-    """Pass a note on to whoever listens, or raise it as a :class:`SolverNote` warning."""
-    if _listener is not None:
-        _listener(text)
-    else:
-        warnings.warn(text, SolverNote, stacklevel=2)

@@ -1,12 +1,13 @@
 """Solved tables kept between runs: the port through which the solvers ask for them.
 
-The engine computes and never touches files. A solver asks the installed
-:class:`TableKeeper` for a table it solved before, checks what comes back (what was kept can be
-whole and still not this table) unless it ships with the package, and hands over every table it
-had to solve. The keeper also says where the game solver's compiled loop may keep its machine
-code, since that too is a file, and whether the compiler is told to compile nothing.
-With no keeper installed every table is solved afresh and held in memory only. A front end
-installs the store's disk cache (:mod:`farkle_trainer.store.tables`) once, where it starts.
+The engine computes and never touches files. A solver asks the :class:`TableKeeper` of the
+caller's :class:`~farkle_trainer.engine.tables.Tables` for a table it solved before, checks what
+comes back (what was kept can be whole and still not this table) unless it ships with the
+package, and hands over every table it had to solve. The keeper also says where the game
+solver's compiled loop may keep its machine code, since that too is a file, and whether the
+compiler is told to compile nothing. With no keeper every table is solved afresh and held in
+memory only. A front end builds the store's disk cache (:mod:`farkle_trainer.store.tables`) into
+its tables once, where it starts.
 
 Nothing here imports numpy: a warm turn solve reads its table back without it.
 """
@@ -84,63 +85,3 @@ class TableKeeper(Protocol):
     def compiler_turned_off(self) -> bool:
         """Whether the compiler is told to compile nothing here (numba's ``NUMBA_DISABLE_JIT``), so
         the loop would run as plain Python."""
-
-
-_installed: TableKeeper | None = None
-
-
-def install(keeper: TableKeeper | None) -> None:
-    """Solve through ``keeper`` from now on (None: keep nothing between runs)."""
-    global _installed
-    _installed = keeper
-
-
-def recall(key: TableKey, names: tuple[str, ...]) -> Kept | None:
-    """The named arrays of a table kept for ``key``, for the caller to check; None if none."""
-    return None if _installed is None else _installed.load(key, names)
-
-
-def is_kept(key: TableKey) -> bool:
-    """Whether a table seems to be kept for ``key``, told without reading it (or numpy)."""
-    return _installed is not None and _installed.has(key)
-
-
-def remember(key: TableKey, arrays: Mapping[str, NDArray[Any]]) -> None:
-    """Hand a table just solved to the keeper, if one is installed."""
-    if _installed is not None:
-        _installed.keep(key, arrays)
-
-
-def recall_rows(key: TableKey, width: int) -> tuple[int, array[float]] | None:
-    """A table of numbers ``width`` wide kept for ``key`` (see :meth:`TableKeeper.load_rows`)."""
-    return None if _installed is None else _installed.load_rows(key, width)
-
-
-def remember_rows(key: TableKey, values: NDArray[np.float64]) -> None:
-    """Hand a table of numbers just solved to the keeper, if one is installed."""
-    if _installed is not None:
-        _installed.keep_rows(key, values)
-
-
-def compiler_cache() -> str | None:
-    """Where the compiled loop may keep its machine code, None with no keeper installed (a
-    program that keeps nothing); raises ``OSError`` where the keeper has nowhere to write."""
-    return None if _installed is None else _installed.compiler_cache()
-
-
-def kept_compiled() -> bool:
-    """Whether the compiled loop's machine code is kept, so no compilation comes first."""
-    return _installed is not None and _installed.compiled_kept()
-
-
-def compiler_turned_off() -> bool:
-    """Whether the compiler is told to compile nothing, as far as the keeper knows (told without
-    loading it; numba's own settings are checked once it loads)."""
-    return _installed is not None and _installed.compiler_turned_off()
-
-
-def discard_compiled(place: str) -> None:
-    """Have the keeper drop the compiled loop's machine code in ``place``, which could not be
-    read back."""
-    if _installed is not None:
-        _installed.discard_compiled(place)

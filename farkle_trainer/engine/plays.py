@@ -8,13 +8,17 @@ beside it, in plain numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.grading import TIE
 from farkle_trainer.engine.notation import Action
-from farkle_trainer.engine.ranked import Option, Selection, ranked_plays
+from farkle_trainer.engine.ranked import Option, Ranked, Selection, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints
-from farkle_trainer.engine.solver import Objective, Progress, round_up, solve
+from farkle_trainer.engine.solver import Objective, Progress, round_up
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,7 @@ class Hint:
 
 
 def hint(
+    tables: Tables,
     roll: tuple[int, ...] | list[int],
     points: int,
     rules: Rules,
@@ -95,7 +100,8 @@ def hint(
     farkle_value: int = 0,
     progress: Progress | None = None,
 ) -> Hint:
-    """Value every distinct scoring selection of ``roll`` with ``points`` at stake.
+    """Value every distinct scoring selection of ``roll`` with ``points`` at stake, by the turn
+    solver's tables in ``tables``.
 
     ``opening``: the opening minimum in force (the player has nothing banked).
     ``farkle_value``: what a Farkle costs beyond the turn's points (minus the three-Farkle
@@ -106,19 +112,26 @@ def hint(
     """
     for_points = TurnPoints(rules, points, opening, -farkle_value)
     # Solved here, where a long solve can be followed; the valuation then finds them at hand.
-    solve(rules, for_points.objective, progress=progress)
-    expected = ranked_plays(for_points, roll)
+    tables.turn(rules, for_points.objective, progress=progress)
+    expected = ranked_plays(tables, for_points, roll)
     if not need:
-        plays = tuple(
-            Play(o.split, o.points_after, o.dice_left, Valuation.of(o), None) for o in expected.options
-        )
-        return Hint(expected.roll, points, rules, for_points.objective, plays)
+        return points_hint(expected)
     objective = Objective.reach(round_up(need), opening=opening)
-    solve(rules, objective, progress=progress)
-    reach = ranked_plays(ReachTotal(rules, points, objective.need, opening), roll)
+    tables.turn(rules, objective, progress=progress)
+    reach = ranked_plays(tables, ReachTotal(rules, points, objective.need, opening), roll)
     by_keep = {o.keep: o for o in expected.options}
     plays = tuple(
         Play(o.split, o.points_after, o.dice_left, Valuation.of(by_keep[o.keep]), Valuation.of(o))
         for o in reach.options
     )
     return Hint(reach.roll, points, rules, objective, plays)
+
+
+def points_hint(ranked: Ranked) -> Hint:
+    """The hint of a roll whose plays are ranked for the expected points of the turn (in a
+    :class:`~farkle_trainer.engine.situations.TurnPoints` situation)."""
+    at = ranked.situation
+    if not isinstance(at, TurnPoints):
+        raise TypeError(f"a hint in points is of plays ranked for points, not in {at.unit.value}")
+    plays = tuple(Play(o.split, o.points_after, o.dice_left, Valuation.of(o), None) for o in ranked.options)
+    return Hint(ranked.roll, at.points, at.rules, at.objective, plays)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.dice import counts_of, size
 from farkle_trainer.engine.grading import Grade, Unit
@@ -22,6 +23,9 @@ from farkle_trainer.engine.notation import Action
 from farkle_trainer.engine.scoring import Split, score_table
 from farkle_trainer.engine.situations import Situation, SituationError
 from farkle_trainer.engine.value import Value
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,14 +182,14 @@ class Ranked:
         return Ranked(self.situation, self.roll, options, self.before, self.farkle)
 
 
-def ranked_plays(situation: Situation, roll: tuple[int, ...] | list[int]) -> Ranked:
+def ranked_plays(tables: Tables, situation: Situation, roll: tuple[int, ...] | list[int]) -> Ranked:
     """Every distinct scoring selection of ``roll`` and the play after it, valued in
-    ``situation`` and ranked best first (see the module's order)."""
+    ``situation`` by its table in ``tables`` and ranked best first (see the module's order)."""
     counts = counts_of(roll)
     n = size(counts)
     if not 1 <= n <= 6:
         raise SituationError(f"a roll has 1 to 6 dice, not {n}")
-    valuer = situation.valuer()
+    valuer = situation.valuer(tables)
     unit = situation.unit
     # Sorted ascending, so a value's key is its amount where fewer is better, else minus it.
     sign = 1.0 if unit.lower_is_better else -1.0

@@ -2,7 +2,8 @@
 
 A situation is the moment before a roll: the rules, the turn points at stake and the goal
 with what it depends on. Each variant checks itself when it is made and knows its unit and the
-solved table that values it (:meth:`valuer`):
+solved table that values it, asked of the caller's :class:`~farkle_trainer.engine.tables.Tables`
+(:meth:`valuer`):
 
 * :class:`TurnPoints`: the expected points the turn banks (:attr:`Unit.POINTS`), under the
   opening minimum in force and with what a Farkle costs beyond the turn's points;
@@ -26,13 +27,13 @@ its table, and its branch in :func:`situation` for the games played for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
-from farkle_trainer.engine.solver import STEP, Objective, round_up, solve
+from farkle_trainer.engine.solver import STEP, Objective, round_up
 from farkle_trainer.engine.valuers import (
     GameValuer,
     LastTurnValuer,
@@ -40,6 +41,9 @@ from farkle_trainer.engine.valuers import (
     TurnValuer,
     Valuer,
 )
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 class SituationError(InputError):
@@ -138,8 +142,8 @@ class TurnPoints:
         _check_turn(self.points, self.opening)
         _multiple(self.farkle_cost, "what a Farkle costs")
 
-    def valuer(self) -> Valuer:
-        return TurnValuer(solve(self.rules, self.objective))
+    def valuer(self, tables: Tables) -> Valuer:
+        return TurnValuer(tables.turn(self.rules, self.objective))
 
     @property
     def objective(self) -> Objective:
@@ -162,9 +166,9 @@ class ReachTotal:
         _check_turn(self.points, self.opening)
         _multiple(self.need, "the points needed", positive=True)
 
-    def valuer(self) -> Valuer:
-        reach = solve(self.rules, Objective.reach(self.need, opening=self.opening))
-        return TurnValuer(reach, solve(self.rules, Objective.expected(opening=self.opening)))
+    def valuer(self, tables: Tables) -> Valuer:
+        reach = tables.turn(self.rules, Objective.reach(self.need, opening=self.opening))
+        return TurnValuer(reach, tables.turn(self.rules, Objective.expected(opening=self.opening)))
 
 
 @dataclass(frozen=True)
@@ -198,10 +202,8 @@ class WinGame:
     def last_turn(self) -> bool:
         return self.opponent >= self.target
 
-    def valuer(self) -> Valuer:
-        from farkle_trainer.engine.game import solve_game
-
-        table = solve_game(self.rules, self.target, self.opening)
+    def valuer(self, tables: Tables) -> Valuer:
+        table = tables.game(self.rules, self.target, self.opening)
         if self.last_turn:
             return LastTurnValuer(table, self.opponent - self.score, opened(self.score, self.runs))
         return GameValuer(table, self.score, self.opponent, self.runs)
@@ -228,10 +230,8 @@ class FewestTurns:
         if self.runs != NO_RUNS:
             _check_runs(self.rules, self.opening, ((self.score, self.runs.my_opened),))
 
-    def valuer(self) -> Valuer:
-        from farkle_trainer.engine.game import solve_solo
-
-        return SoloValuer(solve_solo(self.rules, self.target, self.opening), self.score, self.runs)
+    def valuer(self, tables: Tables) -> Valuer:
+        return SoloValuer(tables.solo(self.rules, self.target, self.opening), self.score, self.runs)
 
 
 Situation = TurnPoints | ReachTotal | WinGame | FewestTurns

@@ -33,7 +33,7 @@ from operator import add
 from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import Counts, multisets, roll_chance
-from farkle_trainer.engine.keeper import TableKey, recall_rows, remember_rows
+from farkle_trainer.engine.keeper import TableKey
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 
@@ -347,7 +347,10 @@ def top_level(rules: Rules, objective: Objective) -> int:
     return max(math.floor(bound / STEP) + 1, opening)
 
 
-def _compute(rules: Rules, objective: Objective, progress: Progress | None = None) -> Solution:
+def compute(rules: Rules, objective: Objective, progress: Progress | None = None) -> Solution:
+    """Solve a turn exactly under ``rules`` for ``objective``, from nothing: every level from the
+    top down (``progress`` told the levels done). :meth:`~farkle_trainer.engine.tables.Tables.turn`
+    holds and keeps what this works out."""
     import numpy as np
 
     model = roll_model(rules)
@@ -434,40 +437,6 @@ def kept_solution_sound(
     return True
 
 
-def _key(rules: Rules, objective: Objective) -> TableKey:
+def solution_key(rules: Rules, objective: Objective) -> TableKey:
+    """What a turn's solution is kept under: the scoring table and the objective."""
     return TableKey("solution", _FORMAT, (rules.scoring_key, objective.key))
-
-
-class _Solve:
-    """:func:`solve`: one function with an in-memory cache that ``cache_clear`` empties."""
-
-    def __init__(self) -> None:
-        self._solved: dict[tuple[Rules, Objective], Solution] = {}
-
-    def __call__(
-        self, rules: Rules, objective: Objective = Objective(), *, progress: Progress | None = None
-    ) -> Solution:
-        """Solve a turn exactly under ``rules`` for ``objective``.
-
-        Held in memory for the process, and kept between runs by the installed
-        :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the scoring table and
-        the objective, so a renamed copy of a table shares it).
-        ``progress`` hears about a solve that has to be computed, never a cached one.
-        """
-        key = (rules, objective)
-        if (known := self._solved.get(key)) is not None:
-            return known
-        kept = recall_rows(_key(rules, objective), 7)
-        if kept is not None and kept_solution_sound(rules, objective, *kept):
-            solution = Solution(rules, objective, *kept)
-        else:
-            solution = _compute(rules, objective, progress)
-            remember_rows(_key(rules, objective), solution.values)
-        self._solved[key] = solution
-        return solution
-
-    def cache_clear(self) -> None:
-        self._solved.clear()
-
-
-solve = _Solve()

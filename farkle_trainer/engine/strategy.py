@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.solver import Objective, Progress, solve
+from farkle_trainer.engine.solver import Objective, Progress
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -25,9 +29,10 @@ class Strategy:
     roll_while_at_most: dict[int, int | None]
 
 
-def strategy(rules: Rules, *, opening: int = 0, progress: Progress | None = None) -> Strategy:
-    """Summarise perfect play: the turn's expected score, Farkle odds, bank thresholds."""
-    solution = solve(rules, Objective.expected(opening=opening), progress=progress)
+def strategy(tables: Tables, rules: Rules, *, opening: int = 0, progress: Progress | None = None) -> Strategy:
+    """Summarise perfect play (solved in ``tables``): the turn's expected score, Farkle odds,
+    bank thresholds."""
+    solution = tables.turn(rules, Objective.expected(opening=opening), progress=progress)
     table = score_table(rules)
     return Strategy(
         rules=rules,

@@ -1,16 +1,17 @@
 """The solvers' tables on disk: where they are kept, in which files, read back whole.
 
 The engine solves through a :class:`~farkle_trainer.engine.keeper.TableKeeper`;
-:class:`DiskTables` is the one a front end installs (:func:`keep_tables_on_disk`). A table is
-a file in :func:`cache_dir` named by its key: ``KIND-vVERSION-PARTS.npz`` (named arrays and the
+:class:`DiskTables` is the one a front end builds (:func:`disk_tables`) into its
+:class:`~farkle_trainer.engine.tables.Tables`. A table is a file in its directory
+(:func:`cache_dir`) named by its key: ``KIND-vVERSION-PARTS.npz`` (named arrays and the
 SHA-256 digest of their bytes), or ``.npy`` for a turn solution, which is read back without
 numpy so a warm ``hint`` never imports it. What comes back is only ever whole; whether it is
 right is for the engine to check. Every file is written whole and private (see
 :func:`~farkle_trainer.store.files.write_private`), and a table that cannot be written only
 costs time, never correctness.
 
-Every command puts the disk cache in place as it starts, so what only reading or writing a
-table needs (hashlib, zipfile, numpy) is imported when a table is read or written.
+Every command builds its keeper as it starts, so what only reading or writing a table needs
+(hashlib, zipfile, numpy) is imported when a table is read or written.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from farkle_trainer.engine.keeper import Kept, TableKey, install
+from farkle_trainer.engine.keeper import Kept, TableKey
 from farkle_trainer.store.files import read_limited, write_private
 from farkle_trainer.store.ready import PINNED, READY_DIR
 
@@ -42,21 +43,20 @@ _chosen_cache: Path | None = None
 
 
 def set_cache_dir(path: Path | None) -> None:
-    """Keep solved tables in ``path`` from now on; None goes back to :func:`cache_dir`'s defaults.
-
-    A front end calls this for ``--data-dir``, so everything the program writes for one student
-    stays in the directory they were given.
-    """
     global _chosen_cache
     _chosen_cache = path
 
 
-def cache_dir() -> Path:
+def cache_dir(data_dir: Path | None = None) -> Path:
     """Where solved tables are kept between runs.
 
-    The directory given to :func:`set_cache_dir` wins; then ``FARKLE_TRAIN_CACHE``; then
-    ``$FARKLE_TRAIN_HOME/cache``; then the platform's user cache directory.
+    In ``data_dir``'s ``cache`` folder, for a program given a data directory (``--data-dir``),
+    so everything it writes for one student stays in the directory they were given; then
+    ``FARKLE_TRAIN_CACHE``; then ``$FARKLE_TRAIN_HOME/cache``; then the platform's user cache
+    directory.
     """
+    if data_dir is not None:
+        return data_dir.expanduser() / "cache"
     if _chosen_cache is not None:
         return _chosen_cache
     if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
@@ -72,17 +72,17 @@ def _user_cache() -> Path:
     return Path(user_cache_dir("farkle-trainer", appauthor=False))
 
 
-def compiled_places() -> tuple[Path, ...]:
+def compiled_places(tables: Path) -> tuple[Path, ...]:
     """Where the game solver's compiled loop may keep its machine code, best first.
 
     The machine code is the program's, the same whatever the data directory, so it is compiled
     once for the user: in ``$FARKLE_TRAIN_CACHE/compiled`` if that is set, else in the user cache
-    directory; where that cannot be written, beside the tables (:func:`cache_dir`). Never next to
+    directory; where that cannot be written, beside the tables (in ``tables``). Never next to
     the installed code, which may be read-only and which uninstalling removes without it.
     """
     explicit = os.environ.get("FARKLE_TRAIN_CACHE")
     first = (Path(explicit) if explicit else _user_cache()) / "compiled"
-    beside = cache_dir() / "compiled"
+    beside = tables / "compiled"
     return (first,) if beside == first else (first, beside)
 
 
@@ -208,15 +208,24 @@ def file_name(key: TableKey, suffix: str = ".npz") -> str:
 
 
 class DiskTables:
-    """The tables of :func:`cache_dir`, as a :class:`~farkle_trainer.engine.keeper.TableKeeper`:
-    a table that ships with the package (see :mod:`farkle_trainer.store.ready`) is read from
-    there, if its bytes are the pinned ones; anything else from the cache directory."""
+    """The tables of ``directory``, as a :class:`~farkle_trainer.engine.keeper.TableKeeper`:
+    a table that ships with the package (in ``ready``, see :mod:`farkle_trainer.store.ready`) is
+    read from there, if its bytes are the pinned ones; anything else from the directory."""
 
-    def __init__(self, ready: Path | None = READY_DIR) -> None:
+    def __init__(self, directory: Path | None = None, ready: Path | None = READY_DIR) -> None:
+        self._directory = directory
         self.ready = ready
 
+    def __repr__(self) -> str:
+        return f"DiskTables({str(self.directory)!r})"
+
+    @property
+    def directory(self) -> Path:
+        """Where the tables are kept."""
+        return cache_dir() if self._directory is None else self._directory
+
     def path(self, key: TableKey, suffix: str = ".npz") -> Path:
-        return cache_dir() / file_name(key, suffix)
+        return self.directory / file_name(key, suffix)
 
     def load(self, key: TableKey, names: tuple[str, ...]) -> Kept | None:
         from farkle_trainer.store.ready import ready_file
@@ -249,7 +258,7 @@ class DiskTables:
 
     def compiler_cache(self) -> str:
         unwritable: OSError | None = None
-        for directory in compiled_places():
+        for directory in compiled_places(self.directory):
             probe = directory / ".writable"
             try:
                 write_private(probe, _one_byte)
@@ -264,7 +273,7 @@ class DiskTables:
 
     def compiled_kept(self) -> bool:
         # Where the compiled code would go: the first place that seems writable.
-        for directory in compiled_places():
+        for directory in compiled_places(self.directory):
             if _may_write(directory):
                 try:
                     return any(index.is_file() for index in directory.glob("*/*.nbi"))
@@ -328,9 +337,16 @@ def _one_byte(fh: BinaryIO) -> None:
     fh.write(b"\0")
 
 
+def disk_tables(data_dir: Path | None = None) -> DiskTables:
+    """The keeper a program solves through: the tables that ship with the package, and the
+    cache directory for ``data_dir`` (see :func:`cache_dir`), chosen now."""
+    return DiskTables(cache_dir(data_dir))
+
+
 _DISK = DiskTables()
 
 
 def keep_tables_on_disk() -> None:
-    """Have the solvers find and keep their tables in :func:`cache_dir` from now on."""
-    install(_DISK)
+    from farkle_trainer.engine.tables import shared
+
+    shared().keeper = _DISK

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
+from farkle_trainer.engine.gameplan import Solve, TableKind
 from farkle_trainer.engine.notation import ev, percent, points
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
+from farkle_trainer.engine.tables import shared
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.game import GameTable
@@ -83,17 +84,17 @@ class Lesson:
 def _solution(rules: Rules, opening: int | None = None, farkle_value: int = 0) -> Solution:
     """The expected-score solve; ``opening`` None means the rule set's own opening minimum,
     so a lesson's figures match what ``strategy`` and ``hint`` show for the same rules."""
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
     if opening is None:
         opening = rules.opening_minimum
-    return solve(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+    return shared().turn(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
 
 
 def _reach(rules: Rules, need: int) -> Solution:
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
-    return solve(rules, Objective.reach(need, opening=rules.opening_minimum))
+    return shared().turn(rules, Objective.reach(need, opening=rules.opening_minimum))
 
 
 def _score(rules: Rules, *dice: int) -> str:
@@ -228,9 +229,8 @@ def _thresholds_table(rules: Rules) -> str:
 
 
 def _game(rules: Rules, target: int) -> GameTable:
-    from farkle_trainer.engine.game import solve_game
 
-    return solve_game(rules, target)
+    return shared().game(rules, target)
 
 
 def _game_note(rules: Rules) -> str:
@@ -274,9 +274,8 @@ def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str
 
 
 def _solo_turns(rules: Rules, score: int, target: int) -> str:
-    from farkle_trainer.engine.game import solve_solo
 
-    return f"{solve_solo(rules, target).expected_turns(score):.2f}"
+    return f"{shared().solo(rules, target).expected_turns(score):.2f}"
 
 
 #: Every figure a lesson may use: name -> (function of the rules and whole-number
@@ -346,7 +345,7 @@ def tables_needed(template: str, rules: Rules) -> tuple[Solve, ...]:
         if kind is not None and args and args[-1].isdigit():
             wanted.add((kind, int(args[-1])))
     return tuple(
-        table for kind, target in sorted(wanted) for table in tables_for(rules, target, kinds=(kind,))
+        table for kind, target in sorted(wanted) for table in shared().plan(rules, target, kinds=(kind,))
     )
 
 

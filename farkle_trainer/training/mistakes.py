@@ -43,6 +43,7 @@ from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.kinds import SCORE_KINDS
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.store.rows import ItemState, Mistake
 from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.drills.words import question_line
@@ -91,7 +92,7 @@ def personal_key(p: Position) -> str:
 def mistake_of(p: Position, file: Path | None = None) -> Mistake:
     """The card of a personal position: the question as a drill asks it, the best play, and what
     is needed to ask it again."""
-    best = decision_for(p).best
+    best = decision_for(shared(), p).best
     return Mistake(
         item=personal_key(p),
         topic=p.kind,

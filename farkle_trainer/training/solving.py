@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.gameplan import Solve, TableKind, tables_for
+from farkle_trainer.engine.gameplan import Solve, TableKind
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.setup import Level, Setup
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def for_setup(setup: Setup) -> tuple[Solve, ...]:
         kinds.append("solo")
     if not kinds:
         return ()
-    return tables_for(setup.rules, setup.target, setup.opening, tuple(kinds))
+    return shared().plan(setup.rules, setup.target, setup.opening, tuple(kinds))
 
 
 def for_kinds(rules: Rules, kinds: tuple[Kind, ...]) -> tuple[Solve, ...]:
@@ -48,7 +49,7 @@ def for_kinds(rules: Rules, kinds: tuple[Kind, ...]) -> tuple[Solve, ...]:
     wanted: list[TableKind] = []
     for kind in kinds:
         wanted += [table for table in spec_of(kind).solves if table not in wanted]
-    return tables_for(rules, kinds=tuple(wanted)) if wanted else ()
+    return shared().plan(rules, kinds=tuple(wanted)) if wanted else ()
 
 
 def for_positions(positions: Iterable[Position]) -> tuple[Solve, ...]:
@@ -64,17 +65,14 @@ def for_positions(positions: Iterable[Position]) -> tuple[Solve, ...]:
         if kind is None or (kind, p.rules, p.target, p.opening) in seen:
             continue
         seen.add((kind, p.rules, p.target, p.opening))
-        wanted += tables_for(p.rules, p.target, p.opening, (kind,))
+        wanted += shared().plan(p.rules, p.target, p.opening, (kind,))
     return tuple(wanted)
 
 
 def solve_all(tables: tuple[Solve, ...], progress: Callable[[float], None] | None = None) -> None:
     """Solve (or load) every table, ``progress`` told the fraction done of them all, each
     table's share in proportion to how long it takes."""
-    from farkle_trainer.engine.game import solve_game, solve_solo
-    from farkle_trainer.engine.gameplan import seconds
-
-    weights = [max(seconds((t,), busy=1.0), 1e-3) if not t.at_hand else 1e-3 for t in tables]
+    weights = [max(shared().estimate((t,)).total, 1e-3) if not t.at_hand else 1e-3 for t in tables]
     total = sum(weights)
     done = 0.0
     for table, weight in zip(tables, weights, strict=True):
@@ -83,6 +81,6 @@ def solve_all(tables: tuple[Solve, ...], progress: Callable[[float], None] | Non
             if progress is not None:
                 progress(before + share * fraction)
 
-        solver = {"game": solve_game, "solo": solve_solo}[table.kind]
+        solver = {"game": shared().game, "solo": shared().solo}[table.kind]
         solver(table.rules, table.target, table.opening, progress=part)
         done += weight / total

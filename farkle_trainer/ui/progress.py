@@ -1,18 +1,19 @@
 """What a person waiting for a solve sees: one sentence at once, then a bar or a line now and then.
 
 A table that is kept answers at once, so nothing is shown. When a game must be solved, every
-command says the same sentence (:func:`farkle_trainer.engine.gameplan.notice`) on standard error
-before the solver loads, with an estimate of how long it takes; then a terminal gets a bar
-(after a second, so a quick solve does not flash one, and cleared when it ends), and plain
-output, a pipe or ``--json`` a line on standard error every few seconds, so what a pipe or a
-file receives on standard output never holds any of it. Both keep coming whatever the solver is
-doing: a thread of their own looks at the solve every ``TICK`` seconds, so a step that reports
-nothing on the way (loading, and the compiled loop's first compilation, shown as the solve's
-first step) still gets its bar and its lines.
+command says the same sentence (:func:`notice`) on standard error before the solver loads, with
+the engine's estimate of how long it takes on this machine, as busy as it is now
+(:func:`busyness`); then a terminal gets a bar (after a second, so a quick solve does not flash
+one, and cleared when it ends), and plain output, a pipe or ``--json`` a line on standard error
+every few seconds, so what a pipe or a file receives on standard output never holds any of it.
+Both keep coming whatever the solver is doing: a thread of their own looks at the solve every
+``TICK`` seconds, so a step that reports nothing on the way (loading, and the compiled loop's
+first compilation, shown as the solve's first step) still gets its bar and its lines.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -20,18 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from farkle_trainer.engine.gameplan import (
-    Estimate,
-    Solve,
-    Step,
-    estimate,
-    listen,
-    notice,
-    rounded,
-    to_solve,
-    watch,
-    watching,
-)
+from farkle_trainer.engine.gameplan import Estimate, Solve, Step, to_solve
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,6 +29,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from farkle_trainer.engine.solver import Progress as TurnProgress
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.ui.terminal import Terminal
 
 #: A solve shorter than this shows no bar.
@@ -65,6 +56,31 @@ SETTLED = 0.25
 LIMIT = 4.0
 
 Fraction = Callable[[float], None]
+#: The engine's estimate of how long solving some tables takes here.
+Planner = Callable[[tuple[Solve, ...]], Estimate]
+
+
+def busyness() -> float:
+    """How many times slower than on an idle machine a solve runs here now: the solve takes one
+    core, so it slows only when the other work wants more cores than there are."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every system
+        return 1.0
+    return max(1.0, load / (os.cpu_count() or 1))
+
+
+def rounded(seconds: float) -> int:
+    """A wait as people say it: to the second below ten, then to five, ten or thirty seconds."""
+    for below, step in ((10, 1), (60, 5), (300, 10)):
+        if seconds < below:
+            return max(1, round(seconds / step) * step)
+    return round(seconds / 30) * 30
+
+
+def notice(seconds: float) -> str:
+    """The one sentence every command says before a solve that takes about ``seconds``."""
+    return f"Solving the game for these rules once (about {rounded(seconds)} s); later games start at once."
 
 
 def bar_width(screen_width: int, description: str) -> int:
@@ -264,8 +280,9 @@ class SolveReport:
     overruns.
     """
 
-    def __init__(self, console: Console | None, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, console: Console | None, plan: Planner, clock: Callable[[], float] = time.monotonic):
         self.console = console
+        self.planner = plan
         self.clock = clock
         self.told = False
         self.shown: SolveBar | SolveLines | None = None
@@ -283,10 +300,10 @@ class SolveReport:
             if self.told or not solves:
                 return
             self.told = True
-            # One estimate for the sentence and the bar: the machine's load is read once.
-            self.plan = estimate(solves)
+            # One estimate for the sentence and the bar.
+            self.plan = self.planner(solves)
             total = self.plan.total
-            say(notice(solves, total))
+            say(notice(total))
             if self.console is not None:
                 self.shown = SolveBar(self.console, SOLVING, self.clock, total)
             else:
@@ -364,32 +381,28 @@ def ticking(tick: Callable[[], None], every: float = TICK) -> Iterator[None]:
 
 @contextmanager
 def solving(
-    out: Terminal | None, tables: tuple[Solve, ...] = (), *, quiet: bool = False
+    out: Terminal | None, tables: Tables, needs: tuple[Solve, ...] = (), *, quiet: bool = False
 ) -> Iterator[Fraction]:
-    """The progress callback for the solves a command may start.
+    """Show the solves of ``tables`` that start inside the block; the callback told the fraction done.
 
-    ``tables``: what the command needs, if it knows (the sentence is then said at once when one
+    ``needs``: what the command needs, if it knows (the sentence is then said at once when one
     must be solved); any other solve is announced as it starts. A bar on a terminal, lines on
     standard error with plain output, no terminal (``out`` None) or ``quiet`` (``--json``), kept
     current every ``TICK`` seconds whatever the solver reports. The solver's notes (the compiled
     loop could not be used or kept, and why) come out as lines on standard error too. A
-    ``solving`` inside another takes over until it ends.
+    ``solving`` inside another takes over until it ends. The machine's load is read once, as
+    the block starts.
     """
     from farkle_trainer.ui.terminal import InteractiveFrontend
 
     console = out.console if isinstance(out, InteractiveFrontend) and not quiet else None
-    report = SolveReport(console)
-    report.tell(to_solve(tables))
-    outer = watching()
-    watch(report)
-    listen(say)
+    busy = busyness()
+    report = SolveReport(console, lambda solves: tables.estimate(solves, busy))
+    report.tell(to_solve(needs))
     try:
-        with ticking(report.tick):
+        with tables.watched(report, say), ticking(report.tick):
             yield report
     finally:
-        watch(outer)
-        if outer is None:
-            listen(None)
         report.close()
 
 

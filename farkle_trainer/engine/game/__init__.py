@@ -12,17 +12,21 @@ Scores and turn points are counted in levels of 50. By concept, from the ground 
 * :mod:`.solve`: the two-player solve, total by total, by Newton steps;
 * :mod:`.runs`: the same under the three-Farkle penalty, by sweeps over the totals;
 * :mod:`.solo`: solo play for the fewest turns.
+
+A caller asks its :class:`~farkle_trainer.engine.tables.Tables` for a solved table
+(:meth:`~farkle_trainer.engine.tables.Tables.game`, :meth:`~farkle_trainer.engine.tables.Tables.solo`),
+which holds it and has its keeper keep it.
 """
 
 from __future__ import annotations
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.settings import GameSolverError, Progress
-from farkle_trainer.engine.game.solo import SoloTable, forget_solo, solve_solo
-from farkle_trainer.engine.game.solve import TOLERANCE, forget_games, solve_game
+from farkle_trainer.engine.game.solo import SoloTable
+from farkle_trainer.engine.game.solve import TOLERANCE
 from farkle_trainer.engine.game.table import GameTable, WinGrid, win_grid
 
-__all__ = [
+__all__ = (
     "NO_RUNS",
     "TOLERANCE",
     "GameSolverError",
@@ -31,14 +35,5 @@ __all__ = [
     "Runs",
     "SoloTable",
     "WinGrid",
-    "clear_memory",
-    "solve_game",
-    "solve_solo",
     "win_grid",
-]
-
-
-def clear_memory() -> None:
-    """Forget the solved tables held in memory (kept copies stay)."""
-    forget_games()
-    forget_solo()
+)

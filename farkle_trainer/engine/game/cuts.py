@@ -9,13 +9,12 @@ never value positions that cannot matter.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from farkle_trainer.engine.game.final import FinalTurn, final_turn_for
-from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.final import FinalTurn
+from farkle_trainer.engine.game.rolls import Rolls
 from farkle_trainer.engine.game.seats import Seats, seats_for
 from farkle_trainer.engine.game.settings import GameSolverError
 from farkle_trainer.engine.rules import Rules
@@ -103,14 +102,19 @@ def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
     return np.maximum(suffix, negligible)
 
 
-@cache
-def game_for(rules: Rules, levels: int, opening: int, penalty: int = 0) -> Game:
-    """The game to ``levels`` with an opening minimum and a three-Farkle penalty (in levels)."""
-    rolls = rolls_for(rules)
-    # Leads the final-turn tables cover: far enough that passing them is all but impossible, and
-    # always several of the longest single selections (a table of huge values can jump far).
-    span = 3 * levels + max(800, 4 * rolls.maxp)
-    final = final_turn_for(rules, span)
+def span_for(levels: int, rolls: Rolls) -> int:
+    """The leads the final-turn tables of a game to ``levels`` cover: far enough that passing them
+    is all but impossible, and always several of the longest single selections (a table of huge
+    values can jump far)."""
+    return 3 * levels + max(800, 4 * rolls.maxp)
+
+
+def game_for(rules: Rules, levels: int, opening: int, penalty: int, rolls: Rolls, final: FinalTurn) -> Game:
+    """The game to ``levels`` with an opening minimum and a three-Farkle penalty (in levels), from
+    the rules' merged ``rolls`` and their ``final`` turn tables over :func:`span_for` leads."""
+    span = len(final.tie)
+    if span != span_for(levels, rolls):
+        raise ValueError(f"a game to {levels} levels needs final turns over {span_for(levels, rolls)} leads")
     g_open = final.tie[:, 5].copy()
     g_closed = g_open.copy()
     if opening > 0:

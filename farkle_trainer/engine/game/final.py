@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.rolls import Rolls
 from farkle_trainer.engine.game.settings import FORMAT
-from farkle_trainer.engine.keeper import TableKey, recall, remember
+from farkle_trainer.engine.keeper import TableKey
 from farkle_trainer.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -57,19 +56,19 @@ def final_turn(rolls: Rolls, size_: int) -> FinalTurn:
     return FinalTurn(tie=tables[0], reach=tables[1])
 
 
-@cache
-def final_turn_for(rules: Rules, size_: int) -> FinalTurn:
-    """The final-turn tables of ``size_`` rows, the kept copy when a sound one is there."""
-    rolls = rolls_for(rules)
-    key = TableKey("final", FORMAT, (rules.scoring_key, f"n{size_}"))
-    kept = recall(key, ("tie", "reach"))
-    if kept is not None:
-        tie, reach = kept.arrays["tie"], kept.arrays["reach"]
-        if _fits(tie, reach, size_) and (kept.shipped or final_turn_sound(rolls, tie, reach, size_)):
-            return FinalTurn(tie=tie, reach=reach)
-    final = final_turn(rolls, size_)
-    remember(key, {"tie": final.tie, "reach": final.reach})
-    return final
+def final_key(rules: Rules, size_: int) -> TableKey:
+    """What the final-turn tables of ``size_`` rows are kept under."""
+    return TableKey("final", FORMAT, (rules.scoring_key, f"n{size_}"))
+
+
+def kept_final(
+    tie: FloatArray, reach: FloatArray, rolls: Rolls, size_: int, *, shipped: bool
+) -> FinalTurn | None:
+    """Kept final-turn tables, if they fit ``size_`` and (unless they ship with the package, pinned
+    by hash) satisfy their equations: else None, and they are worked out again."""
+    if _fits(tie, reach, size_) and (shipped or final_turn_sound(rolls, tie, reach, size_)):
+        return FinalTurn(tie=tie, reach=reach)
+    return None
 
 
 def _fits(tie: FloatArray, reach: FloatArray, size_: int) -> bool:

@@ -1,14 +1,14 @@
 """The game solver's inner loop, compiled: many turns at once, one column per turn.
 
-Imported only when a solve first values a turn (by :func:`farkle_trainer.engine.game.turns.turn_values`),
-so nothing else pays for numba. The machine code is kept where the installed
+Imported only when a solve first needs it (:meth:`farkle_trainer.engine.tables.Tables.loop`),
+so nothing else pays for numba. The machine code is kept where the caller's
 :class:`~farkle_trainer.engine.keeper.TableKeeper` says (once for the user, whatever the data
 directory: never next to this file, which may be read-only and is removed on uninstall). Kept
 code that cannot be read back is dropped and compiled again; where nothing can be kept the
 loop is compiled for the run; and where numba cannot compile at all, or is told to compile
 nothing (``NUMBA_DISABLE_JIT``, which would run the loop as plain Python), the solves use numpy
-(:func:`compiled_loop` is then None). Each of these says so in one line (see
-:func:`farkle_trainer.engine.gameplan.tell`).
+(:func:`compiled_loop` is then None). Each of these says so in one line, told to the caller's
+listener.
 
 Inside a column positions run down from the turn's cut to its start. With ``after[pos, m - 1]``
 the value once dice are set aside at ``pos`` with ``m`` to roll next:
@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from farkle_trainer.engine.gameplan import compiling, tell
-from farkle_trainer.engine.keeper import compiler_cache, compiler_turned_off, discard_compiled, kept_compiled
-
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from numpy.typing import NDArray
+
+    from farkle_trainer.engine.keeper import TableKeeper
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
@@ -201,10 +202,15 @@ _WITHOUT = "solving with numpy, several times slower"
 _TURNED_OFF = f"The game solver's compiler is turned off (NUMBA_DISABLE_JIT): {_WITHOUT}."
 
 
-@cache
-def compiled_loop() -> Loop | None:
-    """The compiled loop, ready to call, or None when the solves must use numpy."""
-    if compiler_turned_off():  # told before numba loads, as the estimate knew
+def compiled_loop(
+    keeper: TableKeeper | None,
+    tell: Callable[[str], None],
+    compiling: Callable[[], AbstractContextManager[None]],
+) -> Loop | None:
+    """The compiled loop, ready to call, kept where ``keeper`` says (None: compiled for the run);
+    None when the solves must use numpy. ``tell`` hears why in one line, and ``compiling()``
+    holds while the compilation runs."""
+    if keeper is not None and keeper.compiler_turned_off():  # told before numba loads, as the estimate knew
         tell(_TURNED_OFF)
         return None
     try:
@@ -217,39 +223,43 @@ def compiled_loop() -> Loop | None:
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # set in numba's own settings file
         tell(_TURNED_OFF)
         return None
-    if kept_compiled():
-        return _kept_or_compiled()
+    if keeper is not None and keeper.compiled_kept():
+        return _kept_or_compiled(keeper, tell, compiling)
     # Seconds with nothing else to show: the solve's first step, for whoever watches it.
     with compiling():
-        return _kept_or_compiled()
+        return _kept_or_compiled(keeper, tell, compiling)
 
 
-def _kept_or_compiled() -> Loop | None:
+def _kept_or_compiled(
+    keeper: TableKeeper | None,
+    tell: Callable[[str], None],
+    compiling: Callable[[], AbstractContextManager[None]],
+) -> Loop | None:
     """The loop read back from where the keeper says, or compiled and kept there."""
+    if keeper is None:  # a program that keeps nothing: compiled for the run, as it asked
+        return _compiled_each_run(tell, None)
     try:
-        place = compiler_cache()
+        place = keeper.compiler_cache()
     except OSError as exc:
-        return _compiled_each_run(exc)
-    if place is None:  # a program that keeps nothing: compiled for the run, as it asked
-        return _compiled_each_run(None)
+        return _compiled_each_run(tell, exc)
     try:
         return _compile(place)
     except Exception as exc:
         unread = exc
     # Kept code that cannot be read back (cut short, or not numba's) would fail every run.
-    discard_compiled(place)
+    keeper.discard_compiled(place)
     try:
         with compiling():
             loop = _compile(place)
     except Exception as exc:
-        return _compiled_each_run(exc)
+        return _compiled_each_run(tell, exc)
     tell(
         f"The game solver's compiled code kept in {place} could not be read ({_why(unread)}): compiled again."
     )
     return loop
 
 
-def _compiled_each_run(unkept: Exception | None) -> Loop | None:
+def _compiled_each_run(tell: Callable[[str], None], unkept: Exception | None) -> Loop | None:
     """The loop compiled for this run only, saying why nothing could be kept (``unkept``)."""
     try:
         loop = _compile(None)

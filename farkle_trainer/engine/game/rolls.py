@@ -9,14 +9,13 @@ sets of options are identical are merged exactly, their chances added.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from farkle_trainer.engine.dice import multisets, roll_chance
 from farkle_trainer.engine.game.settings import FORMAT, GameSolverError
-from farkle_trainer.engine.keeper import TableKey, recall, remember
+from farkle_trainer.engine.keeper import TableKey
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP, scoring_options
 
@@ -95,18 +94,9 @@ ROLL_ARRAYS = (
 )
 
 
-@cache
-def rolls_for(rules: Rules) -> Rolls:
-    """The merged rolls of ``rules``: the shipped copy when there is one; otherwise merged afresh
-    (a few hundredths of a second, so a kept copy is never believed), and kept if no equal copy is."""
-    key = TableKey("rolls", FORMAT, (rules.scoring_key,))
-    kept = recall(key, ROLL_ARRAYS)
-    if kept is not None and kept.shipped and (shipped := rolls_from(kept.arrays)) is not None:
-        return shipped
-    merged = merge_rolls(rules)
-    if kept is None or not same_rolls(rolls_from(kept.arrays), merged):
-        remember(key, merged.arrays())
-    return merged
+def rolls_key(rules: Rules) -> TableKey:
+    """What the merged rolls of ``rules`` are kept under: the scoring table alone."""
+    return TableKey("rolls", FORMAT, (rules.scoring_key,))
 
 
 def same_rolls(a: Rolls | None, b: Rolls) -> bool:

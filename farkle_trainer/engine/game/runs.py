@@ -40,6 +40,8 @@ from farkle_trainer.engine.game.turns import evaluate
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from farkle_trainer.engine.game.kernel import Loop
+
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
 
@@ -102,14 +104,14 @@ def initial_guess(game: Game, plain: FloatArray) -> FloatArray:
     return w
 
 
-def sweep(game: Game, w: FloatArray, *, compiled: bool = True, done: Progress | None = None) -> float:
+def sweep(game: Game, w: FloatArray, *, loop: Loop | None = None, done: Progress | None = None) -> float:
     """One sweep over every state, in place; returns the largest change of a value."""
     stages = _stages(game)
     count = sum(len(s.u) for s in stages)
     moved = 0.0
     seen = 0
     for stage in stages:
-        start = evaluate(game, w, stage.u, stage.r, stage.v, stage.q, compiled=compiled).start
+        start = evaluate(game, w, stage.u, stage.r, stage.v, stage.q, loop=loop).start
         before = w[stage.u, stage.r, stage.v, stage.q]
         moved = max(moved, float(np.abs(start - before).max()))
         w[stage.u, stage.r, stage.v, stage.q] = start
@@ -120,12 +122,13 @@ def sweep(game: Game, w: FloatArray, *, compiled: bool = True, done: Progress | 
 
 
 def solve_runs(
-    game: Game, plain: FloatArray, progress: Progress | None = None, *, compiled: bool = True
+    game: Game, plain: FloatArray, progress: Progress | None = None, *, loop: Loop | None = None
 ) -> FloatArray:
     """Every ``W(u, r, v, q)`` of a game with the penalty, from the plain game's chances.
 
     ``progress`` is told the fraction done: sweeps done over the sweeps expected, the estimate
-    taken from how fast the last sweeps shrank the changes.
+    taken from how fast the last sweeps shrank the changes. Turns are valued by the compiled
+    ``loop`` (None: with numpy).
     """
     w = initial_guess(game, plain)
     expected = float(EXPECTED_SWEEPS)
@@ -133,7 +136,7 @@ def solve_runs(
     changes: list[float] = []
     for done in range(MAX_SWEEPS):
         told = _Told(progress, shown, done, expected)
-        changes.append(sweep(game, w, compiled=compiled, done=told))
+        changes.append(sweep(game, w, loop=loop, done=told))
         if changes[-1] <= TOLERANCE:
             if progress is not None:
                 progress(1.0)

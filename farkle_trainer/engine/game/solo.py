@@ -8,29 +8,21 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
-from farkle_trainer.engine.game.rolls import Rolls, rolls_for
+from farkle_trainer.engine.game.rolls import Rolls
 from farkle_trainer.engine.game.runs import EXPECTED_SWEEPS, MAX_SWEEPS
 from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
 from farkle_trainer.engine.game.seats import Seats, seats_for
-from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_levels, resolve
-from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE, kept_values
+from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_levels
+from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE
 from farkle_trainer.engine.game.table import at_least
 from farkle_trainer.engine.game.turns import Pass, Turns, turn_values
-from farkle_trainer.engine.gameplan import (
-    Solve,
-    forget_held,
-    hold,
-    plain_share,
-    starting,
-    values_key,
-    watching,
-)
-from farkle_trainer.engine.keeper import remember
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from farkle_trainer.engine.game.kernel import Loop
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
@@ -150,7 +142,7 @@ def _solo_turns(
     *,
     keep: bool = False,
     farkle: FloatArray | None = None,
-    compiled: bool = False,
+    loop: Loop | None = None,
 ) -> Pass:
     """Turns from standings ``u`` with runs ``r``, valued as minus the expected further turns
     (so more is better)."""
@@ -165,67 +157,31 @@ def _solo_turns(
     # Banking at the target ends the game: nothing can beat it, so the turn is cut there.
     cut = np.full(len(u), levels, dtype=np.int64)
     x = -_farkle_turns(seats, turns, u, r) if farkle is None else farkle
-    return turn_values(rolls, Turns(bank, s, cut, x), keep=keep, compiled=compiled)
+    return turn_values(rolls, Turns(bank, s, cut, x), keep=keep, loop=loop)
 
 
-_SOLO: dict[tuple[Rules, int, int], SoloTable] = {}
-
-
-def forget_solo() -> None:
-    """Forget the solo tables held in memory."""
-    _SOLO.clear()
-    forget_held("solo")
+def solo_sound(rolls: Rolls, seats: Seats, turns: FloatArray) -> bool:
+    """Whether kept expected turns are this solo game's: every one at least a turn, and every
+    turn start's equation satisfied."""
+    return not (turns < 1).any() and _solo_residual(rolls, seats, turns) <= 1e-9
 
 
 def solve_solo(
-    rules: Rules, target: int | None = None, opening: int | None = None, *, progress: Progress | None = None
-) -> SoloTable:
-    """The exact fewest-turns table for solo play (held in memory, and kept like the game tables).
+    rolls: Rolls, seats: Seats, progress: Progress | None, loop: Loop | None, plain_share: float
+) -> FloatArray:
+    """The exact fewest turns from every standing of solo play (``seats``), by the compiled
+    ``loop`` (None: with numpy).
 
     Each score needs only higher ones and itself (through a Farkle), so scores are solved
     from the top down, each by Newton steps on ``E = 1 + F(E)`` where ``F`` is the turn's
     value given the Farkle value: concave and piecewise linear with slope below one. Under
     the three-Farkle penalty a Farkle leads to the next run instead, and the third to a
-    lower score: sweeps as for the two-player game (:mod:`.runs`). ``progress`` is told the
-    fraction done, as for :func:`~farkle_trainer.engine.game.solve.solve_game`.
+    lower score: sweeps as for the two-player game (:mod:`.runs`), after solo play without
+    the penalty (``plain_share`` of the work). ``progress`` is told the fraction done.
     """
-    target, opening = resolve(rules, target, opening)
-    key = (rules, target, opening)
-    if progress is None:
-        progress = watching()
-    if key in _SOLO:
-        if progress is not None:
-            progress(1.0)
-        return _SOLO[key]
-    levels = target // STEP
-    seats = seats_for(levels, opening // STEP, rules.three_farkle_penalty // STEP)
-    shape = (seats.size, seats.runs)
-    kept = values_key("solo", rules, target, opening)
-    stored = kept_values(kept, (levels,) if seats.runs == 1 else shape)
-    if stored is None:
-        starting(Solve("solo", rules, target, opening))
-    rolls = rolls_for(rules)
-    turns = None if stored is None else stored[0].reshape(shape)
-    shipped = stored is not None and stored[1]
-    if (
-        turns is not None
-        and not shipped
-        and ((turns < 1).any() or _solo_residual(rolls, seats, turns) > 1e-9)
-    ):
-        starting(Solve("solo", rules, target, opening))
-        turns = None
-    if turns is None:
-        if seats.runs == 1:
-            turns = _solve_solo(rules, seats, progress)
-        else:
-            turns = _solve_solo_runs(rules, seats, progress)
-        remember(kept, {"values": turns.reshape((levels,) if seats.runs == 1 else shape)})
-    if progress is not None:
-        progress(1.0)
-    table = SoloTable(rules=rules, target=target, opening=opening, turns=turns, _rolls=rolls, _seats=seats)
-    _SOLO[key] = table
-    hold(kept)
-    return table
+    if seats.runs == 1:
+        return _solve_solo(rolls, seats, progress, loop)
+    return _solve_solo_runs(rolls, seats, progress, loop, plain_share)
 
 
 def _solo_residual(rolls: Rolls, seats: Seats, turns: FloatArray) -> float:
@@ -234,8 +190,9 @@ def _solo_residual(rolls: Rolls, seats: Seats, turns: FloatArray) -> float:
     return float(np.abs(1.0 - start - turns[u, r]).max())
 
 
-def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) -> FloatArray:
-    rolls = rolls_for(rules)
+def _solve_solo(
+    rolls: Rolls, seats: Seats, progress: Progress | None = None, loop: Loop | None = None
+) -> FloatArray:
     levels = seats.levels
     turns = np.zeros((levels, 1))
     for s in range(levels - 1, -1, -1):
@@ -255,7 +212,7 @@ def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) ->
         for _ in range(MAX_PASSES):
             if last is None:
                 start = _solo_turns(
-                    rolls, seats, turns, col, run, farkle=np.array([-y, -y - DELTA]), compiled=True
+                    rolls, seats, turns, col, run, farkle=np.array([-y, -y - DELTA]), loop=loop
                 ).start
                 f = 1.0 - start[0]  # E from this turn if a Farkle costs y
                 slope = (start[0] - start[1]) / DELTA
@@ -263,7 +220,7 @@ def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) ->
                 f = (
                     1.0
                     - _solo_turns(
-                        rolls, seats, turns, col[:1], run[:1], farkle=np.array([-y]), compiled=True
+                        rolls, seats, turns, col[:1], run[:1], farkle=np.array([-y]), loop=loop
                     ).start[0]
                 )
                 slope = (f - last[1]) / (y - last[0]) if abs(y - last[0]) > 1e-12 else slope
@@ -278,19 +235,20 @@ def _solve_solo(rules: Rules, seats: Seats, progress: Progress | None = None) ->
     return turns
 
 
-def _solve_solo_runs(rules: Rules, seats: Seats, progress: Progress | None = None) -> FloatArray:
+def _solve_solo_runs(
+    rolls: Rolls, seats: Seats, progress: Progress | None, loop: Loop | None, share: float
+) -> FloatArray:
     """Sweeps from the top score down, each score's runs from the longest: a Farkle before the
     third only leads to the next run of the same score, so everything but the penalty's lower
-    score is final when it is read; sweeps repeat until nothing moves (see :mod:`.runs`)."""
-    rolls = rolls_for(rules)
-    # Progress as work done: solo play without the penalty first, then the sweeps.
-    share = plain_share(Solve("solo", rules, seats.levels * STEP, seats.opening * STEP))
+    score is final when it is read; sweeps repeat until nothing moves (see :mod:`.runs`).
+    Progress as work done: solo play without the penalty first (``share`` of the work), then
+    the sweeps."""
 
     def plain_done(fraction: float) -> None:
         if progress is not None:
             progress(share * fraction)
 
-    plain = _solve_solo(rules, seats_for(seats.levels, seats.opening, 0), plain_done)
+    plain = _solve_solo(rolls, seats_for(seats.levels, seats.opening, 0), plain_done, loop)
     turns = np.repeat(plain[seats.score], seats.runs, axis=1)
     order = [
         (np.flatnonzero(seats.score == s), np.full(int((seats.score == s).sum()), r, dtype=np.int64))
@@ -303,7 +261,7 @@ def _solve_solo_runs(rules: Rules, seats: Seats, progress: Progress | None = Non
             progress(share + (1.0 - share) * min(0.99, sweep / EXPECTED_SWEEPS))
         moved = 0.0
         for u, r in order:
-            new = 1.0 - _solo_turns(rolls, seats, turns, u, r, compiled=True).start
+            new = 1.0 - _solo_turns(rolls, seats, turns, u, r, loop=loop).start
             moved = max(moved, float(np.abs(new - turns[u, r]).max() / max(1.0, float(new.max()))))
             turns[u, r] = new
         if moved <= RUNS_TOLERANCE:

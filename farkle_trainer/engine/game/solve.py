@@ -24,32 +24,21 @@ none is sampled.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from farkle_trainer.engine.game.cuts import Game, game_for
-from farkle_trainer.engine.game.runs import residual, solve_runs
-from farkle_trainer.engine.game.seats import seats_for
-from farkle_trainer.engine.game.settings import GameSolverError, Progress, resolve
-from farkle_trainer.engine.game.table import GameTable
+from farkle_trainer.engine.game.cuts import Game
+from farkle_trainer.engine.game.runs import residual
+from farkle_trainer.engine.game.settings import GameSolverError, Progress
 from farkle_trainer.engine.game.turns import evaluate
-from farkle_trainer.engine.gameplan import (
-    Solve,
-    forget_held,
-    hold,
-    plain_share,
-    starting,
-    values_key,
-    watching,
-)
-from farkle_trainer.engine.keeper import TableKey, recall, remember
-from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.keeper import Kept
 from farkle_trainer.engine.solver import STEP
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from farkle_trainer.engine.game.kernel import Loop
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
@@ -96,7 +85,7 @@ def _guess(w: FloatArray, a: IntArray, b: IntArray) -> FloatArray:
     return np.clip(start, 0.0, 1.0)
 
 
-def _solve_total(game: Game, w: FloatArray, total: int) -> int:
+def _solve_total(game: Game, w: FloatArray, total: int, loop: Loop | None) -> int:
     """Solve every pair with ``a + b == total`` into ``w``; returns the passes it took.
 
     The first pass also evaluates each turn a hair above its Farkle value, for the slope;
@@ -129,14 +118,12 @@ def _solve_total(game: Game, w: FloatArray, total: int) -> int:
                 np.tile(b[idx], 2),
                 zero2[: 2 * len(idx)],
                 np.concatenate([z, z + step]),
-                compiled=True,
+                loop=loop,
             )
             f = values.start[: len(idx)]
             slope[idx] = (values.start[len(idx) :] - f) / step
         else:
-            f = evaluate(
-                game, w4, a[idx], zero2[: len(idx)], b[idx], zero2[: len(idx)], z, compiled=True
-            ).start
+            f = evaluate(game, w4, a[idx], zero2[: len(idx)], b[idx], zero2[: len(idx)], z, loop=loop).start
             moved = np.abs(z - last_z[idx]) > 1e-10
             secant = (f - last_f[idx]) / np.where(moved, z - last_z[idx], 1.0)
             slope[idx] = np.where(moved, secant, slope[idx])
@@ -173,7 +160,11 @@ def slope_step(z: FloatArray) -> FloatArray:
     return np.where(z + DELTA <= 1.0, DELTA, -DELTA)
 
 
-def solve_totals(game: Game, progress: Progress | None = None) -> tuple[FloatArray, int]:
+def solve_totals(
+    game: Game, progress: Progress | None = None, loop: Loop | None = None
+) -> tuple[FloatArray, int]:
+    """The chances of a game without the penalty, total by total from the highest, by the compiled
+    ``loop`` (None: with numpy); also the passes it took."""
     levels = game.levels
     w = np.full((levels, levels), 0.5)
     totals = range(2 * levels - 2, -1, -1)
@@ -181,17 +172,16 @@ def solve_totals(game: Game, progress: Progress | None = None) -> tuple[FloatArr
     done = 0
     passes = 0
     for total, weight in zip(totals, work, strict=True):
-        passes += _solve_total(game, w, total)
+        passes += _solve_total(game, w, total, loop)
         done += weight
         if progress is not None:
             progress(done / sum(work))
     return w, passes
 
 
-def kept_values(key: TableKey, shape: tuple[int, ...]) -> tuple[FloatArray, bool] | None:
-    """A kept table of values of this shape, if one is there with finite floats only, and whether
-    it ships with the package (then its bytes are pinned: it needs no further check)."""
-    kept = recall(key, ("values",))
+def kept_values(kept: Kept | None, shape: tuple[int, ...]) -> tuple[FloatArray, bool] | None:
+    """The values of a kept table, if they are of this shape and finite floats only, and whether
+    they ship with the package (then their bytes are pinned: they need no further check)."""
     if kept is None:
         return None
     values = kept.arrays["values"]
@@ -232,7 +222,7 @@ def spread_states(size: int, runs: int, count: int) -> tuple[IntArray, IntArray,
     )
 
 
-def _sound(game: Game, w: FloatArray) -> bool:
+def sound(game: Game, w: FloatArray) -> bool:
     """Whether a kept table is this game's: a file can be whole and still not, so the
     equations are checked at turn starts spread over the whole table (see :func:`spread_states`)."""
     if (w < 0).any() or (w > 1).any():
@@ -240,89 +230,3 @@ def _sound(game: Game, w: FloatArray) -> bool:
     seats = game.seats
     u, r, v, q = spread_states(seats.size, seats.runs, CHECKED_STATES)
     return residual(game, w, u, r, v, q) <= 1e-9
-
-
-def _kept_or_solved(rules: Rules, target: int, opening: int, progress: Progress | None) -> GameTable:
-    levels = target // STEP
-    penalty = rules.three_farkle_penalty
-    seats = seats_for(levels, opening // STEP, penalty // STEP)
-    key = values_key("game", rules, target, opening)
-    shape = (levels, levels) if not penalty else (seats.size, seats.runs, seats.size, seats.runs)
-    kept = kept_values(key, shape)
-    w = None if kept is None else kept[0].reshape(seats.size, seats.runs, seats.size, seats.runs)
-    if w is None:
-        # Said before anything slow (the final-turn tables, the compiler), so a wait is told at once.
-        starting(Solve("game", rules, target, opening))
-    game = game_for(rules, levels, opening // STEP, penalty // STEP)
-    if w is not None and kept is not None and not kept[1] and not _sound(game, w):
-        starting(Solve("game", rules, target, opening))
-        w = None
-    if w is None:
-        if penalty:
-            w = _solve_with_penalty(rules, target, opening, game, progress)
-        else:
-            plain, _ = solve_totals(game, progress)
-            w = plain[:, None, :, None]
-        remember(key, {"values": w.reshape(shape)})
-    elif progress is not None:
-        progress(1.0)
-    return GameTable(rules=rules, target=target, opening=opening, values=w, _game=game)
-
-
-def _solve_with_penalty(
-    rules: Rules, target: int, opening: int, game: Game, progress: Progress | None
-) -> FloatArray:
-    # Progress as work done: the game without the penalty (nothing if it is at hand), then the sweeps.
-    share = plain_share(Solve("game", rules, target, opening))
-
-    def plain_done(fraction: float) -> None:
-        if progress is not None:
-            progress(share * fraction)
-
-    def runs_done(fraction: float) -> None:
-        if progress is not None:
-            progress(share + (1.0 - share) * fraction)
-
-    plain = solve_game(replace(rules, three_farkle_penalty=0), target, opening, progress=plain_done)
-    return solve_runs(game, plain.chances, runs_done)
-
-
-_MEMORY: dict[tuple[Rules, int, int], GameTable] = {}
-
-
-def solve_game(
-    rules: Rules,
-    target: int | None = None,
-    opening: int | None = None,
-    *,
-    progress: Progress | None = None,
-) -> GameTable:
-    """The exact two-player table for ``rules`` played to ``target`` with opening minimum ``opening``.
-
-    ``target`` and ``opening`` default to the rules' own. Held in memory, and kept between
-    runs by the installed :class:`~farkle_trainer.engine.keeper.TableKeeper` (keyed by the
-    scoring table, target, opening and penalty, so a renamed copy of a table shares it); a
-    kept table that fails its checks is solved again. ``progress`` is called with the
-    fraction done during a solve (by default whoever :func:`~farkle_trainer.engine.gameplan.watch`
-    installed, who is also told when a solve starts). With the rules' three-Farkle penalty the
-    runs of Farkles join the state (:mod:`.runs`). Raises :class:`GameSolverError` for
-    out-of-range settings.
-    """
-    target, opening = resolve(rules, target, opening)
-    key = (rules, target, opening)
-    table = _MEMORY.get(key)
-    if progress is None:
-        progress = watching()
-    if table is None:
-        table = _kept_or_solved(rules, target, opening, progress)
-        _MEMORY[key] = table
-        hold(values_key("game", rules, target, opening))
-    elif progress is not None:
-        progress(1.0)
-    return table
-
-
-def forget_games() -> None:
-    """Forget the two-player tables held in memory."""
-    _MEMORY.clear()
-    forget_held("game")

@@ -10,7 +10,7 @@ import numpy as np
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.cuts import Game
-from farkle_trainer.engine.game.final import final_turn_for
+from farkle_trainer.engine.game.final import FinalTurn, final_turn
 from farkle_trainer.engine.game.settings import in_levels
 from farkle_trainer.engine.game.turns import Pass, evaluate
 from farkle_trainer.engine.rules import Rules
@@ -41,6 +41,7 @@ class GameTable:
     values: FloatArray = field(repr=False)
     _game: Game = field(repr=False)
     _pairs: dict[tuple[int, int, int, int], Pass] = field(default_factory=dict, repr=False)
+    _finals: dict[int, FinalTurn] = field(default_factory=dict, repr=False)
 
     @property
     def penalty(self) -> int:
@@ -166,7 +167,7 @@ class GameTable:
         missing = (opening if reach else need) - level
         if missing < 0 or (reach and missing == 0):
             return float(1.0 - self._game.rolls.farkle[n - 1])
-        final = final_turn_for(self.rules, max(self._game.span, _pow2(missing + 1)))
+        final = self._final_turn(missing)
         return float((final.reach if reach else final.tie)[missing, n - 1])
 
     def final_bank_value(self, behind: int, t: int, *, opened: bool = True) -> float | None:
@@ -177,6 +178,16 @@ class GameTable:
         return 1.0 if level > need else 0.5 if level == need else 0.0
 
     # -- helpers
+
+    def _final_turn(self, missing: int) -> FinalTurn:
+        """Final-turn tables with a row for ``missing`` levels: the game's own, or (a leader further
+        ahead than they reach, which no play of a game comes near) larger ones worked out once."""
+        if missing < self._game.span:
+            return self._game.final
+        size = _pow2(missing + 1)
+        if size not in self._finals:
+            self._finals[size] = final_turn(self._game.rolls, size)
+        return self._finals[size]
 
     def _standings(self, my_score: int, opponent_score: int, runs: Runs) -> tuple[int, int, int, int]:
         """The row ``(u, r, v, q)`` of a position (see :mod:`.seats`)."""

@@ -18,6 +18,8 @@ from farkle_trainer.engine.game.rolls import Rolls
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from farkle_trainer.engine.game.kernel import Loop
+
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
 
@@ -88,30 +90,28 @@ def evaluate(
     *,
     keep: bool = False,
     top: int = 0,
-    compiled: bool = False,
+    loop: Loop | None = None,
 ) -> Pass:
     """The value of the turn from each standing, with Farkle value ``farkle`` (by default what
     ``w`` says a Farkle is worth there)."""
     z = farkle_values(game, w, u, r, v, q) if farkle is None else farkle
     cut = np.maximum(game.cut(u, v, z), top)
     bank = bank_values(game, w, u, v, q, int(cut.max()) + game.rolls.maxp + 1)
-    return turn_values(game.rolls, Turns(bank, game.seats.score[u], cut, z), keep=keep, compiled=compiled)
+    return turn_values(game.rolls, Turns(bank, game.seats.score[u], cut, z), keep=keep, loop=loop)
 
 
-def turn_values(rolls: Rolls, turns: Turns, *, keep: bool = False, compiled: bool = False) -> Pass:
+def turn_values(rolls: Rolls, turns: Turns, *, keep: bool = False, loop: Loop | None = None) -> Pass:
     """Many turns at once; ``keep`` also returns the values at every position.
 
-    ``compiled``: by the compiled loop where it can be had, as the solves do (about five times
-    faster per turn and core, but loading numba takes about half a second, too long for looking
-    up a few turns of a solved table); else with numpy. They agree to rounding.
+    ``loop``: by the compiled loop (:meth:`~farkle_trainer.engine.tables.Tables.loop`), as the
+    solves do (about five times faster per turn and core, but loading numba takes about half a
+    second, too long for looking up a few turns of a solved table); None, with numpy. They agree
+    to rounding.
     """
-    if not compiled:
-        return _turn_values_numpy(rolls, turns, keep)
-    from farkle_trainer.engine.game.kernel import compiled_loop, turn_columns
-
-    loop = compiled_loop()
     if loop is None:
         return _turn_values_numpy(rolls, turns, keep)
+    from farkle_trainer.engine.game.kernel import turn_columns
+
     if len(turns.bank) < int(turns.cut.max()) + rolls.maxp + 1:
         raise ValueError("the bank values must reach the highest cut plus the most points")
     start, after, rolled = turn_columns(

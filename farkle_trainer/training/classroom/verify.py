@@ -23,6 +23,7 @@ from farkle_trainer.engine.dice import counts_of, is_subset
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
 from farkle_trainer.engine.rules import PRESETS, Rules
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES, class_drills, class_quiz
 from farkle_trainer.training.classroom.results import Result, ResultError
@@ -201,7 +202,7 @@ def _drill_records(r: Result, rules: Rules, count: int) -> Iterator[AnswerRecord
             yield f"answer {a.number} does not say its play"
             return
         try:
-            g = grade(decision_for(p), a.keep, a.action)  # type: ignore[arg-type]
+            g = grade(decision_for(shared(), p), a.keep, a.action)  # type: ignore[arg-type]
         except FarkleError:
             yield f"answer {a.number}'s play is not a play of its position"
             return

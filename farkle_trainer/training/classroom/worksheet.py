@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz, normalize_code
 from farkle_trainer.training.quizzes.questions import Question, points_text, spaced
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade
@@ -98,7 +99,7 @@ def _drill_entry(number: int, p: Position) -> Entry:
     from farkle_trainer.engine.decisions import decision_for, play_words
     from farkle_trainer.training.drills.words import measure, situation_lines, value_text
 
-    d = decision_for(p)
+    d = decision_for(shared(), p)
     best = d.best
     why = [f"{measure(p.unit).capitalize()} {value_text(best.value)}."]
     runner_up = next((c for c in d.choices[1:] if d.ranked.loss(c) > 0), None)

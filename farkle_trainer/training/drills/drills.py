@@ -26,6 +26,7 @@ from farkle_trainer.engine.notation import Action
 from farkle_trainer.engine.ranked import Option, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.drills.kinds import Setting, spec_of
 
 
@@ -109,14 +110,13 @@ def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
     opening) and in turns (solo), each where its decisions share one table (and for solo one
     target and opening minimum): a session of one's mistakes may mix them. The decisions of a
     game or a final round get none: how many a two-player game takes is not counted."""
-    from farkle_trainer.engine.game import solve_solo
     from farkle_trainer.engine.situations import FewestTurns
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
     found = []
     points = [g for g in gradings if g.position.unit == Unit.POINTS]
     if points and len({g.position.rules for g in points}) == 1:
-        turn = solve(points[0].position.rules, Objective.expected())
+        turn = shared().turn(points[0].position.rules, Objective.expected())
         average = sum(g.lost for g in points) / len(points)
         perfect, per = turn.expected_turn_score, turn.decisions_per_turn
         found.append(DrillStrength(Unit.POINTS, len(points), average, perfect, per))
@@ -124,7 +124,7 @@ def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
     tables = {(s.rules, s.target, s.opening) for s in solo}
     if len(tables) == 1:
         rules, target, opening = tables.pop()
-        table = solve_solo(rules, target, opening)
+        table = shared().solo(rules, target, opening)
         average = sum(g.lost for g in gradings if g.position.unit == Unit.TURNS) / len(solo)
         found.append(
             DrillStrength(
@@ -206,7 +206,7 @@ def play_turn(rules: Rules, kind: Kind, setting: Setting, stream: Stream) -> Ite
     t, n = 0, 6
     for _ in range(MAX_ROLLS):
         roll = stream.dice(n)
-        ranked = ranked_plays(setting.turn(rules, t), roll)
+        ranked = ranked_plays(shared(), setting.turn(rules, t), roll)
         if ranked.is_farkle:
             return
         play, action = _policy(ranked, stream, style, stop)
@@ -270,7 +270,7 @@ def generate(
         for position in play_turn(rules, kind, setting, stream):
             if position.item in avoid:
                 continue
-            d = decision_for(position)
+            d = decision_for(shared(), position)
             if not worth_asking(d):
                 continue
             weight = closeness(d) * spec.emphasis(d) * (families or {}).get(position.family, 1.0)
@@ -282,7 +282,7 @@ def generate(
     if not fallback:
         raise DrillError(f"no {kind} decision found under {rules.name} rules")
     # No turn reached the level (rare): the decision nearest to it.
-    return min(fallback, key=lambda c: _distance(decision_for(c[0]).gap, level))[0]
+    return min(fallback, key=lambda c: _distance(decision_for(shared(), c[0]).gap, level))[0]
 
 
 def _distance(gap: float, level: Level | None) -> float:
@@ -311,7 +311,7 @@ def teaching_positions(rules: Rules) -> tuple[Position, ...]:
                 position = Position(rules=rules, kind=kind, **fields)
             except (DrillError, ValueError):
                 continue  # not possible under these rules (say, three 1s worth 2,000 or more)
-            if worth_asking(decision_for(position)):
+            if worth_asking(decision_for(shared(), position)):
                 made.append(position)
     return tuple(made)
 
@@ -347,7 +347,9 @@ class Plan:
 
     def __iter__(self) -> Iterator[Position]:
         teaching = [p for p in teaching_positions(self.rules) if p.kind in self.kinds]
-        review = [p for p in self.review if p.kind in self.kinds and fits(decision_for(p), self.level)]
+        review = [
+            p for p in self.review if p.kind in self.kinds and fits(decision_for(shared(), p), self.level)
+        ]
         review = review if self.adaptive else []
         review = review[: self.count // 3]
         for i in range(self.count):
@@ -361,7 +363,7 @@ class Plan:
         fresh = [
             p
             for p in teaching
-            if p.kind == kind and p.item not in self._asked and fits(decision_for(p), self.level)
+            if p.kind == kind and p.item not in self._asked and fits(decision_for(shared(), p), self.level)
         ]
         if fresh and stream.random() < TEACHING_SHARE:
             return stream.choice(fresh)

@@ -16,6 +16,7 @@ from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.situations import TurnPoints
+from farkle_trainer.engine.tables import shared
 
 _STYLES = ("perfect", "greedy", "bold")
 _STYLE_WEIGHTS = (3.0, 2.0, 1.0)
@@ -30,7 +31,7 @@ def _turn(rules: Rules, stream: Stream, style: str, stop: int, opening: int) -> 
     """Play one turn as ``style``; the points it banks (0 after a Farkle)."""
     t, n = 0, 6
     for _ in range(_MAX_ROLLS):
-        options = ranked_plays(TurnPoints(rules, t, opening), stream.dice(n)).options
+        options = ranked_plays(shared(), TurnPoints(rules, t, opening), stream.dice(n)).options
         if not options:
             return 0
         if style == "perfect":

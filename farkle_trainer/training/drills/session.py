@@ -34,6 +34,7 @@ from farkle_trainer.engine.notation import (
 )
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.store.schedule import DRILLS
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
 from farkle_trainer.training.drills.kinds import spec_of
@@ -194,7 +195,7 @@ def make_plan(
     # Only the session's kinds, at its target: a game position is worth what its target makes
     # it, and valuing one the session will not ask could mean solving a game for nothing.
     asked = [p for p in found if p.kind in kinds and p.target in (None, rules.target)]
-    review = [p for p in asked if worth_asking(decision_for(p))]
+    review = [p for p in asked if worth_asking(decision_for(shared(), p))]
     mastery = topic_mastery(store, KIND)
     return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
 
@@ -317,7 +318,7 @@ def ask_drill(front: Frontend, view: DrillView, p: Position, number: int, count:
     """Show a position, ask for the play and grade it: the caller records the answer, then shows
     the grading (:func:`show_grading`), so an output that closes as the grading is shown (a pipe
     into ``head``) loses no answer."""
-    d = decision_for(p)
+    d = decision_for(shared(), p)
     front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
     choice = ask_play(front, d)
     return grade(d, choice.keep, choice.action)
@@ -325,7 +326,7 @@ def ask_drill(front: Frontend, view: DrillView, p: Position, number: int, count:
 
 def show_grading(front: Frontend, view: DrillView, g: Grading, *, strategy: bool = False) -> None:
     """The grading of an answer already recorded (with ``strategy``, the bank thresholds too)."""
-    notes = strategy_notes(g) if strategy else ()
+    notes = strategy_notes(shared(), g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
 
 

@@ -49,11 +49,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
-from farkle_trainer.engine.game import solve_game, solve_solo
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.situations import Situation, SituationError, opening_in_force, situation
-from farkle_trainer.engine.solver import Objective, solve
+from farkle_trainer.engine.solver import Objective
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.match import (
     MatchState,
     Move,
@@ -101,7 +101,7 @@ def situation_of(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs 
 def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Ranked:
     """Every play of one roll of a game for its mover, ranked, in ``unit`` (default the
     game's), with what the roll was worth before it was thrown and what a Farkle is worth."""
-    return ranked_plays(situation_of(setup, move, unit, runs), move.roll)
+    return ranked_plays(shared(), situation_of(setup, move, unit, runs), move.roll)
 
 
 # -- decisions
@@ -372,9 +372,9 @@ def perfect_expectation(setup: Setup) -> float | None:
     minimum or the three-Farkle penalty, where a turn's value depends on where it starts (what
     the turns were worth from there is each account's ``expected``)."""
     if setup.form == Form.FEWEST_TURNS:
-        return solve_solo(setup.rules, setup.target, setup.opening).expected_turns(0)
+        return shared().solo(setup.rules, setup.target, setup.opening).expected_turns(0)
     if setup.form == Form.TEN_TURNS and not (setup.opening or setup.penalty):
-        return SOLO_TURNS * solve(setup.rules, Objective.expected()).expected_turn_score
+        return SOLO_TURNS * shared().turn(setup.rules, Objective.expected()).expected_turn_score
     return None
 
 
@@ -523,11 +523,11 @@ def _account(
             given_up += _given_up(move, v)
     result: float | None
     if unit == Unit.WIN:
-        first = solve_game(setup.rules, setup.target, setup.opening).first_player_chance
+        first = shared().game(setup.rules, setup.target, setup.opening).first_player_chance
         expected = 100 * (first if seat == 0 else 1.0 - first)
         result = None if ended is None else 100 * ended[seat]
     elif unit == Unit.TURNS:
-        expected = solve_solo(setup.rules, setup.target, setup.opening).expected_turns(0)
+        expected = shared().solo(setup.rules, setup.target, setup.opening).expected_turns(0)
         result = float(state.turns[seat])
     else:
         expected = starts
@@ -544,7 +544,7 @@ def win_chances(
     setup = state.setup
     if game_unit(setup) != Unit.WIN:
         raise MatchError("win chances are for two-player games")
-    table = solve_game(setup.rules, setup.target, setup.opening)
+    table = shared().game(setup.rules, setup.target, setup.opening)
     points: list[tuple[int, float]] = []
     seen: set[int] = set()
     for move, runs in zip(state.log, move_runs(state), strict=True):

@@ -29,6 +29,7 @@ from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.situations import opening_in_force
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.analysis import situation_of
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.match import Claim, MatchState, pending_move, play, roll, runs_of
@@ -89,7 +90,7 @@ def _table_play(state: MatchState, unit: Unit) -> Choice:
     action (rolling on at a tie)."""
     move = pending_move(state, (), "roll")
     play = ranked_plays(
-        situation_of(state.setup, move, unit, runs_of(state, state.seat)), state.roll
+        shared(), situation_of(state.setup, move, unit, runs_of(state, state.seat)), state.roll
     ).table_play
     assert play is not None
     return Choice(play.keep, play.action)

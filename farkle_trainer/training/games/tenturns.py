@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.match import MatchState, new_match, play, roll
 from farkle_trainer.training.games.setup import SOLO_TURNS, TEN_TURNS
@@ -32,7 +33,7 @@ def best_play(state: MatchState) -> Option:
     from farkle_trainer.engine.ranked import ranked_plays
     from farkle_trainer.engine.situations import TurnPoints
 
-    play = ranked_plays(TurnPoints(state.rules, state.points), state.roll).table_play
+    play = ranked_plays(shared(), TurnPoints(state.rules, state.points), state.roll).table_play
     assert play is not None
     return play
 
@@ -85,9 +86,9 @@ class Account:
 
 def expected_turn() -> float:
     """The exact expected score of a turn under perfect play on the game's table."""
-    from farkle_trainer.engine.solver import Objective, solve
+    from farkle_trainer.engine.solver import Objective
 
-    return solve(TEN_TURNS.rules, Objective.expected()).expected_turn_score
+    return shared().turn(TEN_TURNS.rules, Objective.expected()).expected_turn_score
 
 
 def account(state: MatchState, reviews: Iterable[Review]) -> Account:

@@ -17,7 +17,7 @@ from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.notation import dice_count as dice_word
 from farkle_trainer.engine.notation import dice_text, labelled_roll, plural
 from farkle_trainer.engine.notation import move_words as play_words
-from farkle_trainer.engine.plays import Hint, hint
+from farkle_trainer.engine.plays import Hint, points_hint
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games.analysis import Review
 from farkle_trainer.training.games.daily import share_line
@@ -148,8 +148,7 @@ def stopped_line(state: MatchState, command: str) -> str:
 def hint_line(position: Position, *, first: bool) -> str:
     """The hint for the dice showing: every play of the roll, or bank against roll on for the
     set-aside made."""
-    state = position.state
-    h = hint(state.roll, state.stake, state.rules)
+    h = points_hint(position.values)
     return hint_for_action(h, position.kept) if position.kept else hint_for_roll(h)
 
 
@@ -159,8 +158,7 @@ def hint_rich(position: Position, *, first: bool) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
-    state = position.state
-    h = hint(state.roll, state.stake, state.rules)
+    h = points_hint(position.values)
     if position.kept:
         line = hint_for_action(h, position.kept)
         return fit(Text(line), line)
