@@ -13,27 +13,30 @@ import os
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 LIMIT_SECONDS = 1.0
 DRILLS = 100
 
 
-def drills_seconds(seed: str) -> float:
+def drills_seconds(tables: Tables, seed: str) -> float:
     from farkle_trainer.engine.decisions import decision_for, grade
     from farkle_trainer.engine.seeded import Stream
-    from farkle_trainer.engine.tables import shared
     from farkle_trainer.store.rules import load_rules
     from farkle_trainer.training.drills.drills import Plan
 
     rules = load_rules("classic")
     stream = Stream(seed)
     start = time.perf_counter()
-    plan = Plan(rules, stream.child("plan"), DRILLS)
+    plan = Plan(tables, rules, stream.child("plan"), DRILLS)
     picks = stream.child("picks")
     graded = 0
     for position in plan:
-        choice = picks.choice(decision_for(shared(), position).choices)
-        grade(decision_for(shared(), position), choice.keep, choice.action)
+        choice = picks.choice(decision_for(tables, position).choices)
+        grade(decision_for(tables, position), choice.keep, choice.action)
         graded += 1
     assert graded == DRILLS
     return time.perf_counter() - start
@@ -42,16 +45,16 @@ def drills_seconds(seed: str) -> float:
 def main() -> int:
     os.environ["FARKLE_TRAIN_HOME"] = tempfile.mkdtemp(prefix="farkle-bench-drills-")
     from farkle_trainer.engine.solver import Objective
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.rules import load_rules
-    from farkle_trainer.store.tables import keep_tables_on_disk
+    from farkle_trainer.store.tables import disk_tables
 
-    keep_tables_on_disk()
+    tables = Tables(disk_tables())
     start = time.perf_counter()
-    shared().turn(load_rules("classic"), Objective.expected())
+    tables.turn(load_rules("classic"), Objective.expected())
     first = time.perf_counter() - start
-    after_first = drills_seconds("bench-1")
-    warm = drills_seconds("bench-2")
+    after_first = drills_seconds(tables, "bench-1")
+    warm = drills_seconds(tables, "bench-2")
     print(f"first solve (classic, expected score):           {first:.3f} s")
     limit = f"(limit {LIMIT_SECONDS} s)"
     print(f"{DRILLS} drills generated and graded after it:      {after_first:.3f} s {limit}")

@@ -23,22 +23,22 @@ def main() -> int:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     os.environ.setdefault("FARKLE_TRAIN_HOME", tempfile.mkdtemp(prefix="farkle-bench-play-"))
     from farkle_trainer.engine.plays import hint
-    from farkle_trainer.engine.tables import shared
-    from farkle_trainer.store.tables import keep_tables_on_disk
+    from farkle_trainer.engine.tables import Tables
+    from farkle_trainer.store.tables import disk_tables
     from farkle_trainer.training.games import computers
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.dice import Seeded
     from farkle_trainer.training.games.setup import Level, Player, new_setup
 
-    keep_tables_on_disk()
+    tables = Tables(disk_tables())
     hard = Player("Hal", Level.HARD)
     setup = new_setup((hard, Player("Med", Level.MEDIUM)), target=target)
     start = time.perf_counter()
-    shared().game(setup.rules, setup.target, setup.opening)
+    tables.game(setup.rules, setup.target, setup.opening)
     print(f"game table to {target:,}: {time.perf_counter() - start:.1f} s (solved or loaded once)")
     # Medium's turn table is solved once per rule set too; time decisions, not that solve.
-    hint(shared(), (1, 5, 2, 2, 3, 6), 0, setup.rules)
+    hint(tables, (1, 5, 2, 2, 3, 6), 0, setup.rules)
 
     times: dict[str, list[float]] = {level.value: [] for level in Level}
     analyses: list[float] = []
@@ -56,11 +56,11 @@ def main() -> int:
                     level = state.player.level
                     assert level is not None
                     start = time.perf_counter()
-                    computers.choose(state)
+                    computers.choose(tables, state)
                     times[level.value].append(1000 * (time.perf_counter() - start))
-                state = computers.step(state, source)
+                state = computers.step(tables, state, source)
             start = time.perf_counter()
-            analyse(state)
+            analyse(tables, state)
             analyses.append(time.perf_counter() - start)
     slow = 0
     for name, values in times.items():

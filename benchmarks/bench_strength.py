@@ -32,16 +32,17 @@ from dataclasses import dataclass
 
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import game_strengths, review
 from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.setup import Level, Player, new_setup
 
-Policy = Callable[[m.MatchState], computers.Choice]
+Policy = Callable[[Tables, m.MatchState], computers.Choice]
 
 
-def bank_at_once(state: m.MatchState) -> computers.Choice:
+def bank_at_once(tables: Tables, state: m.MatchState) -> computers.Choice:
     """Keep the most points of the roll, and bank (where banking is allowed at all)."""
     best = max(
         score_table(state.rules).selections(counts_of(state.roll)), key=lambda s: (s.points, len(s.dice))
@@ -51,7 +52,7 @@ def bank_at_once(state: m.MatchState) -> computers.Choice:
 
 
 PLAYERS: dict[str, Policy] = {
-    "easy": computers.easy,
+    "easy": lambda tables, state: computers.easy(state),
     "medium": computers.medium,
     "bank at once": bank_at_once,
 }
@@ -70,7 +71,7 @@ class Games:
     accuracy: list[float]
 
 
-def play(policy: Policy, seed: str, first: bool, target: int) -> m.MatchState:
+def play(tables: Tables, policy: Policy, seed: str, first: bool, target: int) -> m.MatchState:
     """A game of ``policy`` against Hard on seed ``seed``'s dice, the player first or second."""
     me, hard = Player("You"), Player("Hard", Level.HARD)
     setup = new_setup((me, hard) if first else (hard, me), target=target, dice=Seeded(seed, chosen=True))
@@ -78,11 +79,11 @@ def play(policy: Policy, seed: str, first: bool, target: int) -> m.MatchState:
     state = m.new_match(setup)
     while not state.over:
         if not state.player.human:
-            state = computers.step(state, source)
+            state = computers.step(tables, state, source)
         elif state.phase == "roll":
             state = m.roll(state, source)
         else:
-            choice = policy(state)
+            choice = policy(tables, state)
             state = m.play(state, source, choice.keep, choice.action)
     return state
 
@@ -107,19 +108,20 @@ def main() -> int:
         f"{'rating':>7} {'given up':>9} {'lichess':>8} {'time':>6}"
     )
     print(header)
+    tables = Tables()  # held in memory only, as the benchmark keeps nothing
     found: dict[str, tuple[float, float]] = {}
     ok = True
     for name, policy in PLAYERS.items():
         started = time.perf_counter()
         games = Games([], [], [], [])
         for n in range(count):
-            state = play(policy, str(n), n % 2 == 0, target)
+            state = play(tables, policy, str(n), n % 2 == 0, target)
             seat = state.setup.humans[0]
-            strength = game_strengths(state)[seat]
+            strength = game_strengths(tables, state)[seat]
             games.figures.append(strength.expected_result)
             games.results.append(strength.result)
             games.given_up.append(strength.given_up)
-            games.accuracy += [lichess(r.lost) for r in review(state)]
+            games.accuracy += [lichess(r.lost) for r in review(tables, state)]
         figure, figure_se = mean_and_error(games.figures)
         result, result_se = mean_and_error(games.results)
         diff, diff_se = mean_and_error([r - f for r, f in zip(games.results, games.figures, strict=True)])

@@ -3,11 +3,16 @@ game solver's tables on disk: the engine's answers, given the store's rules and 
 whole game to play step by step (:func:`new_game`).
 
 ``load_rules`` itself is the store's (:func:`farkle_trainer.store.rules.load_rules`).
+
+What the solvers work out is held in a :class:`~farkle_trainer.engine.tables.Tables`. A caller
+may give its own (``tables=``): ``Tables()`` keeps nothing on disk, and a ``watcher`` or a
+``listener`` hears a long solve. Given none, these functions share :func:`default_tables`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,9 +22,29 @@ from farkle_trainer.store.rules import load_rules
 from farkle_trainer.training.games.setup import Level, Player
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.training.games.game import Game
 
 RulesArg = Rules | str | Path | None
+
+
+def default_tables() -> Tables:
+    """The tables these functions solve in when given none: the tables that ship with the
+    package and the disk cache a command keeps (``$FARKLE_TRAIN_CACHE``, else
+    ``$FARKLE_TRAIN_HOME/cache``, else the user cache directory, as it is now), the solver's
+    notes as :class:`~farkle_trainer.engine.gameplan.SolverNote` warnings. One for each cache
+    directory, held for the life of the process."""
+    from farkle_trainer.store.tables import cache_dir
+
+    return _tables_in(cache_dir())
+
+
+@cache
+def _tables_in(directory: Path) -> Tables:
+    from farkle_trainer.engine.tables import Tables
+    from farkle_trainer.store.tables import DiskTables
+
+    return Tables(DiskTables(directory))
 
 
 def score(dice: Iterable[int], rules: RulesArg = None) -> int | None:
@@ -43,6 +68,7 @@ def win_chance(
     opponent_farkles: int = 0,
     my_opened: bool | None = None,
     opponent_opened: bool | None = None,
+    tables: Tables | None = None,
 ) -> float:
     """The exact chance that the player about to start a turn wins a two-player game.
 
@@ -53,20 +79,19 @@ def win_chance(
     ``my_opened`` and ``opponent_opened`` say that a player on 0 has opened already, knocked
     back by the penalty (by default a player has opened when their score is above 0; on 0 it
     matters only under an opening minimum, which no longer holds such a player). A game is
-    solved once and then kept in the disk cache.
+    solved once and then held in ``tables`` (by default :func:`default_tables`, which keeps it
+    in the disk cache).
     """
     from farkle_trainer.engine.farkles import Runs
-    from farkle_trainer.engine.tables import shared
-    from farkle_trainer.store.tables import keep_tables_on_disk
 
     for name, opened, score in (
         ("my_opened", my_opened, my_score),
         ("opponent_opened", opponent_opened, opponent_score),
     ):
         _check_opened(name, opened, score)
-    keep_tables_on_disk()
     runs = Runs(my_farkles, opponent_farkles, my_opened or None, opponent_opened or None)
-    return shared().game(load_rules(rules), target, opening).win_chance(my_score, opponent_score, runs)
+    table = (tables or default_tables()).game(load_rules(rules), target, opening)
+    return table.win_chance(my_score, opponent_score, runs)
 
 
 def _check_opened(name: str, opened: object, score: object) -> None:
@@ -89,6 +114,7 @@ def new_game(
     penalty: int | None = None,
     seed: int | None = None,
     code: str | None = None,
+    tables: Tables | None = None,
 ) -> Game:
     """A new :class:`~farkle_trainer.training.games.game.Game` to play step by step.
 
@@ -98,7 +124,8 @@ def new_game(
     with a ``target`` that target in the fewest turns. ``rules`` as :func:`load_rules` takes
     them, ``target``, ``opening`` and ``penalty`` (the house rules) the rules' own by default.
     ``seed`` (0 to 2**63 - 1) deals reproducible dice, ``code`` a class code's, as ``play
-    --seed`` and ``play --code`` do; without either the dice are new. Raises ``GameError``
+    --seed`` and ``play --code`` do; without either the dice are new. The computers play by
+    ``tables`` (by default :func:`default_tables`). Raises ``GameError``
     (from ``farkle_trainer.training.games.turn``, a ``ValueError``) for a game that cannot be
     set up, and for a decision the rules do not allow.
     """
@@ -117,4 +144,4 @@ def new_game(
         penalty=penalty,
         dice=chosen_dice(seed, code),
     )
-    return Game(game.setup)
+    return Game(game.setup, tables=tables or default_tables())

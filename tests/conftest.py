@@ -2,8 +2,10 @@
 
 A table a solver works out (a turn solution, a game's chances) is kept in one directory for the
 whole run: the first test that needs it solves it, and every other test, pytest-xdist worker
-and command a test starts reads it back. Tests about that cache itself are marked
-``own_table_cache`` and keep theirs in their own data directory, as a user's would be.
+and command a test starts reads it back. A test hands the ``tables`` fixture to what it solves
+or values: one context for each worker, kept in that directory and held in memory. Tests about
+that cache itself are marked ``own_table_cache`` and keep theirs in their own data directory, as
+a user's would be.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from farkle_trainer.engine.tables import Tables
-from farkle_trainer.store.tables import DiskTables, keep_tables_on_disk, set_cache_dir
+from farkle_trainer.store.tables import DiskTables
 
 settings.load_profile(profiles.CI)
 
@@ -56,8 +58,6 @@ def run_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         for name in SANDBOX:
             mp.setenv(name, str(sandbox / name.lower()))
         mp.setenv("FARKLE_TRAIN_CACHE", str(tables))
-        set_cache_dir(None)
-        keep_tables_on_disk()
         yield tables
 
 
@@ -73,9 +73,6 @@ def farkle_home(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
     home = tmp_path / "farkle-home"
-    # A --data-dir read by an earlier command would otherwise keep the cache in its directory.
-    set_cache_dir(None)
-    keep_tables_on_disk()
     monkeypatch.setenv("FARKLE_TRAIN_HOME", str(home))
     if request.node.get_closest_marker("own_table_cache") is not None:
         monkeypatch.delenv("FARKLE_TRAIN_CACHE", raising=False)
@@ -84,7 +81,6 @@ def farkle_home(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     yield home
-    set_cache_dir(None)
 
 
 @pytest.fixture

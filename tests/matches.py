@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import DiceSource
@@ -36,6 +37,7 @@ def person(stream: Stream, bank_chance: float = 0.4) -> Callable[[m.MatchState, 
 
 
 def play_out(
+    tables: Tables,
     state: m.MatchState,
     source: DiceSource,
     act: Callable[[m.MatchState, DiceSource], m.MatchState],
@@ -47,7 +49,7 @@ def play_out(
         if state.player.human:
             state = m.roll(state, source) if state.phase == "roll" else act(state, source)
         else:
-            state = computers.step(state, source)
+            state = computers.step(tables, state, source)
         again = m.MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
         assert again == state
         if saved is not None:

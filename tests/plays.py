@@ -7,6 +7,7 @@ import pytest
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import dice as game_dice
 from farkle_trainer.training.games import match as m
@@ -31,7 +32,9 @@ def drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_dice, "drawn_source", lambda: seeded_source(Stream("match:3")))
 
 
-def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tuple[list[str], m.MatchState]:
+def greedy_script(
+    tables: Tables, setup: Setup, *, bank_at: int = 300, limit: int = 400
+) -> tuple[list[str], m.MatchState]:
     """The lines a person types who keeps the most points of each roll and banks at ``bank_at``
     (saying yes where a bank in a last turn would lose the game), with the game they lead to."""
     state = m.new_match(setup)
@@ -39,7 +42,7 @@ def greedy_script(setup: Setup, *, bank_at: int = 300, limit: int = 400) -> tupl
     lines: list[str] = []
     while not state.over and len(lines) < limit:
         if not state.player.human:
-            state = computers.step(state, source)
+            state = computers.step(tables, state, source)
         elif state.phase == "roll":
             state = m.roll(state, source)
         elif state.phase == "pick":

@@ -25,10 +25,10 @@ from farkle_trainer.training.games.setup import Form, Level, MatchError, Player,
 ANN, BOB = Player("Ann"), Player("Bob")
 
 
-def played(players, seed: str, **kw) -> m.MatchState:
+def played(tables: Tables, players, seed: str, **kw) -> m.MatchState:
     kw.setdefault("target", 2_000)
     s = new_setup(players, dice=Seeded(seed), **kw)
-    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+    return play_out(tables, m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
 def table_plays(table: GameTable, x: m.Move, runs: Runs) -> dict[tuple[tuple[int, ...], str], float]:
@@ -81,9 +81,9 @@ def test_game_units() -> None:
 
 @pytest.mark.parametrize(("seed", "penalty"), [("g1", 0), ("g2", 0), ("g3", 0), ("g5", 500), ("g7", 1000)])
 def test_two_player_analysis_adds_up_to_the_result(tables: Tables, seed: str, penalty: int) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350, penalty=penalty)
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), seed, opening=350, penalty=penalty)
     table = tables.game(state.setup.rules, 2_000, 350)
-    an = a.analyse(state)
+    an = a.analyse(tables, state)
     assert an.unit == Unit.WIN and an.chart_seat == 0
     me, them = an.accounts
     # 100 x result = 100 x W(0, 0) + own luck - own losses - the opponent's luck + their losses.
@@ -147,8 +147,8 @@ def test_two_player_analysis_adds_up_to_the_result(tables: Tables, seed: str, pe
 @pytest.mark.parametrize("seed", ["p1", "p2"])
 def test_points_analysis_adds_up_to_every_score(tables: Tables, seed: str) -> None:
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
-    state = played(players, seed, opening=350, penalty=500)
-    an = a.analyse(state)
+    state = played(tables, players, seed, opening=350, penalty=500)
+    an = a.analyse(tables, state)
     assert an.unit == Unit.POINTS and an.chances == ()
     for acc in an.accounts:
         assert acc.result == state.scores[acc.seat]
@@ -174,19 +174,19 @@ def test_points_analysis_adds_up_to_every_score(tables: Tables, seed: str) -> No
 
 @pytest.mark.parametrize("seed", ["f145", "f163"])
 def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(tables: Tables, seed: str) -> None:
-    state = played((ANN, BOB, Player("Cat")), seed, target=1_000, penalty=500)
+    state = played(tables, (ANN, BOB, Player("Cat")), seed, target=1_000, penalty=500)
     # The seeds are chosen so that a last turn ends in a third Farkle in a row, with more banked
     # than the penalty would take.
     (last,) = [x for x in state.log if x.last_turn and x.action == "farkle" and x.farkles == 2]
     assert last.score > 500 and state.scores[last.seat] == last.score
-    an = a.analyse(state)
+    an = a.analyse(tables, state)
     for acc in an.accounts:
         assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
     # The roll that Farkled, valued independently: the turn's expected score with a Farkle worth
     # nothing beyond the turn, and the Farkle itself worth 0.
     runs = dict(zip(state.log, m.move_runs(state), strict=True))[last]
     assert runs.my_farkles == 2
-    v = a.values(state.setup, last, runs=runs)
+    v = a.values(tables, state.setup, last, runs=runs)
     plain = tables.turn(state.rules, Objective.expected())
     assert v.farkle.amount == 0.0
     assert v.luck == pytest.approx(-plain.roll_value(last.points, len(last.roll)), abs=1e-9)
@@ -194,8 +194,8 @@ def test_a_last_turns_farkle_costs_no_penalty_in_the_game_or_its_analysis(tables
 
 def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing(tables: Tables) -> None:
     for seed in ("l1", "l2", "l3", "l4"):
-        state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)
-        last = [r for r in a.analyse(state).reviews if r.move.last_turn]
+        state = played(tables, (Player("Med", Level.MEDIUM), ANN, BOB), seed)
+        last = [r for r in a.analyse(tables, state).reviews if r.move.last_turn]
         for r in last:
             x = r.move
             h = hint(tables, x.roll, x.points, state.rules, need=x.leader - x.score + 50)
@@ -212,9 +212,9 @@ def test_last_turns_in_a_points_game_are_graded_by_the_chance_of_passing(tables:
 
 def test_fewest_turns_analysis_adds_up_to_the_turns_taken(tables: Tables) -> None:
     for seed in ("t1", "t2"):
-        state = played((ANN,), seed, form=Form.FEWEST_TURNS, opening=500)
+        state = played(tables, (ANN,), seed, form=Form.FEWEST_TURNS, opening=500)
         solo = tables.solo(state.setup.rules, 2_000, 500)
-        an = a.analyse(state)
+        an = a.analyse(tables, state)
         (acc,) = an.accounts
         assert an.unit == Unit.TURNS and acc.expected == solo.expected_turns(0)
         assert acc.result == state.turns[0]
@@ -236,8 +236,8 @@ def _points(state: m.MatchState, keep: tuple[int, ...]) -> int:
 
 
 def test_ten_turns_analysis_and_the_summary(tables: Tables) -> None:
-    state = played((ANN,), "ten", form=Form.TEN_TURNS)
-    an = a.analyse(state)
+    state = played(tables, (ANN,), "ten", form=Form.TEN_TURNS)
+    an = a.analyse(tables, state)
     (acc,) = an.accounts
     assert acc.result == pytest.approx(acc.expected + acc.luck - acc.given_up, abs=1e-7)
     assert acc.expected == pytest.approx(
@@ -254,23 +254,25 @@ def test_ten_turns_analysis_and_the_summary(tables: Tables) -> None:
     assert sum(summary.grades.values()) == summary.decisions
 
 
-def test_only_people_are_reviewed_and_only_finished_games_analysed() -> None:
+def test_only_people_are_reviewed_and_only_finished_games_analysed(tables: Tables) -> None:
     s = new_setup((Player("Hal", Level.HARD), ANN), target=1_500, dice=Seeded("who"))
     with pytest.raises(MatchError, match="over"):
-        a.analyse(m.new_match(s))
-    state = played((Player("Hal", Level.HARD), ANN), "who", target=1_500)
-    an = a.analyse(state)
+        a.analyse(tables, m.new_match(s))
+    state = played(tables, (Player("Hal", Level.HARD), ANN), "who", target=1_500)
+    an = a.analyse(tables, state)
     assert an.chart_seat == 1 and all(r.move.seat == 1 for r in an.reviews)
     assert an.chances[-1] == (state.turn, state.result(1))
     assert [s.seat for s in an.summaries] == [1]
     with pytest.raises(MatchError, match="Farkle"):
-        a.review_move(state.setup, next(x for x in state.log if x.action == "farkle"))
+        a.review_move(tables, state.setup, next(x for x in state.log if x.action == "farkle"))
 
 
-def test_a_two_player_summary_averages_in_percentage_points_and_rates_on_the_points_scale() -> None:
+def test_a_two_player_summary_averages_in_percentage_points_and_rates_on_the_points_scale(
+    tables: Tables,
+) -> None:
     for seed in ("g1", "g2", "g3"):
-        state = played((ANN, Player("Hal", Level.HARD)), seed, opening=350)
-        an = a.analyse(state)
+        state = played(tables, (ANN, Player("Hal", Level.HARD)), seed, opening=350)
+        an = a.analyse(tables, state)
         (summary,) = an.summaries
         reviews = an.reviews
         if not reviews:
@@ -284,10 +286,10 @@ def test_a_two_player_summary_averages_in_percentage_points_and_rates_on_the_poi
     pytest.fail("no game had a decision")
 
 
-def test_a_summary_of_points_and_last_turn_chances_averages_in_points() -> None:
+def test_a_summary_of_points_and_last_turn_chances_averages_in_points(tables: Tables) -> None:
     for seed in ("l1", "l2", "l3", "l4"):
-        state = played((Player("Med", Level.MEDIUM), ANN, BOB), seed)
-        an = a.analyse(state)
+        state = played(tables, (Player("Med", Level.MEDIUM), ANN, BOB), seed)
+        an = a.analyse(tables, state)
         mixed = [s for s in an.summaries if len({r.unit for r in an.reviews if r.move.seat == s.seat}) > 1]
         for summary in mixed:
             assert summary.mixed and summary.loss_unit == Unit.POINTS
@@ -334,9 +336,9 @@ def _fair_rolls(n: int) -> list[tuple[tuple[int, ...], float]]:
         ((ANN,), "s2", {"form": Form.FEWEST_TURNS}),
     ],
 )
-def test_each_moves_luck_is_its_roll_against_every_fair_roll(players, seed: str, kw) -> None:
-    state = played(players, seed, **kw)
-    an = a.analyse(state)
+def test_each_moves_luck_is_its_roll_against_every_fair_roll(tables: Tables, players, seed: str, kw) -> None:
+    state = played(tables, players, seed, **kw)
+    an = a.analyse(tables, state)
     assert [s.move for s in an.steps] == list(state.log)
     luck = [0.0] * len(players)
     for step, runs in zip(an.steps, m.move_runs(state), strict=True):
@@ -346,10 +348,10 @@ def test_each_moves_luck_is_its_roll_against_every_fair_roll(players, seed: str,
         # What the dice were worth before the roll: the mean, over every fair roll of these dice,
         # of the value of that roll's best play (a Farkle's, where nothing scores).
         mean = sum(
-            p * a.values(state.setup, replace(x, roll=r), unit, runs).after.amount
+            p * a.values(tables, state.setup, replace(x, roll=r), unit, runs).after.amount
             for r, p in _fair_rolls(len(x.roll))
         )
-        thrown = a.values(state.setup, x, unit, runs).after.amount
+        thrown = a.values(tables, state.setup, x, unit, runs).after.amount
         gained = mean - thrown if unit == Unit.TURNS else thrown - mean
         assert step.luck == pytest.approx(
             100 * gained if unit in (Unit.WIN, Unit.CHANCE) else gained, abs=1e-7

@@ -10,6 +10,7 @@ import pytest
 
 from farkle_trainer import Decision, GameError, Level, load_rules, new_game, score
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import ClassCode, Seeded
 from farkle_trainer.training.games.gamefile import read_game_file
@@ -110,14 +111,14 @@ def test_a_class_code_deals_the_class_dice() -> None:
         new_game([Level.HARD])
 
 
-def test_a_saved_game_replays_from_its_file(tmp_path: Path) -> None:
+def test_a_saved_game_replays_from_its_file(tables: Tables, tmp_path: Path) -> None:
     game = new_game(["You", Level.EASY], target=1000, seed=3)
     game.push(Decision((1, 3, 3, 3), "bank"))
     game.play_computers()
     path = tmp_path / "game.json"
     game.save(path)
     assert json.loads(path.read_text())["over"] is False
-    replayed = read_game_file(path).state
+    replayed = read_game_file(tables, path).state
     # The file holds the moves; the roll showing is thrown again from the same dice.
     assert (replayed.log, replayed.scores, replayed.turn) == (game.moves, game.scores, game.turn)
     assert m.to_decision(replayed, game.setup.source()) == game.state

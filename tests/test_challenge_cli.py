@@ -45,7 +45,7 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def perfect(tables: Tables, state: MatchState) -> tuple[tuple[int, ...], str]:
-    play = best_play(state)
+    play = best_play(tables, state)
     return play.keep, play.action
 
 
@@ -145,7 +145,7 @@ def test_a_perfect_game_matches_perfect_play(tables: Tables, tmp_path: Path, far
     path = tmp_path / "ana.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ana", "--save-result", str(path)], lines)
     assert code == 0
-    best = perfect_play(seeded_source(code_stream("MATH7B", "challenge")))
+    best = perfect_play(tables, seeded_source(code_stream("MATH7B", "challenge")))
     assert game.banked == best
     decisions = len(game.decisions)
     tail = out.splitlines()[-9:]
@@ -183,7 +183,7 @@ def test_a_challenge_is_progress_never_stats(tables: Tables, farkle_home: Path) 
     assert {(r["kind"], r["code"], r["rules"], r["seed"]) for r in rows} == {
         ("challenge", "MATH7B", "classic", None)
     }
-    reviews = review(game)
+    reviews = review(tables, game)
     assert [r["points_lost"] for r in rows] == pytest.approx([x.gave_up for x in reviews])
     with Store.open(farkle_home) as store:
         assert load_stats(store).games_played == 0
@@ -195,7 +195,7 @@ def test_mistakes_are_reviewed_and_kept_in_the_result(tables: Tables, tmp_path: 
     path = tmp_path / "ben.json"
     code, out, _ = play(["MATH7B", "--plain", "--name", "Ben", "--save-result", str(path)], lines)
     assert code == 0
-    lost = [r for r in review(game) if r.gave_up > 0]
+    lost = [r for r in review(tables, game) if r.gave_up > 0]
     assert lost, "the greedy player should give up points on these dice"
     assert f"Decisions that gave up expected points: {len(lost)} of {len(game.decisions)}" in out
     assert out.count("    best: ") == min(3, len(lost))
@@ -396,7 +396,7 @@ def test_a_challenge_is_in_games_and_reviews_by_number_and_from_its_result_file(
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.ui.views.review import game_over_text
 
-    analysed = game_over_text(game, analyse(game)).splitlines()
+    analysed = game_over_text(game, analyse(tables, game)).splitlines()
     # Stored, the challenge is yours: the review says which of its decisions are your personal positions.
     kept = by_number.splitlines()[1 + len(analysed)]
     assert kept.startswith("3 of your decisions, inaccuracies or worse, are personal positions: ")
@@ -436,7 +436,7 @@ def test_a_stopped_challenge_is_kept_as_it_stands_and_never_carried_on(
     assert result.exit_code == 2 and "there is no unfinished game" in result.output
 
 
-def test_a_challenge_whose_terminal_closed_is_listed_as_stopped(farkle_home: Path) -> None:
+def test_a_challenge_whose_terminal_closed_is_listed_as_stopped(tables: Tables, farkle_home: Path) -> None:
     from farkle_trainer.training.classroom.challenge import start_challenge
     from farkle_trainer.training.games import match as m
     from farkle_trainer.training.games.play import saved_state
@@ -444,7 +444,7 @@ def test_a_challenge_whose_terminal_closed_is_listed_as_stopped(farkle_home: Pat
     with Store.open(farkle_home) as store:
         session = store.start_session("challenge", rules="classic", code="MATH7B")
         row = start_challenge(store, "MATH7B", session=session)
-        state = m.roll(saved_state(row), saved_state(row).setup.source())
+        state = m.roll(saved_state(tables, row), saved_state(tables, row).setup.source())
         store.save_game(row.id, state.to_dict(), version=row.version, rated=False)
         assert store.unfinished_game() is None
     (listed,) = listed_games()
@@ -523,7 +523,7 @@ def test_a_result_file_of_an_earlier_version_keeps_its_figure_under_its_own_name
 
     seal_again(path, as_version_3)
     older = read_result(path)
-    assert older.version == 3 and older.solver_game_score == game.banked and verify(older) is None
+    assert older.version == 3 and older.solver_game_score == game.banked and verify(tables, older) is None
     code, out = review_cli(str(path), "--plain")
     assert code == 0 and f"Game over: {points(game.banked)} in 10 turns." in out
     # Under the other version's name the figure is not there: a finished challenge then claims none.

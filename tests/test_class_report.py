@@ -14,13 +14,13 @@ from farkle_trainer.training.classroom.results import write_result
 from farkle_trainer.ui.views.classroom import questions_csv, report_text, students_csv
 
 
-def test_the_report_per_student_and_per_question() -> None:
+def test_the_report_per_student_and_per_question(tables: Tables) -> None:
     results = [
         ("ana.json", result("Ana", [("q1", "right"), ("q2", "right"), ("q3", "7")])),
         ("ben.json", result("Ben", [("q1", "right"), ("q2", "5"), ("q3", "7")])),
         ("cleo.json", result("Cleo", [("q1", "4"), ("q2", "5"), ("q3", "8")])),
     ]
-    report = build_report(results)
+    report = build_report(tables, results)
     assert report.code == "MATH7B" and report.counted == 3 and report.problems == ()
     (section,) = report.sections
     assert [(s.name, s.right, s.answered, s.accuracy) for s in section.students] == [
@@ -37,7 +37,7 @@ def test_the_report_per_student_and_per_question() -> None:
     ]
 
 
-def test_the_report_leaves_out_other_codes_and_second_attempts() -> None:
+def test_the_report_leaves_out_other_codes_and_second_attempts(tables: Tables) -> None:
     first = result("Ana", [("q1", "right")], started="2026-11-29T12:00:00Z")
     again = result(" ana ", [("q1", "4")], started="2026-11-29T12:30:00Z")
     results = [
@@ -47,7 +47,7 @@ def test_the_report_leaves_out_other_codes_and_second_attempts() -> None:
         ("dan.json", result("Dan", [("q1", "right")], code="OTHER1")),
         ("ben-challenge.json", result("Ben", [("q9", "right")], activity="challenge")),
     ]
-    report = build_report(results)
+    report = build_report(tables, results)
     assert report.code == "MATH7B"
     assert [(p.path, p.kind) for p in report.problems] == [
         ("b/ana-again.json", "duplicate"),
@@ -65,17 +65,17 @@ def test_the_report_leaves_out_other_codes_and_second_attempts() -> None:
         ("challenge", ["Ben"]),
     ]
     # The report's code can be chosen: then MATH7B's results are the other ones.
-    assert build_report(results, code="other1").sections[0].students[0].name == "Dan"
+    assert build_report(tables, results, code="other1").sections[0].students[0].name == "Dan"
 
 
-def test_the_report_over_files_and_folders(tmp_path: Path) -> None:
+def test_the_report_over_files_and_folders(tables: Tables, tmp_path: Path) -> None:
     folder = tmp_path / "results"
     (folder / "period2").mkdir(parents=True)
     write_result(folder / "ana.json", coded_quiz("Ana", [True]))
     write_result(folder / "period2" / "ben.json", coded_quiz("Ben", [False]))
     (folder / "notes.txt").write_text("not read: not .json")
     (folder / "broken.json").write_text("{")
-    report = class_report([folder, folder / "ana.json", tmp_path / "missing.json"])
+    report = class_report(tables, [folder, folder / "ana.json", tmp_path / "missing.json"])
     assert report.counted == 2
     assert [(Path(p.path).name, p.kind) for p in report.problems] == [
         ("missing.json", "unreadable"),
@@ -86,12 +86,12 @@ def test_the_report_over_files_and_folders(tmp_path: Path) -> None:
     assert "  Ana      1 of 1      100%" in text.splitlines()
 
 
-def test_csv_for_a_spreadsheet() -> None:
+def test_csv_for_a_spreadsheet(tables: Tables) -> None:
     results = [
         ("ana.json", result("=cmd()", [("q1", "right"), ("q2", "5")])),
         ("ben.json", result("Ben", [("q1", "right")], planned=2)),
     ]
-    report = build_report(results)
+    report = build_report(tables, results)
     out = io.StringIO()
     assert students_csv(report, out) == 2
     lines = out.getvalue().splitlines()
@@ -116,10 +116,10 @@ def test_a_challenge_section_names_each_figure_of_perfect_play(tables: Tables) -
     from farkle_trainer.ui.views.classroom import perfect_play_lines, section_heading
 
     expected = 10 * tables.turn(PRESETS["classic"], Objective.expected()).roll_value(0, 6)
-    solver_game = perfect_game(for_challenge("MATH7B").source())
+    solver_game = perfect_game(tables, for_challenge("MATH7B").source())
     assert solver_game.over and solver_game.banked > 0
     claimed = replace(result("Ben", [("q9", "right")], activity="challenge"), solver_game_score=99_999)
-    (section,) = build_report([("ben.json", claimed)]).sections
+    (section,) = build_report(tables, [("ben.json", claimed)]).sections
     assert section_heading(section) == "Class challenge (classic rules): 1 student."
     # The solver's own game is played again on the code's dice: a file's figure is never taken.
     assert perfect_play_lines(section) == [
@@ -128,7 +128,7 @@ def test_a_challenge_section_names_each_figure_of_perfect_play(tables: Tables) -
     ]
 
 
-def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
+def test_totals_are_exact_sums_rounded_once(tables: Tables, tmp_path: Path) -> None:
     from dataclasses import replace
 
     from factories import answer
@@ -148,17 +148,17 @@ def test_totals_are_exact_sums_rounded_once(tmp_path: Path) -> None:
     assert f"{sum(round(x, 2) for x in losses):.2f}" == "2916.72"
     assert back.points_lost == pytest.approx(2916.70)
     assert "2,916.70 expected points given up" in result_line(back, saved_to=None)
-    (section,) = build_report([("ana.json", back)]).sections
+    (section,) = build_report(tables, [("ana.json", back)]).sections
     assert section.students[0].points_lost == pytest.approx(2916.70)
-    assert "2,916.70" in report_text(build_report([("ana.json", back)]))
+    assert "2,916.70" in report_text(build_report(tables, [("ana.json", back)]))
 
 
-def test_a_result_nothing_could_check_is_listed_apart_and_in_no_count() -> None:
+def test_a_result_nothing_could_check_is_listed_apart_and_in_no_count(tables: Tables) -> None:
     results = [
         ("ana.json", result("Ana", [("q1", "right"), ("q2", "right")])),
         ("eve.json", result("Eve", [("q1", "right"), ("q2", "right")])),
     ]
-    report = build_report(results, unverified={"eve.json": "not verifiable (older format)"})
+    report = build_report(tables, results, unverified={"eve.json": "not verifiable (older format)"})
     assert report.counted == 1
     (section,) = report.sections
     assert [s.name for s in section.students] == ["Ana"]

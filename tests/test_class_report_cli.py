@@ -87,7 +87,7 @@ def test_a_code_is_kept_with_the_session_and_never_adapts(farkle_home: Path) -> 
 
 
 def test_two_students_get_the_same_drills(tables: Tables, tmp_path: Path) -> None:
-    sheet = decide_sheet("MATH7B", CLASSIC, count=3)
+    sheet = decide_sheet(tables, "MATH7B", CLASSIC, count=3)
     typed = []
     for p in sheet.items:
         best = decision_for(tables, p).best  # type: ignore[arg-type]
@@ -255,13 +255,13 @@ def test_the_report_for_another_code_and_single_files(folder: Path) -> None:
     assert out.splitlines()[:2] == ["Class MATH7B: 2 results counted.", ""]
 
 
-def test_a_tampered_file_is_flagged_even_with_a_new_checksum(folder: Path) -> None:
+def test_a_tampered_file_is_flagged_even_with_a_new_checksum(tables: Tables, folder: Path) -> None:
     doc = json.loads((folder / "ben-fixed.json").read_text())
     doc["checksum"] = checksum(doc)  # someone who read the source; the totals still tell
     doc["right"] = 3
     doc["checksum"] = checksum(doc)
     (folder / "ben-fixed.json").write_text(json.dumps(doc))
-    report = class_report([folder])
+    report = class_report(tables, [folder])
     (problem,) = [p for p in report.problems if p.path.endswith("ben-fixed.json")]
     assert problem.kind == "tampered"
 
@@ -275,9 +275,9 @@ def test_nothing_to_report_is_an_error(tmp_path: Path) -> None:
     assert exit_code == 2 and "missing.json: no such file or folder" in err
 
 
-def test_the_report_on_a_terminal(folder: Path) -> None:
+def test_the_report_on_a_terminal(tables: Tables, folder: Path) -> None:
     console = Console(width=140, record=True, file=io.StringIO(), color_system=None)
-    console.print(report_rich(class_report([folder])))
+    console.print(report_rich(class_report(tables, [folder])))
     lines = [line.rstrip() for line in console.export_text().splitlines()]
     assert lines[0] == "Class MATH7B: 4 results counted; 5 files left out:"
     start = lines.index("Scoring quiz (classic rules): 4 students.")
@@ -384,7 +384,7 @@ def test_a_challenge_names_perfect_play_the_same_in_report_csv_and_json(
     assert out.splitlines()[2:5] == ["Class challenge (classic rules): 1 student.", *said]
     assert f"  Cleo     {game.banked:,}" in out
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
-    console.print(report_rich(class_report([folder])))
+    console.print(report_rich(class_report(tables, [folder])))
     shown = [line.rstrip() for line in console.export_text().splitlines()]
     assert all(line in shown for line in said)
     (row,) = list(csv.DictReader(target.open()))

@@ -62,8 +62,8 @@ def forge(path: Path, edit: Callable[[dict[str, Any]], object]) -> None:
     path.write_text(json.dumps(seal(doc)), encoding="utf-8")
 
 
-def problems(folder: Path) -> dict[str, tuple[str, str]]:
-    return {Path(p.path).name: (p.kind, p.message) for p in class_report([folder]).problems}
+def problems(tables: Tables, folder: Path) -> dict[str, tuple[str, str]]:
+    return {Path(p.path).name: (p.kind, p.message) for p in class_report(tables, [folder]).problems}
 
 
 # -- 1. one bad file is one line
@@ -146,73 +146,79 @@ def test_genuine_results_of_every_activity_verify(tables: Tables, tmp_path: Path
     args = ["decide", "--code", "MATH7B", "--count", "3", "--plain", "--name", "Ben"]
     assert invoke([*args, "--save-result", str(tmp_path / "d.json")], typed)[0] == 0
     write_result(tmp_path / "q.json", coded_quiz("Ana", [True, False]))
-    report = class_report([tmp_path])
+    report = class_report(tables, [tmp_path])
     assert report.problems == () and report.counted == 3
     assert report.unchecked == ()
     assert report.sections[2].students[0].score == game.banked
 
 
-def test_an_answer_flipped_to_right_is_caught(quiz_file: Path) -> None:
+def test_an_answer_flipped_to_right_is_caught(tables: Tables, quiz_file: Path) -> None:
     def flip(doc: dict[str, Any]) -> None:
         doc["answers"][1].update(correct=True, grade="right")
         doc["right"] = doc["score"] = 3
 
     forge(quiz_file, flip)
-    kind, message = problems(quiz_file.parent)["ana.json"]
+    kind, message = problems(tables, quiz_file.parent)["ana.json"]
     assert kind == "wrong"
     assert message == "does not add up: answer 2 has right or wrong right; graded again it is wrong"
 
 
-def test_a_changed_answer_or_question_is_caught(quiz_file: Path) -> None:
+def test_a_changed_answer_or_question_is_caught(tables: Tables, quiz_file: Path) -> None:
     forge(quiz_file, lambda d: d["answers"][1].update(correct_answer=d["answers"][1]["answer"]))
-    assert problems(quiz_file.parent)["ana.json"][1].startswith("does not add up: answer 2 has right answer")
+    assert problems(tables, quiz_file.parent)["ana.json"][1].startswith(
+        "does not add up: answer 2 has right answer"
+    )
     write_result(quiz_file, coded_quiz("Ana", [True, False, True]))
     forge(
         quiz_file,
         lambda d: d["answers"][0].update(question="What are 1-1-1 worth?", item="worth:1-1-1@classic"),
     )
-    assert problems(quiz_file.parent)["ana.json"] == (
+    assert problems(tables, quiz_file.parent)["ana.json"] == (
         "wrong",
         "does not add up: answer 1 is not to the class code's question 1",
     )
 
 
-def test_complete_after_two_of_five_is_caught(tmp_path: Path) -> None:
+def test_complete_after_two_of_five_is_caught(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "ana.json"
     write_result(path, coded_quiz("Ana", [True, True], count=5))
     forge(path, lambda d: d.update(complete=True, finished="2026-11-29T12:05:00Z"))
-    assert problems(tmp_path)["ana.json"] == ("wrong", "does not add up: marked complete with 2 of 5 answers")
+    assert problems(tables, tmp_path)["ana.json"] == (
+        "wrong",
+        "does not add up: marked complete with 2 of 5 answers",
+    )
     forge(path, lambda d: d.update(planned=2))
     assert (
-        problems(tmp_path)["ana.json"][1] == "does not add up: it plans 2 questions, but its settings ask 5"
+        problems(tables, tmp_path)["ana.json"][1]
+        == "does not add up: it plans 2 questions, but its settings ask 5"
     )
 
 
-def test_a_challenge_score_the_moves_do_not_give_is_caught(tmp_path: Path) -> None:
+def test_a_challenge_score_the_moves_do_not_give_is_caught(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "cleo.json"
     typed = "1 1\nr\n1 5 5 5\nb\nq\n"
     assert (
         invoke(["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(path)], typed)[0]
         == 0
     )
-    assert problems(tmp_path) == {}
+    assert problems(tables, tmp_path) == {}
     forge(path, lambda d: d.update(score=99_999))
-    assert problems(tmp_path)["cleo.json"] == (
+    assert problems(tables, tmp_path)["cleo.json"] == (
         "wrong",
         "does not add up: a score of 99,999, but its moves bank 600",
     )
     forge(path, lambda d: d.update(score=600, complete=True, solver_game_score=600))
     assert (
-        problems(tmp_path)["cleo.json"][1]
+        problems(tables, tmp_path)["cleo.json"][1]
         == "does not add up: marked complete, but its moves stop in turn 3 of 10"
     )
     forge(
         path, lambda d: (d.update(complete=False, solver_game_score=None), d["answers"][0].update(keep=[1]))
     )
-    assert problems(tmp_path)["cleo.json"][1].startswith("does not add up: answer 1 has ")
+    assert problems(tables, tmp_path)["cleo.json"][1].startswith("does not add up: answer 1 has ")
 
 
-def test_a_drill_play_that_does_not_match_its_grade_is_caught(tmp_path: Path) -> None:
+def test_a_drill_play_that_does_not_match_its_grade_is_caught(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "ben.json"
     args = [
         "decide",
@@ -227,15 +233,15 @@ def test_a_drill_play_that_does_not_match_its_grade_is_caught(tmp_path: Path) ->
         str(path),
     ]
     assert invoke(args, "b\nr\n1\nb\n")[0] == 0
-    assert problems(tmp_path) == {}
+    assert problems(tables, tmp_path) == {}
     forge(
         path,
         lambda d: d["answers"][0].update(action="roll" if d["answers"][0]["action"] == "bank" else "bank"),
     )
-    assert problems(tmp_path)["ben.json"][1].startswith("does not add up: answer 1 has ")
+    assert problems(tables, tmp_path)["ben.json"][1].startswith("does not add up: answer 1 has ")
 
 
-def test_an_older_file_is_listed_apart_with_no_score(quiz_file: Path, tmp_path: Path) -> None:
+def test_an_older_file_is_listed_apart_with_no_score(tables: Tables, quiz_file: Path, tmp_path: Path) -> None:
     # Version 1 keeps no plays, so nothing can check it: every answer flipped to right.
     def flip(doc: dict[str, Any]) -> None:
         doc.update(version=1)
@@ -245,7 +251,7 @@ def test_an_older_file_is_listed_apart_with_no_score(quiz_file: Path, tmp_path: 
 
     forge(quiz_file, flip)
     write_result(tmp_path / "ben.json", coded_quiz("Ben", [True, False, False]))
-    report = class_report([tmp_path])
+    report = class_report(tables, [tmp_path])
     lines = report_text(report).splitlines()
     assert lines[:4] == [
         "Class MATH7B: 1 result counted; 1 result not checked.",
@@ -284,18 +290,18 @@ def test_an_older_file_is_listed_apart_with_no_score(quiz_file: Path, tmp_path: 
     ]
 
 
-def test_a_challenge_on_another_table_is_refused_not_counted(tmp_path: Path) -> None:
+def test_a_challenge_on_another_table_is_refused_not_counted(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "cleo.json"
     typed = "1 1\nr\n1 5 5 5\nb\nq\n"
     args = ["challenge", "MATH7B", "--plain", "--name", "Cleo", "--save-result", str(path)]
     assert invoke(args, typed)[0] == 0
     # A challenge is always classic: one claiming a house table is checked all the same.
     forge(path, lambda d: d.update(rules="myhouse", score=99_999))
-    assert problems(tmp_path)["cleo.json"] == (
+    assert problems(tables, tmp_path)["cleo.json"] == (
         "wrong",
         "does not add up: a challenge is 10 turns on classic rules",
     )
-    report = class_report([tmp_path])
+    report = class_report(tables, [tmp_path])
     assert report.counted == 0 and report.unchecked == ()
     code, _, err = invoke(["class", "report", str(tmp_path), "--plain"])
     assert code == 2 and "99,999" not in err and "a challenge is 10 turns on classic rules" in err
@@ -304,13 +310,13 @@ def test_a_challenge_on_another_table_is_refused_not_counted(tmp_path: Path) -> 
 # -- 3. text from a file is shown, never obeyed
 
 
-def test_control_characters_from_files_are_escaped(tmp_path: Path) -> None:
+def test_control_characters_from_files_are_escaped(tables: Tables, tmp_path: Path) -> None:
     folder = tmp_path / "results"
     folder.mkdir()
     write_result(folder / "ana.json", coded_quiz("Ana\x1b[2J\x1b]0;pwned\x07", [True]))
     write_result(folder / "ben.json", coded_quiz("Ben", [True]))
     (folder / "x\nClass MATH7B: 9 results counted.json").write_text("{")
-    report = class_report([folder])
+    report = class_report(tables, [folder])
     text = report_text(report)
     assert "\x1b" not in text and "\x07" not in text
     # A name no student could type is not a student's: the file is left out, in one line.
@@ -505,13 +511,15 @@ def test_reports_keys_and_exports_never_write_over_a_file(tmp_path: Path) -> Non
     assert target.read_text().startswith("code,activity")
 
 
-def test_a_version_2_quiz_is_still_verified_and_a_version_2_drill_is_not(tmp_path: Path) -> None:
+def test_a_version_2_quiz_is_still_verified_and_a_version_2_drill_is_not(
+    tables: Tables, tmp_path: Path
+) -> None:
     from farkle_trainer.training.classroom.verify import OLDER_FORMAT, verify
 
     quiz = replace(coded_quiz("Ana", [True, False, True]), version=2)
-    assert verify(quiz) is None
+    assert verify(tables, quiz) is None
     drill = replace(quiz, activity="decide")
-    assert verify(drill) == OLDER_FORMAT
+    assert verify(tables, drill) == OLDER_FORMAT
 
 
 @pytest.mark.parametrize(
@@ -528,7 +536,7 @@ def test_a_version_2_quiz_is_still_verified_and_a_version_2_drill_is_not(tmp_pat
     ],
 )
 def test_a_result_whose_fields_no_session_writes_is_left_out(
-    tmp_path: Path, change: dict[str, Any], message: str
+    tables: Tables, tmp_path: Path, change: dict[str, Any], message: str
 ) -> None:
     folder = tmp_path / "results"
     folder.mkdir()
@@ -536,5 +544,5 @@ def test_a_result_whose_fields_no_session_writes_is_left_out(
     doc = result_document(coded_quiz("Eve", [True, True]))
     doc.update(change)
     (folder / "eve.json").write_text(json.dumps(seal(doc)))
-    found = problems(folder)
+    found = problems(tables, folder)
     assert found == {"eve.json": (found["eve.json"][0], message)}

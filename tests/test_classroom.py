@@ -12,6 +12,7 @@ import pytest
 from farkle_trainer import load_rules
 from farkle_trainer.engine.kinds import TURN_KINDS
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.classroom.codes import (
     CODE_ALPHABET,
     ClassCodeError,
@@ -85,8 +86,11 @@ def quiz_texts(code: str, count: int = 10) -> list[str]:
     ]
 
 
-def drill_lines(code: str, count: int = 5) -> list[str]:
-    return [question_line(p) for p in class_drills(code, CLASSIC, count=count, kinds=TURN_KINDS, level=None)]
+def drill_lines(tables: Tables, code: str, count: int = 5) -> list[str]:
+    return [
+        question_line(p)
+        for p in class_drills(tables, code, CLASSIC, count=count, kinds=TURN_KINDS, level=None)
+    ]
 
 
 def challenge_rolls(code: str) -> list[list[int]]:
@@ -94,7 +98,7 @@ def challenge_rolls(code: str) -> list[list[int]]:
     return [[source(roll, place) for place in range(1, 7)] for roll in range(1, 4)]
 
 
-def test_pinned_questions_for_one_code() -> None:
+def test_pinned_questions_for_one_code(tables: Tables) -> None:
     # Pinned: a class given MATH7B must get these on every machine and every release.
     assert quiz_texts("MATH7B") == [
         "What are 1-2-2-2 worth?",
@@ -108,7 +112,7 @@ def test_pinned_questions_for_one_code() -> None:
         "Can you set aside 3-3-3?",
         "Is 3-3-6-1 a Farkle?",
     ]
-    assert drill_lines("MATH7B") == [
+    assert drill_lines(tables, "MATH7B") == [
         "Final round: the leader has 10,800 and you have 9,750 banked, so you need 1,100 this turn to pass. "
         "Nothing set aside yet this turn. You roll 6 dice: 2 3 1 4 3 5",
         "200 points set aside this turn. You rolled 6 4 1 and set aside 1: 300 points at stake, 2 dice left.",
@@ -120,12 +124,12 @@ def test_pinned_questions_for_one_code() -> None:
     assert challenge_rolls("MATH7B") == [[6, 5, 1, 3, 2, 1], [3, 4, 3, 6, 1, 6], [5, 1, 5, 2, 5, 3]]
 
 
-def test_spellings_of_one_code_agree_and_other_codes_differ() -> None:
+def test_spellings_of_one_code_agree_and_other_codes_differ(tables: Tables) -> None:
     assert quiz_texts("math-7b") == quiz_texts("MATH7B")
-    assert drill_lines("Math 7B") == drill_lines("MATH7B")
+    assert drill_lines(tables, "Math 7B") == drill_lines(tables, "MATH7B")
     assert challenge_rolls("math7b") == challenge_rolls("MATH7B")
     assert quiz_texts("MATH7C") != quiz_texts("MATH7B")
-    assert drill_lines("MATH7C") != drill_lines("MATH7B")
+    assert drill_lines(tables, "MATH7C") != drill_lines(tables, "MATH7B")
     assert challenge_rolls("MATH7C") != challenge_rolls("MATH7B")
 
 
@@ -137,7 +141,7 @@ def test_a_code_is_not_a_seed() -> None:
     assert quiz_texts("7AA") != seeded
 
 
-def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
+def test_the_same_code_gives_the_same_questions_in_another_process(tables: Tables) -> None:
     program = (
         "import json; from farkle_trainer import load_rules; "
         "from farkle_trainer.training.classroom.codes import class_quiz, class_drills, code_stream; "
@@ -149,7 +153,9 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
         "r = load_rules('classic'); "
         "quiz = class_quiz('MATH7B', r, count=10, topics=TOPICS, level=None); "
         "q = [x.text for x in fixed_questions(quiz)]; "
-        "d = [question_line(p) for p in class_drills('MATH7B', r, count=5, kinds=TURN_KINDS, level=None)]; "
+        "from farkle_trainer.engine.tables import Tables; "
+        "d = class_drills(Tables(), 'MATH7B', r, count=5, kinds=TURN_KINDS, level=None); "
+        "d = [question_line(p) for p in d]; "
         "s = seeded_source(code_stream('MATH7B', 'challenge')); "
         "c = [[s(n, p) for p in range(1, 7)] for n in range(1, 4)]; "
         "print(json.dumps([q, d, c]))"
@@ -162,7 +168,11 @@ def test_the_same_code_gives_the_same_questions_in_another_process() -> None:
         check=True,
         env={**os.environ, "PYTHONHASHSEED": "4242"},
     )
-    assert json.loads(out.stdout) == [quiz_texts("MATH7B"), drill_lines("MATH7B"), challenge_rolls("MATH7B")]
+    assert json.loads(out.stdout) == [
+        quiz_texts("MATH7B"),
+        drill_lines(tables, "MATH7B"),
+        challenge_rolls("MATH7B"),
+    ]
 
 
 # -- names

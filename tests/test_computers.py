@@ -43,33 +43,35 @@ def showing(players, roll, points=0, scores=None, seat=1, last=False, **kw) -> m
     )
 
 
-def test_easy_keeps_every_scoring_die() -> None:
-    assert computers.choose(showing((ANN, EASY), (1, 5, 2, 2, 3, 6))) == computers.Choice((1, 5), "roll")
-    assert computers.choose(showing((ANN, EASY), (1, 1, 1, 5, 2, 3))) == computers.Choice(
+def test_easy_keeps_every_scoring_die(tables: Tables) -> None:
+    assert computers.choose(tables, showing((ANN, EASY), (1, 5, 2, 2, 3, 6))) == computers.Choice(
+        (1, 5), "roll"
+    )
+    assert computers.choose(tables, showing((ANN, EASY), (1, 1, 1, 5, 2, 3))) == computers.Choice(
         (1, 1, 1, 5), "bank"
     )
-    assert computers.choose(showing((ANN, EASY), (2, 2, 3, 3, 6, 6))).keep == (2, 2, 3, 3, 6, 6)
+    assert computers.choose(tables, showing((ANN, EASY), (2, 2, 3, 3, 6, 6))).keep == (2, 2, 3, 3, 6, 6)
 
 
 @pytest.mark.parametrize(
     ("left", "threshold"), [(6, 2_000), (5, 2_000), (4, 1_000), (3, 400), (2, 300), (1, 300)]
 )
-def test_easy_banks_at_its_thresholds(left: int, threshold: int) -> None:
+def test_easy_banks_at_its_thresholds(tables: Tables, left: int, threshold: int) -> None:
     roll = (1, 2, 3, 4, 6, 6)[: left + 1] if left < 6 else (1, 1, 1, 5, 5, 5)
     kept = score_table(new_setup((ANN, EASY)).rules).split(counts_of((1,) if left < 6 else roll))
     assert kept is not None
     for total, action in ((threshold - 50, "roll"), (threshold, "bank"), (threshold + 500, "bank")):
         state = showing((ANN, EASY), roll, points=total - kept.points, scores=(0, 100))
-        assert computers.choose(state).action == action
+        assert computers.choose(tables, state).action == action
 
 
-def test_easy_respects_the_opening_minimum_and_plays_to_pass_in_its_last_turn() -> None:
+def test_easy_respects_the_opening_minimum_and_plays_to_pass_in_its_last_turn(tables: Tables) -> None:
     state = showing((ANN, EASY), (1, 2), points=400, opening=1_000)
-    assert computers.choose(state) == computers.Choice((1,), "roll")
+    assert computers.choose(tables, state) == computers.Choice((1,), "roll")
     state = showing((ANN, EASY), (1, 2), points=400, scores=(2_300, 1_500), last=True)
-    assert computers.choose(state).action == "roll"  # 2,000 would still be behind
+    assert computers.choose(tables, state).action == "roll"  # 2,000 would still be behind
     state = showing((ANN, EASY), (1, 2), points=750, scores=(2_300, 1_500), last=True)
-    assert computers.choose(state).action == "bank"
+    assert computers.choose(tables, state).action == "bank"
 
 
 def _expected_values(tables: Tables, state: m.MatchState) -> dict[tuple[tuple[int, ...], str], float]:
@@ -96,7 +98,7 @@ def _expected_values(tables: Tables, state: m.MatchState) -> dict[tuple[tuple[in
 def test_medium_plays_the_best_expected_score(tables: Tables, roll, points, opening) -> None:
     state = showing((ANN, MEDIUM), roll, points=points, opening=opening)
     values = _expected_values(tables, state)
-    choice = computers.choose(state)
+    choice = computers.choose(tables, state)
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 
 
@@ -170,9 +172,9 @@ def test_medium_on_its_third_farkle_in_a_row_counts_the_penalty(tables: Tables, 
     values = medium_values(tables, state)
     assert values[((1,), "roll")] == pytest.approx(309.5, abs=0.05)
     assert max(values, key=values.__getitem__) == ((1, 1, 2, 2, 2), "bank")
-    assert computers.choose(state) == computers.Choice((1, 1, 2, 2, 2), "bank")
+    assert computers.choose(tables, state) == computers.Choice((1, 1, 2, 2, 2), "bank")
     # One Farkle fewer, the penalty is a turn away: keeping the 1 and rolling on is best.
-    assert computers.choose(replace(state, farkles=(0, 1))) == computers.Choice((1,), "roll")
+    assert computers.choose(tables, replace(state, farkles=(0, 1))) == computers.Choice((1,), "roll")
 
 
 @settings(max_examples=examples(1 / 2))
@@ -190,7 +192,7 @@ def test_medium_plays_the_best_expected_score_of_the_rules_in_force(
     assume(set_asides(counts_of(roll)))
     state = medium_on(roll, points, banked, farkles, penalty, opening)
     values = medium_values(tables, state)
-    choice = computers.choose(state)
+    choice = computers.choose(tables, state)
     assert values[(choice.keep, choice.action)] == pytest.approx(max(values.values()), abs=1e-9)
 
 
@@ -216,7 +218,7 @@ def test_hard_plays_the_best_chance_of_winning(tables: Tables) -> None:
         ((5, 2), 400, (1_200, 1_500)),
     ):
         state = showing((ANN, HARD), roll, points=points, scores=scores)
-        choice = computers.choose(state)
+        choice = computers.choose(tables, state)
         value = chances(table, roll, points, scores[1], scores[0])
         assert value[(choice.keep, choice.action)] == pytest.approx(max(value.values()), abs=1e-12)
 
@@ -224,14 +226,14 @@ def test_hard_plays_the_best_chance_of_winning(tables: Tables) -> None:
 def test_hard_plays_its_last_turn_to_pass_the_leader(tables: Tables) -> None:
     table = tables.game(new_setup((ANN, HARD), target=2_000).rules, 2_000, 0)
     state = showing((ANN, HARD), (1, 5, 5, 2, 3, 4), points=0, scores=(2_300, 1_500), last=True)
-    choice = computers.choose(state)
+    choice = computers.choose(tables, state)
     best = max(
         (table.final_roll_value(800, s.points, (6 - len(s.dice)) or 6), s.dice)
         for s in score_table(table.rules).selections(counts_of(state.roll))
     )
     assert choice.keep == best[1] and choice.action == "roll"
     state = showing((ANN, HARD), (1, 5), points=800, scores=(2_300, 1_500), last=True)
-    assert computers.choose(state) == computers.Choice((1, 5), "bank")  # 2,450 passes 2,300
+    assert computers.choose(tables, state) == computers.Choice((1, 5), "bank")  # 2,450 passes 2,300
 
 
 def test_hard_with_more_players_plays_against_the_leader(tables: Tables) -> None:
@@ -240,25 +242,25 @@ def test_hard_with_more_players_plays_against_the_leader(tables: Tables) -> None
     for roll, points, scores in (((5, 2), 300, (1_750, 1_200, 300)), ((1, 2, 3), 450, (200, 1_000, 1_850))):
         state = showing(players, roll, points=points, scores=scores)
         value = chances(table, roll, points, scores[1], max(scores[0], scores[2]))
-        choice = computers.choose(state)
+        choice = computers.choose(tables, state)
         assert value[(choice.keep, choice.action)] == pytest.approx(max(value.values()), abs=1e-12)
 
 
-def test_only_a_computer_chooses_and_only_with_dice_showing() -> None:
+def test_only_a_computer_chooses_and_only_with_dice_showing(tables: Tables) -> None:
     with pytest.raises(MatchError, match="person"):
-        computers.choose(showing((ANN, EASY), (1, 2), seat=0))
+        computers.choose(tables, showing((ANN, EASY), (1, 2), seat=0))
     with pytest.raises(MatchError, match="dice are showing"):
-        computers.choose(m.new_match(new_setup((ANN, EASY))))
+        computers.choose(tables, m.new_match(new_setup((ANN, EASY))))
     with pytest.raises(MatchError, match="not a computer"):
-        computers.step(m.new_match(new_setup((ANN, EASY))), lambda r, p: 1)
+        computers.step(tables, m.new_match(new_setup((ANN, EASY))), lambda r, p: 1)
 
 
 @pytest.mark.parametrize("level", list(Level))
-def test_a_computer_never_knows_a_roll_in_advance(level: Level) -> None:
+def test_a_computer_never_knows_a_roll_in_advance(tables: Tables, level: Level) -> None:
     """Two dice sources that agree up to roll ``k`` give the same game up to roll ``k``."""
     s = new_setup((Player("One", level), Player("Two", level)), target=1_500, dice=Seeded("same"))
     base = s.source()
-    first = play_out(m.new_match(s), base, person(Stream("unused")))
+    first = play_out(tables, m.new_match(s), base, person(Stream("unused")))
     cut = len(first.log) // 2
 
     def changed(roll: int, place: int) -> int:
@@ -266,12 +268,12 @@ def test_a_computer_never_knows_a_roll_in_advance(level: Level) -> None:
 
     second = m.new_match(s)
     while second.rolls < cut or second.phase == "pick":
-        second = computers.step(second, changed)
+        second = computers.step(tables, second, changed)
     assert second.log[: cut - 1] == first.log[: cut - 1]
     assert second.rolls == cut or second.rolls == cut + 1
 
 
-def test_computers_play_whole_games_of_every_size() -> None:
+def test_computers_play_whole_games_of_every_size(tables: Tables) -> None:
     players = (
         Player("A", Level.EASY),
         Player("B", Level.MEDIUM),
@@ -280,6 +282,6 @@ def test_computers_play_whole_games_of_every_size() -> None:
     )
     for size in (2, 3, 4):
         s = new_setup(players[:size], target=1_500, opening=350, dice=Seeded(f"n{size}"))
-        state = computers.play_computers(m.new_match(s), s.source())
+        state = computers.play_computers(tables, m.new_match(s), s.source())
         assert state.over and max(state.scores) >= 1_500
         assert all(x.decision is False or x.keep for x in state.log)

@@ -202,15 +202,15 @@ def plain(answers: str) -> tuple[PlainFrontend, io.StringIO]:
     return PlainFrontend(io.StringIO(answers), out, echo=True), out
 
 
-def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
+def test_an_official_game_goes_to_the_stats(tables: Tables, tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
         front, out = plain(SCRIPT)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         assert outcome.finished and outcome.exit_code == 0 and outcome.state.banked == SCORE
         done = store.get_daily(attempt.id)
         assert done.official and done.finished and done.score == SCORE and done.marks == MARKS
-        assert done.perfect_score == tenturns.perfect_play(dice.daily_source(DAY)) == 5600
+        assert done.perfect_score == tenturns.perfect_play(tables, dice.daily_source(DAY)) == 5600
         assert [t["score"] for t in done.turns or []] == list(outcome.state.turn_scores)
         stats = load_stats(store)
         assert stats.games_played == 1 and stats.played_today and stats.current_streak == 1
@@ -221,14 +221,14 @@ def test_an_official_game_goes_to_the_stats(tmp_path: Path) -> None:
     assert text.endswith(f"Farkle daily 2026-11-29: 4,550 in 10 turns | {MARKS}\n")
 
 
-def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
+def test_a_practice_game_is_training_progress_only(tables: Tables, tmp_path: Path) -> None:
     past = date(2026, 11, 1)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, past, DAY)
         assert not attempt.official and attempt.session_id is not None
         script = "5 5 5\nh\nb\nq\n"
         front, out = plain(script)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         assert not outcome.finished and outcome.exit_code == 0
         progress = load_progress(store)
         assert progress.answers == 1 and progress.decisions == 1
@@ -245,15 +245,15 @@ def test_a_practice_game_is_training_progress_only(tmp_path: Path) -> None:
     assert "Carry on with: farkle-train daily --date 2026-11-01" in text
 
 
-def test_hints_in_practice_and_not_in_the_official_game(tmp_path: Path) -> None:
+def test_hints_in_practice_and_not_in_the_official_game(tables: Tables, tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         official = next_attempt(store, DAY, DAY)
         front, out = plain("h\nq\n")
-        daily.run_attempt(front, view, store, official, DAY)
+        daily.run_attempt(tables, front, view, store, official, DAY)
         assert "Set aside: h\n  (hints are off in the official game)\nSet aside: q" in out.getvalue()
         practice = next_attempt(store, date(2026, 11, 28), DAY)
         front, out = plain("h\nq\n")
-        daily.run_attempt(front, view, store, practice, DAY)
+        daily.run_attempt(tables, front, view, store, practice, DAY)
         assert "Set aside: h\nHint: Roll: 2 2 3 5 6 6, 0 points at stake (classic rules)\n" in out.getvalue()
 
 
@@ -267,13 +267,13 @@ class Interrupting(io.StringIO):
         return line
 
 
-def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> None:
+def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tables: Tables, tmp_path: Path) -> None:
     lines = SCRIPT.splitlines(keepends=True)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
         out = io.StringIO()
         front = PlainFrontend(Interrupting("".join(lines[:4])), out, echo=True)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         assert not outcome.finished and outcome.exit_code == 130
         assert outcome.state.phase == "pick" and outcome.state.turn == 2 and outcome.state.banked == 600
         assert out.getvalue().endswith(
@@ -283,7 +283,7 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
         again = next_attempt(store, DAY, DAY)
         assert again.id == attempt.id and again.state == outcome.state.to_dict()
         front, out = plain("".join(lines[4:]))
-        finished = daily.run_attempt(front, view, store, again, DAY)
+        finished = daily.run_attempt(tables, front, view, store, again, DAY)
         assert finished.finished and finished.state.banked == SCORE
     assert out.getvalue().splitlines()[3:5] == [
         "Carrying on where you stopped: turn 2 of 10, 600 banked.",
@@ -291,12 +291,12 @@ def test_ctrl_c_saves_and_the_game_resumes_on_the_same_roll(tmp_path: Path) -> N
     ]
 
 
-def test_resuming_between_set_aside_and_bank(tmp_path: Path) -> None:
+def test_resuming_between_set_aside_and_bank(tables: Tables, tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
-        daily.run_attempt(plain("1 1 4 4 4\n")[0], view, store, attempt, DAY)
+        daily.run_attempt(tables, plain("1 1 4 4 4\n")[0], view, store, attempt, DAY)
         front, out = plain("b\nq\n")
-        daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
+        daily.run_attempt(tables, front, view, store, next_attempt(store, DAY, DAY), DAY)
     assert out.getvalue().splitlines()[3:7] == [
         "Carrying on where you stopped: turn 1 of 10, 0 banked.",
         "Turn 1 of 10, 0 banked. Roll: a:4 b:1 c:4 d:3 e:1 f:4",
@@ -305,7 +305,7 @@ def test_resuming_between_set_aside_and_bank(tmp_path: Path) -> None:
     ]
 
 
-def test_status(tmp_path: Path) -> None:
+def test_status(tables: Tables, tmp_path: Path) -> None:
     late = datetime(2026, 11, 29, 22, 30, tzinfo=UTC)
     with Store.open(tmp_path, clock=lambda: late) as store:
         s = daily.daily_status(store, late)
@@ -313,10 +313,12 @@ def test_status(tmp_path: Path) -> None:
             s.official is None and s.current_streak == 0 and s.next_game_in == timedelta(hours=1, minutes=30)
         )
         attempt = next_attempt(store, DAY, DAY)
-        daily.run_attempt(plain("1 1 4 4 4\nb\n")[0], view, store, attempt, DAY)
+        daily.run_attempt(tables, plain("1 1 4 4 4\nb\n")[0], view, store, attempt, DAY)
         s = daily.daily_status(store, late)
         assert s.official_state is not None and s.official_state.turn == 2 and s.share is None
-        daily.run_attempt(plain(SCRIPT.split("\n", 2)[2])[0], view, store, store.get_daily(attempt.id), DAY)
+        daily.run_attempt(
+            tables, plain(SCRIPT.split("\n", 2)[2])[0], view, store, store.get_daily(attempt.id), DAY
+        )
         s = daily.daily_status(store, late)
         assert s.official is not None and s.official.finished and s.played_today and s.current_streak == 1
         assert s.share == f"Farkle daily 2026-11-29: 4,550 in 10 turns | {MARKS}"
@@ -325,7 +327,9 @@ def test_status(tmp_path: Path) -> None:
         assert s.official is None and s.current_streak == 1 and not s.played_today
 
 
-def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: PipeInput) -> None:
+def test_the_interactive_front_end_plays_the_same_lines(
+    tables: Tables, tmp_path: Path, pipe: PipeInput
+) -> None:
     front, out = interactive_frontend(pipe, width=200)
     pipe.send_text("2\r")  # refused: a single 2 does not score, still on the prompt
     pipe.send_text("\x7f1 1 4 4 4\r")
@@ -333,7 +337,7 @@ def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: Pi
     pipe.send_text("\x04")  # Ctrl-D: the game is saved
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         assert outcome.exit_code == 0 and outcome.state.banked == 600 and outcome.state.turn == 2
     text = out.getvalue()
     assert "Turn 1 of 10, 0 banked. Roll: a:4 b:1 c:4 d:3 e:1 f:4" in text
@@ -342,13 +346,13 @@ def test_the_interactive_front_end_plays_the_same_lines(tmp_path: Path, pipe: Pi
     assert "Carry on with: farkle-train daily" in text
 
 
-def test_q_stops_the_interactive_front_end_cleanly(tmp_path: Path, pipe: PipeInput) -> None:
+def test_q_stops_the_interactive_front_end_cleanly(tables: Tables, tmp_path: Path, pipe: PipeInput) -> None:
     front, out = interactive_frontend(pipe, width=200)
     # Answers are checked on every key press: "q" and "h" on their way to "quit" and "1 1 4 4 4".
     pipe.send_text("1 1 4 4 4\r")
     pipe.send_text("q\r")
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
+        outcome = daily.run_attempt(tables, front, view, store, next_attempt(store, DAY, DAY), DAY)
         assert outcome.exit_code == 0 and not outcome.finished and outcome.state.phase == "choose"
     assert out.getvalue().endswith(
         "Game saved at turn 1 of 10, 0 banked. Carry on with: farkle-train daily\n"
@@ -376,22 +380,22 @@ class KeyByKey(PlainFrontend):
 
 
 @pytest.mark.parametrize("day", [DAY, date(2026, 11, 28)], ids=["official", "practice"])
-def test_answers_are_checked_key_by_key_without_surprises(tmp_path: Path, day: date) -> None:
+def test_answers_are_checked_key_by_key_without_surprises(tables: Tables, tmp_path: Path, day: date) -> None:
     out = io.StringIO()
     answers = "hint\nh\nbank\n2\n5\nh\nroll on\nquit\n"
     front = KeyByKey(io.StringIO(answers), out, echo=True)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, view, store, next_attempt(store, day, DAY), DAY)
+        outcome = daily.run_attempt(tables, front, view, store, next_attempt(store, day, DAY), DAY)
     assert outcome.exit_code == 0 and not outcome.finished
     assert "Game saved at turn 1 of 10" in out.getvalue()
 
 
-def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path) -> None:
-    perfect = tenturns.perfect_game(dice.daily_source(DAY))
+def test_playing_like_the_solver_scores_what_perfect_play_scores(tables: Tables, tmp_path: Path) -> None:
+    perfect = tenturns.perfect_game(tables, dice.daily_source(DAY))
     answers = "".join(f"{' '.join(map(str, m.keep))}\n{m.action[0]}\n" for m in perfect.decisions)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         front, out = plain(answers)
-        outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
+        outcome = daily.run_attempt(tables, front, view, store, next_attempt(store, DAY, DAY), DAY)
     assert outcome.finished and outcome.state.banked == perfect.banked == 5600
     assert outcome.state.log == perfect.log
     lines = out.getvalue().splitlines()
@@ -408,17 +412,17 @@ def test_playing_like_the_solver_scores_what_perfect_play_scores(tmp_path: Path)
     ]
 
 
-def test_a_saved_game_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
+def test_a_saved_game_that_cannot_be_read_is_reported(tables: Tables, tmp_path: Path) -> None:
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = next_attempt(store, DAY, DAY)
         store.save_daily_state(attempt.id, {"turn": "three"}, version=attempt.version)
         with pytest.raises(daily.DamagedGame, match="the saved game cannot be read"):
-            daily.run_attempt(plain("")[0], view, store, store.get_daily(attempt.id), DAY)
+            daily.run_attempt(tables, plain("")[0], view, store, store.get_daily(attempt.id), DAY)
         closed = store.get_daily(attempt.id)
         assert closed.finished and closed.damage is not None and closed.raw_state == '{"turn":"three"}'
 
 
-def test_a_decision_and_its_saved_state_are_kept_together() -> None:
+def test_a_decision_and_its_saved_state_are_kept_together(tables: Tables) -> None:
     # Turn 1 of 2026-11-29 rolls 4 1 4 3 1 4: keep 1 1 4 4 4 and bank.
     front, _ = plain("1 1 4 4 4\nb\nq\n")
     events: list[str] = []
@@ -439,6 +443,7 @@ def test_a_decision_and_its_saved_state_are_kept_together() -> None:
 
     with pytest.raises(EndOfInput):
         play.play_game(
+            tables,
             front,
             view,
             game.new_match(TEN_TURNS),
@@ -467,8 +472,8 @@ def test_the_account_splits_a_score_into_play_and_dice(tables: Tables) -> None:
             ).keep
             state = game.set_aside(state, keep)
             state = game.roll_on(state, source) if state.dice >= 3 else game.bank(state)
-    reviews = review(state)
-    a = tenturns.account(state, reviews)
+    reviews = review(tables, state)
+    a = tenturns.account(tables, state, reviews)
     luck = 0.0
     for move in state.log:
         before = solution.roll_value(move.points, len(move.roll))
@@ -480,13 +485,13 @@ def test_the_account_splits_a_score_into_play_and_dice(tables: Tables) -> None:
     assert a.score == pytest.approx(a.perfect_expected - a.given_up + a.luck)
 
 
-def test_an_edited_saved_game_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
+def test_an_edited_saved_game_is_rebuilt_from_its_moves(tables: Tables, tmp_path: Path) -> None:
     # A forged "banked" in the saved state changes nothing: the moves are replayed on the day's
     # dice.
     with Store.open(tmp_path) as store:
         attempt = next_attempt(store, DAY, DAY)
         front, _ = plain("1 1 4 4 4\nb\n")
-        daily.run_attempt(front, view, store, attempt, DAY)
+        daily.run_attempt(tables, front, view, store, attempt, DAY)
         saved = store.get_daily(attempt.id)
         assert saved.state is not None
         honest = daily.load_state(saved)
@@ -499,16 +504,16 @@ def test_an_edited_saved_game_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
         assert again == honest and again.banked < 1_000_000
 
 
-def test_stats_count_only_results_their_moves_give(tmp_path: Path) -> None:
+def test_stats_count_only_results_their_moves_give(tables: Tables, tmp_path: Path) -> None:
     with Store.open(tmp_path) as store:
         attempt = next_attempt(store, DAY, DAY)
         front, _ = plain(SCRIPT)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         assert outcome.finished
-        stats = daily.official_stats(store, DAY)
+        stats = daily.official_stats(tables, store, DAY)
         assert stats.games_played == 1 and stats.best is not None
         assert stats.best.score == outcome.state.banked
         store._db.execute("UPDATE daily_attempts SET score = 1000950 WHERE id = ?", (attempt.id,))
         store._db.commit()
-        forged = daily.official_stats(store, DAY)
+        forged = daily.official_stats(tables, store, DAY)
         assert forged.games_played == 0 and forged.damaged == 1

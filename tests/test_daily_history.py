@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import farkle_trainer.cli.daily as daily_cli
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games.setup import for_day
 from farkle_trainer.training.games.tenturns import Account
@@ -149,8 +150,8 @@ def test_the_account_of_a_badly_played_game_says_how_far_below_perfect_play_it_i
     )
 
 
-def test_never_banking_reads_as_a_score_below_perfect_play(farkle_home: Path) -> None:
-    lines, final = greedy_script(for_day(date.fromisoformat(PAST)), bank_at=10**6)
+def test_never_banking_reads_as_a_score_below_perfect_play(tables: Tables, farkle_home: Path) -> None:
+    lines, final = greedy_script(tables, for_day(date.fromisoformat(PAST)), bank_at=10**6)
     assert final.banked == 0
     code, out, err = run("daily", "--date", PAST, "--plain", input=feed(lines))
     assert code == 0, err

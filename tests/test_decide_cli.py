@@ -32,10 +32,10 @@ MULTIPLIER = load_rules("multiplier")
 
 
 def planned(
-    seed: int, count: int, kinds: tuple[str, ...] = TURN_KINDS, level: str | None = None
+    tables: Tables, seed: int, count: int, kinds: tuple[str, ...] = TURN_KINDS, level: str | None = None
 ) -> list[Position]:
     """The drills a seeded session asks (a seeded session does not adapt, so this is all of it)."""
-    plan = Plan(CLASSIC, drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
+    plan = Plan(tables, CLASSIC, drill_stream(seed), count, kinds, level)  # type: ignore[arg-type]
     return list(plan)
 
 
@@ -77,7 +77,7 @@ def answers_in(home: Path) -> list[dict[str, object]]:
 
 
 def test_a_plain_session_played_perfectly(tables: Tables, farkle_home: Path) -> None:
-    drills = planned(7, 4)
+    drills = planned(tables, 7, 4)
     code, out, err = run(["--seed", "7", "--count", "4", "--plain"], best_answers(tables, drills))
     assert code == 0, err
     assert out.count("Best: that is the best play.") == 4
@@ -93,7 +93,7 @@ def test_a_plain_session_played_perfectly(tables: Tables, farkle_home: Path) -> 
 
 
 def test_the_grading_shows_both_values_the_loss_and_the_top_plays(tables: Tables) -> None:
-    drills = planned(7, 1)
+    drills = planned(tables, 7, 1)
     (p,) = drills
     d = decision_for(tables, p)
     worst = d.choices[-1]
@@ -111,7 +111,7 @@ def test_the_grading_shows_both_values_the_loss_and_the_top_plays(tables: Tables
 
 
 def test_a_pick_that_does_not_score_is_refused_and_asked_again(tables: Tables, farkle_home: Path) -> None:
-    drills = planned(7, 6)
+    drills = planned(tables, 7, 6)
     number, p = next(
         (i, p) for i, p in enumerate(drills) if p.kept is None and len(decision_for(tables, p).keeps) > 1
     )
@@ -128,7 +128,7 @@ def test_a_pick_that_does_not_score_is_refused_and_asked_again(tables: Tables, f
 
 
 def test_bank_or_roll_in_words_or_letters(tables: Tables) -> None:
-    drills = planned(3, 4, ("bank-or-roll",))
+    drills = planned(tables, 3, 4, ("bank-or-roll",))
     words = []
     for p in drills:
         best = decision_for(tables, p).best
@@ -142,7 +142,7 @@ def test_bank_or_roll_in_words_or_letters(tables: Tables) -> None:
 
 
 def test_eof_ends_the_session_keeping_what_was_answered(tables: Tables, farkle_home: Path) -> None:
-    drills = planned(7, 5)
+    drills = planned(tables, 7, 5)
     code, out, _ = run(["--seed", "7", "--count", "5", "--plain"], best_answers(tables, drills[:2]))
     assert code == 0
     assert "Stopped after 2 of 5 decisions; every answer given is saved." in out
@@ -161,7 +161,7 @@ def test_eof_before_any_answer() -> None:
 def test_ctrl_c_shows_the_summary_and_exits_130(
     tables: Tables, farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drills = planned(7, 5)
+    drills = planned(tables, 7, 5)
     typed = best_answers(tables, drills[:2]).splitlines()
     read = PlainFrontend._read
     calls = {"n": 0}
@@ -180,7 +180,7 @@ def test_ctrl_c_shows_the_summary_and_exits_130(
 
 
 def test_decisions_are_progress_never_stats(tables: Tables, farkle_home: Path) -> None:
-    drills = planned(11, 8)
+    drills = planned(tables, 11, 8)
     run(["--seed", "11", "--count", "8", "--plain"], best_answers(tables, drills))
     rows = answers_in(farkle_home)
     assert len(rows) == 8
@@ -196,7 +196,7 @@ def test_decisions_are_progress_never_stats(tables: Tables, farkle_home: Path) -
 
 
 def test_a_mistake_is_recorded_with_its_points_lost(tables: Tables, farkle_home: Path) -> None:
-    (p,) = planned(7, 1, ("keep",))
+    (p,) = planned(tables, 7, 1, ("keep",))
     d = decision_for(tables, p)
     worst = d.choices[-1]
     run(
@@ -210,7 +210,7 @@ def test_a_mistake_is_recorded_with_its_points_lost(tables: Tables, farkle_home:
 
 
 def test_strategy_mode_shows_the_threshold(tables: Tables) -> None:
-    drills = planned(7, 3, ("bank-or-roll",))
+    drills = planned(tables, 7, 3, ("bank-or-roll",))
     code, out, _ = run(
         ["--seed", "7", "--count", "3", "--kind", "bank-or-roll", "--strategy", "--plain"],
         best_answers(tables, drills),
@@ -220,7 +220,7 @@ def test_strategy_mode_shows_the_threshold(tables: Tables) -> None:
 
 
 def test_kind_and_level_choose_the_drills(tables: Tables) -> None:
-    drills = planned(5, 3, ("opening", "final-round"), "easy")
+    drills = planned(tables, 5, 3, ("opening", "final-round"), "easy")
     assert {p.kind for p in drills} <= {"opening", "final-round"}
     code, out, _ = run(
         ["--seed", "5", "--count", "3", "--kind", "opening,final-round", "--level", "easy", "--plain"],
@@ -277,9 +277,9 @@ def test_a_count_or_seed_out_of_range_is_refused_as_score_and_worksheet_refuse_i
 def test_a_missed_position_comes_back_next_session(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Position] = []
 
-    def play(front: object, view: object, p: Position, number: int, count: int) -> Grading:
+    def play(solved: Tables, front: object, view: object, p: Position, number: int, count: int) -> Grading:
         asked.append(p)
-        d = decision_for(tables, p)
+        d = decision_for(solved, p)
         choice = d.choices[-1] if miss else d.best
         return grade(d, choice.keep, choice.action)
 
@@ -300,11 +300,17 @@ def test_a_missed_position_comes_back_next_session(tables: Tables, monkeypatch: 
 
 
 def play_drill(
-    front: InteractiveFrontend, p: Position, number: int, count: int, *, strategy: bool = False
+    tables: Tables,
+    front: InteractiveFrontend,
+    p: Position,
+    number: int,
+    count: int,
+    *,
+    strategy: bool = False,
 ) -> Grading:
     """One drill asked, graded and its grading shown, as a session does."""
-    g = ask_drill(front, view, p, number, count)
-    show_grading(front, view, g, strategy=strategy)
+    g = ask_drill(tables, front, view, p, number, count)
+    show_grading(tables, front, view, g, strategy=strategy)
     return g
 
 
@@ -312,14 +318,14 @@ def interactive(pipe: PipeInput) -> tuple[InteractiveFrontend, io.StringIO]:
     return interactive_frontend(pipe)
 
 
-def test_interactive_keep_drill(pipe: PipeInput) -> None:
+def test_interactive_keep_drill(tables: Tables, pipe: PipeInput) -> None:
     front, out = interactive(pipe)
     p = Position(MULTIPLIER, "keep", 0, (1, 5, 2, 2, 3, 6))
     # Places a (the 1) and c (a 2): refused, a 2 scores nothing; then a and b (the 5).
     pipe.send_text("a c\r")
     pipe.send_text("a b\r")
     pipe.send_text("r\r")  # the letter points at roll 4 dice, Enter takes it
-    g = play_drill(front, p, 1, 3, strategy=True)
+    g = play_drill(tables, front, p, 1, 3, strategy=True)
     assert (g.chosen.keep, g.chosen.action) == ((1, 5), "roll")
     assert "(cannot set aside 1 2: " in out.getvalue()
     assert g.grade == "blunder"
@@ -336,16 +342,16 @@ def test_interactive_keep_drill(pipe: PipeInput) -> None:
     assert "Strategy for your play, keep 1 5: with 4 dice to roll" in text
 
 
-def test_interactive_bank_or_roll_and_ctrl_c(pipe: PipeInput) -> None:
+def test_interactive_bank_or_roll_and_ctrl_c(tables: Tables, pipe: PipeInput) -> None:
     front, out = interactive(pipe)
     p = Position(CLASSIC, "bank-or-roll", 200, (5, 3, 4), kept=(5,))
     pipe.send_text("\r")  # the first choice: bank 250
-    g = play_drill(front, p, 1, 2)
+    g = play_drill(tables, front, p, 1, 2)
     assert g.chosen.action == "bank" and g.grade == "best"
     assert "Best: that is the best play." in out.getvalue()
     pipe.send_text("\x03")  # Ctrl-C
     with pytest.raises(KeyboardInterrupt):
-        play_drill(front, p, 2, 2)
+        play_drill(tables, front, p, 2, 2)
 
 
 def test_rich_views_render(tables: Tables) -> None:
@@ -355,7 +361,7 @@ def test_rich_views_render(tables: Tables) -> None:
     console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
     console.print(view.situation_rich(p, 2, 5))
     console.print(view.grading_rich(g))
-    console.print(view.summary_rich(summarize([g]), planned=5, stopped=True))
+    console.print(view.summary_rich(summarize(tables, [g]), planned=5, stopped=True))
     text = console.export_text()
     assert "the leader has 10,000 and you have 9,000 banked, so you need 1,050" in text
     assert "Blunder: 21.60 percentage points lost." in text
@@ -456,12 +462,14 @@ def test_a_rating_never_reads_as_another_rating() -> None:
 
 
 @pytest.mark.parametrize(("target", "seeds"), [(1000, (11, 13, 15)), (50, (3,))])
-def test_final_rounds_under_a_small_target(tmp_path: Path, target: int, seeds: tuple[int, ...]) -> None:
+def test_final_rounds_under_a_small_target(
+    tables: Tables, tmp_path: Path, target: int, seeds: tuple[int, ...]
+) -> None:
     rules_file = tmp_path / "small.toml"
     rules_file.write_text(f"[house]\ntarget = {target}\n")
     rules = load_rules(rules_file)
     for seed in (*seeds, *range(20)):
-        for p in Plan(rules, drill_stream(seed), 5, ("final-round",)):  # type: ignore[arg-type]
+        for p in Plan(tables, rules, drill_stream(seed), 5, ("final-round",)):  # type: ignore[arg-type]
             assert p.leader is not None and p.banked is not None
             assert 0 <= p.banked < p.leader
     for seed in seeds:
@@ -489,7 +497,7 @@ def test_the_worst_decision_reads_without_stacked_brackets(tables: Tables) -> No
     d = decision_for(tables, p)
     bank = d.choice((1, 1, 1), "bank")
     g = grade(d, bank.keep, bank.action)
-    lines = view.summary_text(summarize([g]), planned=1)
+    lines = view.summary_text(summarize(tables, [g]), planned=1)
     assert ") (" not in lines
     assert f"Best: roll all 6 again (hot dice), worth {d.best.value.amount:,.2f}." in lines
 
@@ -497,11 +505,8 @@ def test_the_worst_decision_reads_without_stacked_brackets(tables: Tables) -> No
 def test_data_dir_keeps_the_solver_cache_too(
     tables: Tables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answers = best_answers(tables, planned(1, 1))
-    # Solved in memory just now; forget that, so the command solves and writes its own tables.
-    from farkle_trainer.engine.tables import shared
-
-    shared().forget()
+    answers = best_answers(tables, planned(tables, 1, 1))
+    # The command's tables are its own: it solves and writes them in the data directory.
     user_cache = tmp_path / "user-cache"
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(user_cache))
     data = tmp_path / "student"

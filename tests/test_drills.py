@@ -256,7 +256,7 @@ def test_summary_counts_averages_and_the_worst_decision(tables: Tables) -> None:
         tables, Position(CLASSIC, "final-round", 0, (1, 2, 2, 5), leader=10_000, banked=9_550)
     )
     gradings = [grade(keep, (1,), "roll"), grade(keep, (1, 5), "roll"), grade(final, (1,), "roll")]
-    s = summarize(gradings)
+    s = summarize(tables, gradings)
     assert s.decisions == 3 and (s.point_decisions, s.chance_decisions) == (2, 1)
     assert s.grades == {"best": 1, "fine": 0, "inaccuracy": 1, "mistake": 0, "blunder": 1}
     assert s.average_points_lost == pytest.approx(92.38 / 2, abs=0.01)
@@ -264,9 +264,9 @@ def test_summary_counts_averages_and_the_worst_decision(tables: Tables) -> None:
     assert s.average_loss == pytest.approx((92.38 + 10 * gradings[2].lost) / 3, abs=0.01)
     assert s.rating == "beginner"
     assert s.worst == (2, gradings[1])
-    perfect = summarize([grade(keep, (1,), "roll")])
+    perfect = summarize(tables, [grade(keep, (1,), "roll")])
     assert perfect.rating == "solver" and perfect.worst is None
-    assert summarize([]).decisions == 0 and summarize([]).rating is None
+    assert summarize(tables, []).decisions == 0 and summarize(tables, []).rating is None
 
 
 def test_strategy_notes_name_the_threshold(tables: Tables) -> None:
@@ -321,27 +321,27 @@ def test_impossible_positions_are_refused(bad: dict[str, object]) -> None:
 # -- generation
 
 
-def session(seed: str, count: int = 12, **kw: object) -> list[Position]:
-    return list(Plan(CLASSIC, Stream(seed), count, **kw))  # type: ignore[arg-type]
+def session(tables: Tables, seed: str, count: int = 12, **kw: object) -> list[Position]:
+    return list(Plan(tables, CLASSIC, Stream(seed), count, **kw))  # type: ignore[arg-type]
 
 
-def test_the_same_seed_gives_the_same_drills() -> None:
-    assert session("decide:1") == session("decide:1")
-    assert session("decide:1") != session("decide:2")
+def test_the_same_seed_gives_the_same_drills(tables: Tables) -> None:
+    assert session(tables, "decide:1") == session(tables, "decide:1")
+    assert session(tables, "decide:1") != session(tables, "decide:2")
 
 
-def test_the_same_seed_gives_the_same_drills_in_another_process() -> None:
+def test_the_same_seed_gives_the_same_drills_in_another_process(tables: Tables) -> None:
     code = (
         "from farkle_trainer import load_rules; from farkle_trainer.training.drills.drills import Plan;"
-        "from farkle_trainer.engine.seeded import Stream;"
-        "print([p.item for p in Plan(load_rules('classic'), Stream('decide:1'), 12)])"
+        "from farkle_trainer.engine.seeded import Stream; from farkle_trainer.engine.tables import Tables;"
+        "print([p.item for p in Plan(Tables(), load_rules('classic'), Stream('decide:1'), 12)])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == str([p.item for p in session("decide:1")])
+    assert out.strip() == str([p.item for p in session(tables, "decide:1")])
 
 
 def test_every_kind_is_generated_and_none_is_forced(tables: Tables) -> None:
-    drills = session("mix", 60)
+    drills = session(tables, "mix", 60)
     assert {p.kind for p in drills} == set(TURN_KINDS)
     assert len({p.item for p in drills}) == len(drills)  # no position twice in a session
     for p in drills:
@@ -351,42 +351,42 @@ def test_every_kind_is_generated_and_none_is_forced(tables: Tables) -> None:
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_levels_set_how_close_the_decisions_are(tables: Tables, level: str) -> None:
     low, high = LEVEL_GAPS[level]  # type: ignore[index]
-    for p in session(f"level-{level}", 16, level=level):
+    for p in session(tables, f"level-{level}", 16, level=level):
         assert low <= decision_for(tables, p).gap < high, p
         assert fits(decision_for(tables, p), level)  # type: ignore[arg-type]
 
 
-def test_generation_reaches_hot_dice_and_high_totals() -> None:
+def test_generation_reaches_hot_dice_and_high_totals(tables: Tables) -> None:
     stream = Stream("reach")
-    drawn = [generate(CLASSIC, "bank-or-roll", stream) for _ in range(150)]
+    drawn = [generate(tables, CLASSIC, "bank-or-roll", stream) for _ in range(150)]
     assert any(p.dice_to_roll == 6 for p in drawn)  # hot dice
     assert any(p.at_stake >= 1000 for p in drawn)
-    finals = [generate(CLASSIC, "final-round", stream) for _ in range(20)]
+    finals = [generate(tables, CLASSIC, "final-round", stream) for _ in range(20)]
     assert all(p.points < (p.need or 0) and p.banked is not None for p in finals)
-    openings = [generate(CLASSIC, "opening", stream) for _ in range(20)]
+    openings = [generate(tables, CLASSIC, "opening", stream) for _ in range(20)]
     assert all(p.opening == 500 and p.points < 500 for p in openings)
 
 
 def test_generation_prefers_close_decisions(tables: Tables) -> None:
     stream = Stream("close")
-    gaps = sorted(decision_for(tables, generate(CLASSIC, "keep", stream)).gap for _ in range(60))
+    gaps = sorted(decision_for(tables, generate(tables, CLASSIC, "keep", stream)).gap for _ in range(60))
     assert gaps[len(gaps) // 2] < 40
 
 
 def test_teaching_positions(tables: Tables) -> None:
     for name in ("classic", "fixed", "doubling", "multiplier"):
-        made = teaching_positions(load_rules(name))
+        made = teaching_positions(tables, load_rules(name))
         assert {p.kind for p in made} == set(TURN_KINDS), name
         assert all(worth_asking(decision_for(tables, p)) for p in made)
-    titles = {p.title: p for p in teaching_positions(CLASSIC)}
+    titles = {p.title: p for p in teaching_positions(tables, CLASSIC)}
     assert titles["one 1, or the 1 and the 5?"].roll == (1, 5, 2, 2, 3, 6)
     assert titles["six dice at 2,000"].at_stake == 2000
     assert titles["two dice at 250"].at_stake == titles["one die at 250"].at_stake == 250
 
 
-def test_teaching_positions_follow_a_custom_opening() -> None:
+def test_teaching_positions_follow_a_custom_opening(tables: Tables) -> None:
     house = CLASSIC.with_house_rules(opening_minimum=1000)
-    (opening,) = [p for p in teaching_positions(house) if p.kind == "opening"]
+    (opening,) = [p for p in teaching_positions(tables, house) if p.kind == "opening"]
     assert opening.opening == 1000
 
 
@@ -400,7 +400,7 @@ def test_every_kind_is_declared_once_in_the_registry_with_every_field(tables: Ta
         assert spec.kind is kind
         for f in fields(KindSpec):
             assert getattr(spec, f.name) is not None, (kind, f.name)
-        position = generate(short, kind, Stream(f"registry/{kind}"))
+        position = generate(tables, short, kind, Stream(f"registry/{kind}"))
         assert position.kind == kind and spec.worth_asking(decision_for(tables, position))
         # Game and solo positions are worth what the session's target makes them: none is built in.
         assert bool(spec.teaching(CLASSIC)) == (kind in TURN_KINDS)
@@ -433,7 +433,7 @@ def test_nothing_in_training_or_the_views_switches_on_a_kind() -> None:
 
 
 def test_misses_bring_back_positions_like_them(tables: Tables) -> None:
-    plan = Plan(CLASSIC, Stream("adapt"), 30, ("bank-or-roll",), adaptive=True)
+    plan = Plan(tables, CLASSIC, Stream("adapt"), 30, ("bank-or-roll",), adaptive=True)
     drills = iter(plan)
     first = next(drills)
     d = decision_for(tables, first)
@@ -442,28 +442,30 @@ def test_misses_bring_back_positions_like_them(tables: Tables) -> None:
     later = [next(drills) for _ in range(29)]
     alike = sum(p.family == first.family for p in later)
     # The same session without the miss, for comparison.
-    steady = Plan(CLASSIC, Stream("adapt"), 30, ("bank-or-roll",))
+    steady = Plan(tables, CLASSIC, Stream("adapt"), 30, ("bank-or-roll",))
     baseline = sum(p.family == first.family for p in list(steady)[1:])
     assert alike > baseline
 
 
-def test_review_positions_come_back_between_new_ones() -> None:
+def test_review_positions_come_back_between_new_ones(tables: Tables) -> None:
     review = [Position(CLASSIC, "keep", 0, (1, 5, 2, 2, 3, 6)), Position(CLASSIC, "keep", 0, (1, 2, 2, 5))]
-    adaptive = list(Plan(CLASSIC, Stream("review"), 6, adaptive=True, review=review))
+    adaptive = list(Plan(tables, CLASSIC, Stream("review"), 6, adaptive=True, review=review))
     assert adaptive[1] == review[0] and adaptive[3] == review[1]
-    fixed = list(Plan(CLASSIC, Stream("review"), 6, review=review))
+    fixed = list(Plan(tables, CLASSIC, Stream("review"), 6, review=review))
     assert review[1] not in fixed  # a seeded session is the same for everyone
 
 
-def test_mastered_kinds_come_up_less() -> None:
+def test_mastered_kinds_come_up_less(tables: Tables) -> None:
     mastery = {"bank-or-roll": 1.0, "keep": 1.0, "opening": 1.0, "final-round": 0.0}
-    drills = list(Plan(CLASSIC, Stream("mastery"), 40, adaptive=True, mastery=mastery))
+    drills = list(Plan(tables, CLASSIC, Stream("mastery"), 40, adaptive=True, mastery=mastery))
     # Weights 1, 1, 1 and 2: the final round, never mastered, gets two fifths, not a quarter.
     assert sum(p.kind == "final-round" for p in drills) > len(drills) // 4
 
 
 @pytest.mark.parametrize("target", [1000, 5000, 10_000])
-def test_a_final_round_puts_the_player_below_the_target_and_the_leader_at_it(target: int) -> None:
+def test_a_final_round_puts_the_player_below_the_target_and_the_leader_at_it(
+    tables: Tables, target: int
+) -> None:
     from farkle_trainer.engine.kinds import Kind
     from farkle_trainer.engine.rules import PRESETS
     from farkle_trainer.engine.seeded import Stream
@@ -473,7 +475,7 @@ def test_a_final_round_puts_the_player_below_the_target_and_the_leader_at_it(tar
     spec = KIND_SPECS[Kind.FINAL_ROUND]
     needs = set()
     for seed in range(300):
-        setting = spec.setting(rules, Stream(seed))
+        setting = spec.setting(tables, rules, Stream(seed))
         assert setting.leader is not None and setting.banked is not None
         assert 0 <= setting.banked < target <= setting.leader, (seed, setting)
         needs.add(setting.leader - setting.banked)

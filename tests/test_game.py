@@ -256,15 +256,15 @@ def solver_policy_score(tables: Tables, source: DiceSource) -> int:
     ids=["2026-11-29", "2026-11-01", "2025-03-14", "seeded"],
 )
 def test_perfect_play_is_the_solver_policy_replayed(tables: Tables, source: DiceSource) -> None:
-    perfect = tenturns.perfect_game(source)
+    perfect = tenturns.perfect_game(tables, source)
     assert perfect.over
-    assert tenturns.perfect_play(source) == perfect.banked == solver_policy_score(tables, source)
+    assert tenturns.perfect_play(tables, source) == perfect.banked == solver_policy_score(tables, source)
     # Perfect play gives up nothing by its own measure.
-    assert all(r.gave_up == 0 for r in review(perfect))
+    assert all(r.gave_up == 0 for r in review(tables, perfect))
 
 
-def test_perfect_play_on_a_known_day() -> None:
-    assert tenturns.perfect_play(daily_source(date(2026, 11, 29))) == 5600
+def test_perfect_play_on_a_known_day(tables: Tables) -> None:
+    assert tenturns.perfect_play(tables, daily_source(date(2026, 11, 29))) == 5600
 
 
 # -- the review
@@ -272,7 +272,7 @@ def test_perfect_play_on_a_known_day() -> None:
 
 def test_review_grades_each_decision_against_hint(tables: Tables) -> None:
     state = steady(game.new_match(TEN_TURNS), daily_source(date(2026, 11, 29)))
-    reviews = review(state)
+    reviews = review(tables, state)
     assert [r.move for r in reviews] == list(state.decisions)
     for r in reviews:
         h = hint(tables, r.move.roll, r.move.points, TEN_TURNS.rules)
@@ -285,15 +285,15 @@ def test_review_grades_each_decision_against_hint(tables: Tables) -> None:
     assert any(r.gave_up > 0 for r in reviews)
 
 
-def test_banking_hot_dice_early_is_a_mistake() -> None:
+def test_banking_hot_dice_early_is_a_mistake(tables: Tables) -> None:
     move = Move(2, 4, (1, 2, 3, 4, 5, 6), 0, (1, 2, 3, 4, 5, 6), "bank")
-    r = review_move(TEN_TURNS, move)
+    r = review_move(tables, TEN_TURNS, move)
     assert r.best_keep == (1, 2, 3, 4, 5, 6) and r.best_action == "roll"
     assert r.chosen == 1500.0 and r.gave_up == pytest.approx(447.28, abs=0.005)
-    same = review_move(TEN_TURNS, Move(2, 4, (1, 2, 3, 4, 5, 6), 0, (1, 2, 3, 4, 5, 6), "roll"))
+    same = review_move(tables, TEN_TURNS, Move(2, 4, (1, 2, 3, 4, 5, 6), 0, (1, 2, 3, 4, 5, 6), "roll"))
     assert same.gave_up == 0
     with pytest.raises(MatchError):
-        review_move(TEN_TURNS, Move(1, 1, (2, 3, 4, 6, 6, 2), 0, (), "farkle"))
+        review_move(tables, TEN_TURNS, Move(1, 1, (2, 3, 4, 6, 6, 2), 0, (), "farkle"))
 
 
 @pytest.mark.parametrize("points", [0, 300, 1_000])
@@ -311,7 +311,7 @@ def test_every_play_is_graded_exactly_as_its_keep_drill(tables: Tables, points: 
             d = decision_for(tables, Position(TEN_TURNS.rules, Kind.KEEP, points, roll))
             for choice in d.choices:
                 drill = grade(d, choice.keep, choice.action)
-                r = review_move(TEN_TURNS, Move(1, 1, roll, points, choice.keep, choice.action))
+                r = review_move(tables, TEN_TURNS, Move(1, 1, roll, points, choice.keep, choice.action))
                 assert (r.chosen, r.best_value, r.lost, r.grade) == (
                     drill.chosen.value.amount,
                     drill.best.value.amount,

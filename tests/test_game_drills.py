@@ -360,13 +360,13 @@ def test_a_player_knocked_back_to_0_is_told_in_words_that_they_have_opened(table
 
 def test_generated_game_positions_come_from_games_in_progress(tables: Tables) -> None:
     stream = Stream("games")
-    drawn = [generate(SHORT, Kind.GAME, stream) for _ in range(8)]
+    drawn = [generate(tables, SHORT, Kind.GAME, stream) for _ in range(8)]
     assert len({(p.banked, p.opponent) for p in drawn}) > 4
     for p in drawn:
         assert p.target == 2000 and p.banked is not None and p.opponent is not None
         assert 0 <= p.banked < 2000 and 0 <= p.opponent < 2000
         assert worth_asking(decision_for(tables, p))
-    solos = [generate(SHORT, Kind.SOLO, stream) for _ in range(6)]
+    solos = [generate(tables, SHORT, Kind.SOLO, stream) for _ in range(6)]
     assert all(p.kind == "solo" and p.banked is not None and p.banked < 2000 for p in solos)
 
 
@@ -375,19 +375,19 @@ def test_generation_leans_toward_points_and_winning_disagreeing(tables: Tables) 
     assert spec.emphasis(decision_for(tables, DISAGREE)) == DISAGREE_WEIGHT
     calm = Position(CLASSIC, Kind.GAME, 0, (1, 5, 2, 2, 3, 6), banked=0, opponent=0, target=2000)
     assert spec.emphasis(decision_for(tables, calm)) == 1.0
-    drawn = list(Plan(SHORT, Stream("lean"), 12, (Kind.GAME,)))
+    drawn = list(Plan(tables, SHORT, Stream("lean"), 12, (Kind.GAME,)))
     assert sum(points_choice(decision_for(tables, p)) is not None for p in drawn) >= 4
 
 
-def test_game_kinds_are_asked_by_name_only() -> None:
+def test_game_kinds_are_asked_by_name_only(tables: Tables) -> None:
     assert parse_kinds(None) == TURN_KINDS
     assert parse_kinds(["game,solo"]) == (Kind.GAME, Kind.SOLO)
-    assert Plan(CLASSIC, drill_stream(1), 3).kinds == TURN_KINDS
+    assert Plan(tables, CLASSIC, drill_stream(1), 3).kinds == TURN_KINDS
 
 
-def test_a_target_out_of_the_solvers_range_is_refused() -> None:
+def test_a_target_out_of_the_solvers_range_is_refused(tables: Tables) -> None:
     with pytest.raises(DrillError, match="--target"):
-        generate(CLASSIC.with_house_rules(target=500), Kind.GAME, Stream("x"))
+        generate(tables, CLASSIC.with_house_rules(target=500), Kind.GAME, Stream("x"))
 
 
 # -- the command
@@ -413,7 +413,7 @@ def best_answers(tables: Tables, drills: list[Position]) -> str:
 def test_a_game_session_is_graded_recorded_and_asked_again(
     tables: Tables, farkle_home: Path, kind: str, unit: str
 ) -> None:
-    drills = list(Plan(SHORT, drill_stream(5), 3, (Kind(kind),)))
+    drills = list(Plan(tables, SHORT, drill_stream(5), 3, (Kind(kind),)))
     args = ["--kind", kind, "--target", "2000", "--seed", "5", "--count", "3", "--plain"]
     code, out, err = run(args, best_answers(tables, drills))
     assert code == 0, err
@@ -429,7 +429,7 @@ def test_a_game_session_is_graded_recorded_and_asked_again(
 
 
 def test_a_session_position_is_stored_and_revived(tables: Tables, farkle_home: Path) -> None:
-    drills = list(Plan(SHORT, drill_stream(6), 2, (Kind.GAME,)))
+    drills = list(Plan(tables, SHORT, drill_stream(6), 2, (Kind.GAME,)))
     code, _, err = run(
         ["--kind", "game", "--target", "2000", "--seed", "6", "--count", "2", "--plain"],
         best_answers(tables, drills),
@@ -460,7 +460,7 @@ def test_the_summary_averages_each_unit_apart(tables: Tables) -> None:
         grade(decision_for(tables, DISAGREE), (1, 5), "bank"),
         grade(decision_for(tables, solo), (1, 5), "bank"),
     ]
-    s = summarize(gradings)
+    s = summarize(tables, gradings)
     assert s.win_decisions == 1 and s.average_win_lost == gradings[0].lost
     assert s.turn_decisions == 1 and s.average_turns_lost == gradings[1].lost
     assert s.average_loss == pytest.approx((gradings[0].points_lost + gradings[1].points_lost) / 2)
@@ -475,7 +475,7 @@ def test_the_summary_averages_each_unit_apart(tables: Tables) -> None:
 
 
 def test_a_class_code_gives_game_drills_that_verify(tables: Tables, tmp_path: Path) -> None:
-    drills = list(class_drills("MATH7B", SHORT, count=2, kinds=(Kind.GAME,), level=None))
+    drills = list(class_drills(tables, "MATH7B", SHORT, count=2, kinds=(Kind.GAME,), level=None))
     path = tmp_path / "ben.json"
     args = ["--code", "MATH7B", "--kind", "game", "--target", "2000", "--count", "2", "--plain"]
     code, _, err = run([*args, "--name", "Ben", "--save-result", str(path)], best_answers(tables, drills))
@@ -483,14 +483,16 @@ def test_a_class_code_gives_game_drills_that_verify(tables: Tables, tmp_path: Pa
     doc = json.loads(path.read_text())
     assert doc["settings"]["target"] == 2000
     assert [a["topic"] for a in doc["answers"]] == ["game", "game"]
-    report = class_report([tmp_path])
+    report = class_report(tables, [tmp_path])
     assert report.problems == () and report.counted == 1
     assert report.unchecked == ()
 
 
 def test_a_worksheet_of_game_drills_gives_the_same_positions_and_command(tables: Tables) -> None:
-    sheet = decide_sheet("MATH7B", SHORT, count=2, kinds=(Kind.GAME,), target_option=True)
-    assert list(sheet.items) == list(class_drills("MATH7B", SHORT, count=2, kinds=(Kind.GAME,), level=None))
+    sheet = decide_sheet(tables, "MATH7B", SHORT, count=2, kinds=(Kind.GAME,), target_option=True)
+    assert list(sheet.items) == list(
+        class_drills(tables, "MATH7B", SHORT, count=2, kinds=(Kind.GAME,), level=None)
+    )
     assert sheet.command == "farkle-train decide --code MATH7B --count 2 --kind game --target 2000"
     assert sheet.description == "2 bank-or-roll decisions in games to 2,000 on classic rules"
     first = sheet.entries[0]
@@ -501,7 +503,7 @@ def test_a_worksheet_of_game_drills_gives_the_same_positions_and_command(tables:
 def test_a_missed_game_position_comes_back_at_its_own_target_only(tables: Tables, farkle_home: Path) -> None:
     from farkle_trainer.training.drills.session import make_plan
 
-    (missed,) = list(Plan(SHORT, drill_stream(8), 1, (Kind.GAME,)))
+    (missed,) = list(Plan(tables, SHORT, drill_stream(8), 1, (Kind.GAME,)))
     d = decision_for(tables, missed)
     worst = d.choices[-1]
     typed = [" ".join(map(str, worst.keep))] if len(d.keeps) > 1 else []
@@ -510,25 +512,25 @@ def test_a_missed_game_position_comes_back_at_its_own_target_only(tables: Tables
     args = ["--kind", "game", "--target", "2000", "--seed", "8", "--count", "1", "--plain"]
     assert run(args, "".join(f"{x}\n" for x in typed))[0] == 0
     with Store.open(farkle_home) as store:
-        again = make_plan(store, SHORT, (Kind.GAME,), None, 3, seed=1, adaptive=True)
-        other_target = make_plan(store, CLASSIC, (Kind.GAME,), None, 3, seed=1, adaptive=True)
-        other_kind = make_plan(store, SHORT, (Kind.KEEP,), None, 3, seed=1, adaptive=True)
+        again = make_plan(tables, store, SHORT, (Kind.GAME,), None, 3, seed=1, adaptive=True)
+        other_target = make_plan(tables, store, CLASSIC, (Kind.GAME,), None, 3, seed=1, adaptive=True)
+        other_kind = make_plan(tables, store, SHORT, (Kind.KEEP,), None, 3, seed=1, adaptive=True)
     assert list(again.review) == [missed]
     assert list(other_target.review) == [] and list(other_kind.review) == []
 
 
 @pytest.mark.own_table_cache
-def test_a_first_solve_is_announced_once() -> None:
+def test_a_first_solve_is_announced_once(tables: Tables) -> None:
     from farkle_trainer.engine.gameplan import to_solve
     from farkle_trainer.training.drills.session import prepare
     from farkle_trainer.training.solving import for_kinds
 
     rules = CLASSIC.with_house_rules(target=1050)  # a target no other test solves
-    needs = for_kinds(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
+    needs = for_kinds(tables, rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
     assert [t.kind for t in to_solve(needs)] == ["game", "solo"]
-    prepare(rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
-    assert to_solve(for_kinds(rules, (Kind.GAME,))) == ()
-    assert for_kinds(CLASSIC, (Kind.KEEP,)) == ()  # nothing to solve for a turn's drills
+    prepare(tables, rules, (Kind.KEEP, Kind.GAME, Kind.SOLO))
+    assert to_solve(for_kinds(tables, rules, (Kind.GAME,))) == ()
+    assert for_kinds(tables, CLASSIC, (Kind.KEEP,)) == ()  # nothing to solve for a turn's drills
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ import farkle_trainer.cli.review as review_cli
 from farkle_trainer.cli import app
 from farkle_trainer.engine.grading import Grade, Unit
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import analysis as a
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
@@ -36,23 +37,23 @@ def run(args: list[str], lines: list[str] = ()) -> tuple[int, str]:  # type: ign
     return result.exit_code, result.output
 
 
-def hard_game() -> m.MatchState:
+def hard_game(tables: Tables) -> m.MatchState:
     setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
-    return greedy_script(setup)[1]
+    return greedy_script(tables, setup)[1]
 
 
-def played(players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
+def played(tables: Tables, players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
     kw.setdefault("target", 2_000)
     s = new_setup(players, dice=Seeded(seed), **kw)  # type: ignore[arg-type]
-    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+    return play_out(tables, m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
 # -- what the analysis counts
 
 
-def test_every_decision_that_gave_up_anything_is_counted_a_fine_one_too() -> None:
-    final = hard_game()
-    an = a.analyse(final)
+def test_every_decision_that_gave_up_anything_is_counted_a_fine_one_too(tables: Tables) -> None:
+    final = hard_game(tables)
+    an = a.analyse(tables, final)
     fine = [r for r in an.reviews if r.grade == Grade.FINE]
     assert fine and all(r.lost > 0 for r in fine)  # 1 3 3 3 and bank gives up 0.14 pp: fine
     lines = view.analysis_lines(final, an)
@@ -64,10 +65,10 @@ def test_every_decision_that_gave_up_anything_is_counted_a_fine_one_too() -> Non
     assert (summary.gave_up, summary.errors) == (1, 0)
 
 
-def test_the_count_says_how_many_were_an_inaccuracy_or_worse() -> None:
+def test_the_count_says_how_many_were_an_inaccuracy_or_worse(tables: Tables) -> None:
     for seed in ("g1", "g2", "g3", "g4", "g5"):
-        state = played((ANN, Player("Hal", Level.HARD)), seed)
-        an = a.analyse(state)
+        state = played(tables, (ANN, Player("Hal", Level.HARD)), seed)
+        an = a.analyse(tables, state)
         lost = [r for r in an.reviews if r.gave_up > 0]
         errors = sum(1 for r in lost if not r.right)
         if 1 < errors < len(lost):
@@ -83,9 +84,9 @@ def test_the_count_says_how_many_were_an_inaccuracy_or_worse() -> None:
 # -- the chance of winning through the game
 
 
-def test_in_plain_text_the_chance_is_a_row_every_turn() -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), "g3")
-    an = a.analyse(state)
+def test_in_plain_text_the_chance_is_a_row_every_turn(tables: Tables) -> None:
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), "g3")
+    an = a.analyse(tables, state)
     assert len(an.chances) == state.turn  # every turn's start, and the result
     rows = view.chance_rows(state, an)
     assert len(rows) == len(an.chances) > 5
@@ -97,9 +98,9 @@ def test_in_plain_text_the_chance_is_a_row_every_turn() -> None:
 
 
 @pytest.mark.parametrize("width", [100, 60])
-def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(width: int) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), "g3")
-    an = a.analyse(state)
+def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(tables: Tables, width: int) -> None:
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), "g3")
+    an = a.analyse(tables, state)
     console = Console(file=io.StringIO(), width=width, color_system=None)
     console.print(view.game_over_rich(state, an))
     shown = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
@@ -119,9 +120,9 @@ def test_on_a_terminal_the_chance_is_a_chart_with_axes_and_an_even_chance(width:
     assert "turn 1, Ann to roll" not in "\n".join(shown)
 
 
-def test_too_narrow_for_a_chart_the_rows_are_shown() -> None:
-    state = hard_game()
-    an = a.analyse(state)
+def test_too_narrow_for_a_chart_the_rows_are_shown(tables: Tables) -> None:
+    state = hard_game(tables)
+    an = a.analyse(tables, state)
     console = Console(file=io.StringIO(), width=30, color_system=None)
     console.print(view.game_over_rich(state, an))
     shown = console.file.getvalue()  # type: ignore[attr-defined]
@@ -129,25 +130,26 @@ def test_too_narrow_for_a_chart_the_rows_are_shown() -> None:
     assert max(len(line) for line in shown.splitlines()) <= 30
 
 
-def test_review_json_keeps_every_turns_chance(farkle_home: Path) -> None:
+def test_review_json_keeps_every_turns_chance(tables: Tables, farkle_home: Path) -> None:
     run(
         HARD_1000,
-        greedy_script(new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3")))[
-            0
-        ],
+        greedy_script(
+            tables,
+            new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3")),
+        )[0],
     )
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
     by_turn = data["analysis"]["win_chances"]["by_turn"]
     assert [t["turn"] for t in by_turn] == [1, 2, 3, 4, 5]
-    assert [t["chance"] for t in by_turn] == [c for _, c in a.analyse(hard_game()).chances]
+    assert [t["chance"] for t in by_turn] == [c for _, c in a.analyse(tables, hard_game(tables)).chances]
 
 
 # -- move by move
 
 
-def test_review_moves_prints_every_move(farkle_home: Path) -> None:
-    final = hard_game()
-    run(HARD_1000, greedy_script(final.setup)[0])
+def test_review_moves_prints_every_move(tables: Tables, farkle_home: Path) -> None:
+    final = hard_game(tables)
+    run(HARD_1000, greedy_script(tables, final.setup)[0])
     code, out = run(["review", "1", "--moves", "--plain"])
     assert code == 0, out
     moves = out[out.index("Every move, with the luck") :].splitlines()
@@ -177,12 +179,12 @@ def test_review_moves_prints_every_move(farkle_home: Path) -> None:
     assert "Move 1 of" not in run(["review", "1", "--plain"])[1]
 
 
-def test_every_move_of_a_game_is_graded_the_way_a_persons_is() -> None:
-    state = played((ANN, Player("Eve", Level.EASY)), "w1")
-    walked = a.steps(state)
+def test_every_move_of_a_game_is_graded_the_way_a_persons_is(tables: Tables) -> None:
+    state = played(tables, (ANN, Player("Eve", Level.EASY)), "w1")
+    walked = a.steps(tables, state)
     assert [s.move for s in walked] == list(state.log)
     people = [s.review for s in walked if s.review is not None and s.move.seat == 0]
-    assert sorted(people, key=lambda r: -r.points_lost) == list(a.analyse(state).reviews)
+    assert sorted(people, key=lambda r: -r.points_lost) == list(a.analyse(tables, state).reviews)
     assert all(s.review is None for s in walked if s.move.action == "farkle")
     # Easy keeps every scoring die and banks at thresholds: the walk shows what that gave up.
     assert any(s.review is not None and s.review.gave_up > 0 for s in walked if s.move.seat == 1)
@@ -205,9 +207,9 @@ def review_on(screen: tuple[PipeInput, io.StringIO], keys: str) -> str:
 
 
 def test_on_a_terminal_review_walks_the_game_move_by_move(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    run(HARD_1000, greedy_script(hard_game().setup)[0])
+    run(HARD_1000, greedy_script(tables, hard_game(tables).setup)[0])
     # n takes the walk, then next, next, back (the left arrow), and q leaves.
     shown = review_on(screen, "nnn\x1b[Dq")
     assert "Your chance of winning through the game, at the start of each turn whoever rolls it:" in shown
@@ -216,9 +218,9 @@ def test_on_a_terminal_review_walks_the_game_move_by_move(
 
 
 def test_on_a_terminal_the_walk_can_be_left_at_once(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    run(HARD_1000, greedy_script(hard_game().setup)[0])
+    run(HARD_1000, greedy_script(tables, hard_game(tables).setup)[0])
     shown = review_on(screen, "\r")
     assert "Game over: You win." in shown and "Move 1 of" not in shown
 
@@ -232,9 +234,9 @@ def test_a_resigned_game_on_a_terminal_has_its_analysis_and_chart(
     assert "Decisions that gave up win chance: 1 of 1" in shown and " 50%┤" in shown
 
 
-def test_a_grade_is_never_told_for_a_farkle() -> None:
-    state = hard_game()
-    step = next(s for s in a.steps(state) if s.move.action == "farkle")
+def test_a_grade_is_never_told_for_a_farkle(tables: Tables) -> None:
+    state = hard_game(tables)
+    step = next(s for s in a.steps(tables, state) if s.move.action == "farkle")
     lines = moves_view.step_lines(state, step, 6, 6)
     assert len(lines) == 3 and not any(str(g) in " ".join(lines[1:]) for g in Grade)
     assert a.game_unit(state.setup) == Unit.WIN

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
 from farkle_trainer.engine.rules import PRESETS, Rules, rules_from_mapping
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import Seeded
@@ -185,18 +186,20 @@ def test_the_help_the_header_and_stats_agree(farkle_home: Path) -> None:
     assert game["kind"] == "training"
 
 
-def test_stats_leave_out_a_game_once_kept_as_rated_against_two_computers(farkle_home: Path) -> None:
+def test_stats_leave_out_a_game_once_kept_as_rated_against_two_computers(
+    tables: Tables, farkle_home: Path
+) -> None:
     setup = new_setup(
         (Player("You"), Player("Easy", Level.EASY), Player("Hard", Level.HARD)), target=1000, dice=Seeded("s")
     )
-    final = greedy_script(setup)[1]
+    final = greedy_script(tables, setup)[1]
     assert setup.kind == GameKind.COMPUTER and final.over
     with Store.open(farkle_home) as store:
         # As an earlier version kept it: rated, with its win.
         row = store.add_game(final.to_dict(), kind="computer", level="easy,hard", rated=True, rules="classic")
         store.finish_game(row.id, final.to_dict(), outcome="win", score=final.scores[0], version=row.version)
         assert len(store.rated_games()) == 1
-        stats = official_game_stats(store)
+        stats = official_game_stats(tables, store)
         assert stats.played == 0 and stats.unverifiable == ()  # training by today's rule, not suspect
 
 
@@ -206,9 +209,9 @@ def test_stats_leave_out_a_game_once_kept_as_rated_against_two_computers(farkle_
 PASS_AND_PLAY = ["play", "--players", "Ana,Ben", "--seed", "8", "--target", "1000", "--plain"]
 
 
-def test_pass_and_play_decisions_are_nobodys_progress(farkle_home: Path) -> None:
+def test_pass_and_play_decisions_are_nobodys_progress(tables: Tables, farkle_home: Path) -> None:
     setup = new_setup((Player("Ana"), Player("Ben")), target=1000, dice=Seeded("8", chosen=True))
-    lines, final = greedy_script(setup)
+    lines, final = greedy_script(tables, setup)
     code, out = run(PASS_AND_PLAY, [*lines, "n"])
     assert code == 0, out
     assert (

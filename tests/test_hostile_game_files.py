@@ -16,6 +16,7 @@ from profiles import examples
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games.dice import Seeded
 from farkle_trainer.training.games.gamefile import game_document
 from farkle_trainer.training.games.setup import Form, Level, Player, dealt, new_setup
@@ -26,10 +27,15 @@ SOLVING = ("Solving the game for these rules once", "... ")
 #: A place in a JSON document: the keys and indexes that lead to it.
 Where = tuple[str | int, ...]
 
+#: The scripts below are played as the module loads, before the run's tables are in place: in
+#: tables held in memory alone.
+SCRIPTED = Tables()
 YOU, EASY, MEDIUM = Player("You"), Player("Easy", Level.EASY), Player("Medium", Level.MEDIUM)
-_, AGAINST_MEDIUM = greedy_script(new_setup((YOU, MEDIUM), target=1000, dice=Seeded("3")))
-_, SOLO = greedy_script(new_setup((YOU,), form=Form.TEN_TURNS, dice=Seeded("5")))
-_, THREE = greedy_script(new_setup((YOU, EASY, Player("Easy 2", Level.EASY)), target=1000, dice=Seeded("8")))
+_, AGAINST_MEDIUM = greedy_script(SCRIPTED, new_setup((YOU, MEDIUM), target=1000, dice=Seeded("3")))
+_, SOLO = greedy_script(SCRIPTED, new_setup((YOU,), form=Form.TEN_TURNS, dice=Seeded("5")))
+_, THREE = greedy_script(
+    SCRIPTED, new_setup((YOU, EASY, Player("Easy 2", Level.EASY)), target=1000, dice=Seeded("8"))
+)
 #: Games whose files are changed below: one against a computer that plays by the solver, one solo,
 #: one of three players, and one whose dice were drawn as they were rolled (a rated game's file
 #: keeps its rolls, and no seed).

@@ -21,6 +21,7 @@ from farkle_trainer.engine.notation import (
     parse_selection,
 )
 from farkle_trainer.engine.scoring import score
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.frontend import STOP_NOTE, EndOfInput
 from farkle_trainer.training.games import daily
@@ -242,12 +243,12 @@ def test_undo_and_change_a_set_aside_in_the_daily_game(farkle_home: Path) -> Non
     assert "Banked 1,000: total 1,000 after turn 1 of 10." in again.stdout
 
 
-def test_undo_in_the_interactive_daily_game(tmp_path: Path, pipe: PipeInput) -> None:
+def test_undo_in_the_interactive_daily_game(tables: Tables, tmp_path: Path, pipe: PipeInput) -> None:
     front, out = interactive_frontend(pipe, width=200)
     # 2026-11-29 opens with a:4 b:1 c:4 d:3 e:1 f:4.
     pipe.send_text("1\ru\r1 1 4 4 4\rb\r\x04")
     with Store.open(tmp_path, clock=lambda: NOON) as store:
-        outcome = daily.run_attempt(front, view, store, next_attempt(store, DAY, DAY), DAY)
+        outcome = daily.run_attempt(tables, front, view, store, next_attempt(store, DAY, DAY), DAY)
     assert outcome.state.banked == 600
     assert "Set aside 1 for 100" in out.getvalue()
 

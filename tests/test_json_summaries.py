@@ -294,7 +294,7 @@ def test_a_drill_summary_as_json(tables: Tables) -> None:
 def test_drills_in_two_units_average_each_apart(tables: Tables) -> None:
     # MATH7B's first drills mix a final round (a chance) with turns graded in points; the
     # worst play of each is typed, so every decision gives something up.
-    plan = list(class_drills("MATH7B", CLASSIC, count=3, kinds=TURN_KINDS, level=None))
+    plan = list(class_drills(tables, "MATH7B", CLASSIC, count=3, kinds=TURN_KINDS, level=None))
     typed, lost = [], []
     for p in plan:
         d = decision_for(tables, p)

@@ -157,7 +157,7 @@ def test_a_game_decision_is_graded_as_the_same_keep_drill(
     for choice in d.choices:
         drill = grade(d, choice.keep, choice.action)
         move = game.Move(1, 1, roll, points, choice.keep, choice.action)
-        review = review_move(TEN_TURNS, move)
+        review = review_move(tables, TEN_TURNS, move)
         assert review.grade == drill.grade
         assert review.right == drill.right
         record = AnswerRecord.of_game(review, date="2026-11-29")

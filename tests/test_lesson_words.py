@@ -51,12 +51,12 @@ def flat(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", RULE_SETS)
-def test_lesson_3_reads_right_under_every_table(name: str, house_file: Path) -> None:
+def test_lesson_3_reads_right_under_every_table(tables: Tables, name: str, house_file: Path) -> None:
     rules = load_rules(rules_arg(name, house_file))
-    text = flat(find_lesson("3").render(rules))
+    text = flat(find_lesson("3").render(tables, rules))
     assert "straight: nothing" not in text
     assert text.count("nothing (not every die scores)") == 0
-    for paragraph in find_lesson("3").render(rules).split("\n\n"):
+    for paragraph in find_lesson("3").render(tables, rules).split("\n\n"):
         assert flat(paragraph).lower().count(f"under {rules.name} rules") <= 1, paragraph
     if rules.straight is None:
         assert "a straight is not a combination" in text and "single 1 100 + single 5 50" in text
@@ -74,24 +74,24 @@ def test_lesson_3_reads_right_under_every_table(name: str, house_file: Path) -> 
 
 def test_lessons_use_the_rule_sets_house_rules(tables: Tables, house_file: Path) -> None:
     rules = load_rules(str(house_file))
-    bank = flat(find_lesson("5").render(rules))
+    bank = flat(find_lesson("5").render(tables, rules))
     expected = strategy(tables, rules, opening=rules.opening_minimum).expected_turn_score
     free = strategy(tables, rules, opening=0).expected_turn_score
     assert f"a turn is worth {expected:,.2f} points" in bank
     assert "under the opening minimum of 500 in house rules" in bank
     assert "leave out the 500 penalty for three Farkles" in bank
-    end = flat(find_lesson("6").render(rules))
+    end = flat(find_lesson("6").render(tables, rules))
     assert f"against {free:,.2f} without one" in end
     assert "a 500 penalty" in end and "at least 500 banked" in end and "never below 0" in end
-    plain = flat(find_lesson("5").render(PRESETS["classic"]))
+    plain = flat(find_lesson("5").render(tables, PRESETS["classic"]))
     assert "opening minimum of" not in plain and "penalty" not in plain
 
 
 @pytest.mark.parametrize("number", [lesson.number for lesson in all_lessons()])
 @pytest.mark.parametrize("name", RULE_SETS)
-def test_plain_lessons_carry_no_markdown(number: int, name: str, house_file: Path) -> None:
+def test_plain_lessons_carry_no_markdown(tables: Tables, number: int, name: str, house_file: Path) -> None:
     rules = load_rules(rules_arg(name, house_file))
-    text = lesson_text(find_lesson(str(number)).render(rules))
+    text = lesson_text(find_lesson(str(number)).render(tables, rules))
     assert "**" not in text and "`" not in text and "|" not in text
     assert not re.search(r"^\s*#", text, re.M)
     assert "\n\n\n" not in text
@@ -133,7 +133,7 @@ def test_some_lessons_suggest_commands_beside_figures() -> None:
 @pytest.mark.parametrize("number", [lesson.number for lesson in all_lessons()])
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_every_quoted_figure_comes_from_the_suggested_command(
-    number: int, name: str, house_file: Path, farkle_home: Path
+    tables: Tables, number: int, name: str, house_file: Path, farkle_home: Path
 ) -> None:
     rules_option = rules_arg(name, house_file)
     rules = load_rules(rules_option)
@@ -146,7 +146,7 @@ def test_every_quoted_figure_comes_from_the_suggested_command(
             assert result.exit_code == 0, (command, result.output)
             outputs.append(result.output)
         for field in fields:
-            for figure in NUMBER.findall(fill(field, rules)):
+            for figure in NUMBER.findall(fill(tables, field, rules)):
                 alone = re.compile(rf"(?<![\d,.]){re.escape(figure)}(?![\d,])")
                 assert any(alone.search(out) for out in outputs), (
                     f"lesson {number} under {rules.name}: {field} = {figure} not in the output of {commands}"

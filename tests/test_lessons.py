@@ -48,30 +48,30 @@ def test_there_are_seven_lessons_in_order() -> None:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=[r.name for r in ALL_RULES])
-def test_every_lesson_renders_with_no_unfilled_field(rules: Rules) -> None:
+def test_every_lesson_renders_with_no_unfilled_field(tables: Tables, rules: Rules) -> None:
     for lesson in all_lessons():
-        text = lesson.render(rules)
+        text = lesson.render(tables, rules)
         assert "{{" not in text and "}}" not in text, lesson.slug
         assert lesson.practice in text
 
 
 def test_figures_follow_the_rules(tables: Tables) -> None:
     bank = find_lesson("5")
-    multiplier = bank.render(load_rules("multiplier"))
-    classic = bank.render(load_rules("classic"))
+    multiplier = bank.render(tables, load_rules("multiplier"))
+    classic = bank.render(tables, load_rules("classic"))
     solution = tables.turn(load_rules("multiplier"))
     assert f"| 5 | {solution.roll_while_at_most(5):,} |" in multiplier
     assert "579.62" in multiplier and "593.58" in classic
     combos = find_lesson("combinations")
-    fixed = " ".join(combos.render(load_rules("fixed")).split())
+    fixed = " ".join(combos.render(tables, load_rules("fixed")).split())
     assert "Under fixed rules the table has four of a kind and a pair: 2-2-2-2-3-3 is 1,500." in fixed
-    classic = " ".join(combos.render(load_rules("classic")).split())
+    classic = " ".join(combos.render(tables, load_rules("classic")).split())
     assert "Under classic rules the table has no four of a kind and a pair" in classic
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=[r.name for r in ALL_RULES])
 def test_playing_the_score_quotes_the_game_solver(tables: Tables, rules: Rules) -> None:
-    text = " ".join(find_lesson("7").render(rules).split())
+    text = " ".join(find_lesson("7").render(tables, rules).split())
     table = tables.game(rules, 2000)
     head = table.fair_head_start()
     assert head is not None
@@ -113,14 +113,14 @@ def test_every_figure_is_used_somewhere() -> None:
         ("{{ score 1, 5 }}", "cannot read the figure"),
     ],
 )
-def test_bad_figures_are_errors(template: str, message: str) -> None:
+def test_bad_figures_are_errors(tables: Tables, template: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
-        fill(template, load_rules())
+        fill(tables, template, load_rules())
 
 
-def test_fill_leaves_plain_text_alone() -> None:
-    assert fill("no figures here", load_rules()) == "no figures here"
-    assert fill("{{ score 1 1 1 1 }}!", load_rules()) == "1,100!"
+def test_fill_leaves_plain_text_alone(tables: Tables) -> None:
+    assert fill(tables, "no figures here", load_rules()) == "no figures here"
+    assert fill(tables, "{{ score 1 1 1 1 }}!", load_rules()) == "1,100!"
 
 
 def quoted_commands() -> list[str]:
@@ -204,9 +204,9 @@ def test_yes_after_a_lesson_starts_its_drill(
 
 def test_lesson_7_under_a_penalty_takes_its_figures_from_the_penalty_game(tables: Tables) -> None:
     penalty = PRESETS["classic"].with_house_rules(three_farkle_penalty=1000)
-    text = " ".join(find_lesson("7").render(penalty).split())
+    text = " ".join(find_lesson("7").render(tables, penalty).split())
     table = tables.game(penalty, 2000)
     assert f"At 0 to 0 the first player wins {100 * table.first_player_chance:.2f}% of games" in text
     assert table.first_player_chance != tables.game(PRESETS["classic"], 2000).first_player_chance
     assert "three-Farkle penalty of 1,000, the figures are for players with no Farkles in a row" in text
-    assert "penalty" not in " ".join(find_lesson("7").render(PRESETS["classic"]).split())
+    assert "penalty" not in " ".join(find_lesson("7").render(tables, PRESETS["classic"]).split())

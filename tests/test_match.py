@@ -10,6 +10,7 @@ from matches import person, play_out, rolls
 
 from farkle_trainer.engine.rules import PRESETS
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.dice import NO_SEED, ClassCode, Drawn, Seeded
 from farkle_trainer.training.games.setup import (
@@ -333,19 +334,19 @@ def test_asking_for_a_hint_makes_the_game_training() -> None:
         m.ask_hint(replace(state, seat=1))
 
 
-def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads() -> None:
+def test_a_seed_reproduces_a_game_and_every_state_saves_and_loads(tables: Tables) -> None:
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
     s = new_setup(players, target=2_000, opening=350, penalty=500, dice=Seeded("abc"))
     saved: list[m.MatchState] = []
-    one = play_out(m.new_match(s), s.source(), person(Stream("p")), saved=saved)
-    two = play_out(m.new_match(s), s.source(), person(Stream("p")))
+    one = play_out(tables, m.new_match(s), s.source(), person(Stream("p")), saved=saved)
+    two = play_out(tables, m.new_match(s), s.source(), person(Stream("p")))
     assert one == two and one.over and len(saved) > 10
     other = new_setup(players, target=2_000, opening=350, penalty=500, dice=Seeded("abd"))
-    three = play_out(m.new_match(other), other.source(), person(Stream("p")))
+    three = play_out(tables, m.new_match(other), other.source(), person(Stream("p")))
     assert [x.roll for x in three.log] != [x.roll for x in one.log]
     # Any saved state resumes to the same end.
     middle = m.MatchState.from_dict(json.loads(json.dumps(saved[len(saved) // 2].to_dict())))
-    assert play_out(middle, s.source(), person(Stream("q"))).over
+    assert play_out(tables, middle, s.source(), person(Stream("q"))).over
 
 
 def test_the_dice_follow_the_roll_number_not_the_player() -> None:

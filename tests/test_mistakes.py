@@ -131,17 +131,17 @@ def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(
     assert (p.kind, p.unit) == (kind, unit)
     # Through the store, as decide --mistakes reads it back.
     with Store.open(tmp_path, clock=lambda: NOW) as store:
-        store.record_mistake(mistake_of(p))
+        store.record_mistake(mistake_of(tables, p))
         due = due_mistakes(store, limit=5)
     assert due.positions == ((p, None),) and due.skipped == ()
     asked = due.positions[0][0]
     # The drill is the very situation the game valued the decision in.
     assert asked.situation == situation_of(setup, m, unit, runs)
     d = decision_for(tables, asked)
-    game_plays = {(c.keep, c.action) for c in values(setup, m, unit, runs).candidates}
+    game_plays = {(c.keep, c.action) for c in values(tables, setup, m, unit, runs).candidates}
     graded = set()
     for c in d.choices:
-        r = review_move(setup, replace(m, keep=c.keep, action=c.action), runs)
+        r = review_move(tables, setup, replace(m, keep=c.keep, action=c.action), runs)
         g = grade(d, c.keep, c.action)
         assert (r.unit, r.grade) == (asked.unit, g.grade), (c.keep, c.action)
         assert r.lost == pytest.approx(g.lost, abs=1e-9), (c.keep, c.action)
@@ -151,13 +151,13 @@ def test_a_game_decision_asked_again_is_graded_as_the_game_graded_it(
     assert any(not grade(d, k, a).right for k, a in graded)
 
 
-def test_only_decisions_graded_an_inaccuracy_or_worse_become_personal_positions() -> None:
+def test_only_decisions_graded_an_inaccuracy_or_worse_become_personal_positions(tables: Tables) -> None:
     setup, m, runs, _, _ = CASES["ten turns"]
-    best = review_move(setup, replace(m, keep=(1,), action="roll"), runs)
-    slip = review_move(setup, replace(m, keep=(1, 5), action="roll"), runs)
-    assert best.grade == Grade.BEST and game_mistake(setup, best) is None
+    best = review_move(tables, setup, replace(m, keep=(1,), action="roll"), runs)
+    slip = review_move(tables, setup, replace(m, keep=(1, 5), action="roll"), runs)
+    assert best.grade == Grade.BEST and game_mistake(tables, setup, best) is None
     assert slip.grade in (Grade.MISTAKE, Grade.BLUNDER)
-    made = game_mistake(setup, slip)
+    made = game_mistake(tables, setup, slip)
     assert made is not None
     p = Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6))
     assert made.item == personal_key(p) == f"keep:classic:0:122356:{CLASSIC.scoring_key}"
@@ -183,12 +183,14 @@ def rule_file(path: Path, three_ones: int) -> Path:
     return path
 
 
-def test_a_position_under_a_rule_file_comes_back_while_the_file_holds_its_table(tmp_path: Path) -> None:
+def test_a_position_under_a_rule_file_comes_back_while_the_file_holds_its_table(
+    tables: Tables, tmp_path: Path
+) -> None:
     file = rule_file(tmp_path / "kitchen.toml", 300)
     kitchen = load_rules(file).with_house_rules(target=2000)
     p = Position(kitchen, Kind.KEEP, 0, (1, 1, 1, 5, 2, 3))
     with Store.open(tmp_path / "data", clock=lambda: NOW) as store:
-        store.record_mistake(mistake_of(p, file))
+        store.record_mistake(mistake_of(tables, p, file))
         assert due_mistakes(store, limit=5).positions == ((p, file),)
         [item] = store.due_items(MISTAKES)
 
@@ -199,7 +201,7 @@ def test_a_position_under_a_rule_file_comes_back_while_the_file_holds_its_table(
 
     # A table known by name and digest only (a game saved before its file was kept) comes back
     # when --rules gives a file that holds it.
-    unnamed = mistake_of(p)
+    unnamed = mistake_of(tables, p)
     with Store.open(tmp_path / "other", clock=lambda: NOW) as store:
         store.record_mistake(unnamed)
         due = due_mistakes(store, limit=5)
@@ -211,10 +213,10 @@ def test_a_position_under_a_rule_file_comes_back_while_the_file_holds_its_table(
         ).positions == ((p, None),)
 
 
-def test_an_edited_position_is_skipped_not_asked(tmp_path: Path) -> None:
+def test_an_edited_position_is_skipped_not_asked(tables: Tables, tmp_path: Path) -> None:
     p = Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6))
     with Store.open(tmp_path, clock=lambda: NOW) as store:
-        made = mistake_of(p)
+        made = mistake_of(tables, p)
         store.record_mistake(
             replace(made, extra={**made.extra, "position": {**made.extra["position"], "roll": [9]}})
         )
@@ -227,7 +229,7 @@ def test_an_edited_position_is_skipped_not_asked(tmp_path: Path) -> None:
     ]
 
 
-def test_the_longest_overdue_come_first_and_kinds_can_be_chosen(tmp_path: Path) -> None:
+def test_the_longest_overdue_come_first_and_kinds_can_be_chosen(tables: Tables, tmp_path: Path) -> None:
     clock = [NOW]
     positions = [
         Position(CLASSIC, Kind.KEEP, 0, (1, 5, 2, 2, 3, 6)),
@@ -236,7 +238,7 @@ def test_the_longest_overdue_come_first_and_kinds_can_be_chosen(tmp_path: Path) 
     ]
     with Store.open(tmp_path, clock=lambda: clock[0]) as store:
         for p in positions:
-            store.record_mistake(mistake_of(p))
+            store.record_mistake(mistake_of(tables, p))
             clock[0] += timedelta(minutes=1)
         due = due_mistakes(store, limit=2)
         assert [p for p, _ in due.positions] == positions[:2]

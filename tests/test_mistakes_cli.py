@@ -45,11 +45,11 @@ def cli(args: list[str], lines: list[str] | str = "") -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def mistakes_of(state: MatchState) -> dict[str, Review]:
+def mistakes_of(tables: Tables, state: MatchState) -> dict[str, Review]:
     """Each position the game's decisions graded an inaccuracy or worse were made in, by its key
     (the last such decision of a position), worked out from the game's own review."""
     found = {}
-    for r in review(state):
+    for r in review(tables, state):
         if not r.right:
             found[personal_key(game_position(state.setup, r.move))] = r
     return found
@@ -72,14 +72,16 @@ def answer_lines(tables: Tables, r: Review, keep: tuple[int, ...], action: str) 
 def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(
     tables: Tables, farkle_home: Path
 ) -> None:
-    lines, state = greedy_script(SOLO_7, bank_at=100)
+    lines, state = greedy_script(tables, SOLO_7, bank_at=100)
     code, out, err = cli(["play", "--solo", "--seed", "7", "--plain"], lines)
     assert code == 0, err
-    expected = mistakes_of(state)
+    expected = mistakes_of(tables, state)
     assert len(expected) >= 3
     assert {key: wrong for key, (_, wrong) in cards(farkle_home).items()} == {
         key: sum(
-            1 for r in review(state) if not r.right and personal_key(game_position(SOLO_7, r.move)) == key
+            1
+            for r in review(tables, state)
+            if not r.right and personal_key(game_position(SOLO_7, r.move)) == key
         )
         for key in expected
     }
@@ -115,7 +117,9 @@ def test_a_game_with_a_blunder_comes_back_graded_as_the_game_graded_it(
     assert (
         cards(farkle_home)[first][1]
         == sum(
-            1 for m in review(state) if not m.right and personal_key(game_position(SOLO_7, m.move)) == first
+            1
+            for m in review(tables, state)
+            if not m.right and personal_key(game_position(SOLO_7, m.move)) == first
         )
         + 1
     )
@@ -163,7 +167,7 @@ def test_a_kind_asked_for_leaves_the_others_due(farkle_home: Path) -> None:
 
 
 def test_the_official_daily_games_mistakes_come_back_and_the_stats_stay(
-    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, farkle_home: Path
 ) -> None:
     monkeypatch.setattr(daily_cli, "clock", lambda: NOON)
     code, _, err = cli(["daily", "--plain"], SCRIPT)
@@ -171,7 +175,7 @@ def test_the_official_daily_games_mistakes_come_back_and_the_stats_stay(
     with Store.open(farkle_home, clock=lambda: NOON) as store:
         attempt = store.daily_attempt(date(2026, 11, 29), official=True)
         assert attempt is not None
-        expected = mistakes_of(load_state(attempt))
+        expected = mistakes_of(tables, load_state(attempt))
         stats = load_stats(store, date(2026, 11, 29))
         progress = load_progress(store)
     assert (stats.games_played, stats.best.score) == (1, 4550)  # type: ignore[union-attr]
@@ -184,7 +188,7 @@ def test_a_challenges_mistakes_come_back(tables: Tables, farkle_home: Path) -> N
     lines, state = challenge_script(tables, "MATH7B", greedy)
     code, _, err = cli(["challenge", "MATH7B", "--plain"], lines)
     assert code == 0, err
-    expected = mistakes_of(state)
+    expected = mistakes_of(tables, state)
     assert set(cards(farkle_home)) == set(expected) and expected
 
 
@@ -235,15 +239,15 @@ def test_a_mistake_under_a_rule_file_is_skipped_once_the_file_is_gone(
 
 
 def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
-    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, farkle_home: Path
 ) -> None:
     # A rated game draws its dice as they are rolled: here, the dice of seed 3.
     monkeypatch.setattr(game_dice, "drawn_source", lambda: seeded_source(Stream("match:3")))
     setup = new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, dice=Seeded("3"))
-    lines, state = greedy_script(setup, bank_at=600)
+    lines, state = greedy_script(tables, setup, bank_at=600)
     code, _, err = cli(["play", "--vs", "hard", "--target", "2000", "--plain"], lines)
     assert code == 0, err
-    expected = mistakes_of(state)
+    expected = mistakes_of(tables, state)
     assert set(cards(farkle_home)) == set(expected) and expected
     assert all(key.startswith("game:classic:") for key in expected)
     with Store.open(farkle_home) as store:
@@ -252,16 +256,18 @@ def test_a_rated_games_mistakes_come_back_and_it_stays_rated(
         assert load_progress(store).answers == 0  # a rated game's decisions are official
 
 
-def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, farkle_home: Path) -> None:
+def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(
+    tables: Tables, tmp_path: Path, farkle_home: Path
+) -> None:
     from farkle_trainer import load_rules
 
     table = tmp_path / "kitchen.toml"
     table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
     setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, dice=Seeded("7", chosen=True))
-    lines, state = greedy_script(setup, bank_at=100)
+    lines, state = greedy_script(tables, setup, bank_at=100)
     code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], lines)
     assert code == 0, err
-    expected = mistakes_of(state)
+    expected = mistakes_of(tables, state)
     assert set(cards(farkle_home)) == set(expected) and expected
     with Store.open(farkle_home) as store:
         assert store.games()[0].state["rules_file"] == str(table)  # type: ignore[index]
@@ -281,14 +287,14 @@ def test_a_game_on_a_rule_file_keeps_the_file_for_its_mistakes(tmp_path: Path, f
     "carried_on", [["play", "--resume", "--plain"], ["play", "--solo", "--plain", "--seed", "7"]]
 )
 def test_a_game_on_a_rule_file_carried_on_and_played_again_keeps_the_file(
-    tmp_path: Path, farkle_home: Path, carried_on: list[str]
+    tables: Tables, tmp_path: Path, farkle_home: Path, carried_on: list[str]
 ) -> None:
     from farkle_trainer import load_rules
 
     table = tmp_path / "kitchen.toml"
     table.write_text('name = "kitchen"\n[three_of_a_kind]\none = 300\n')
     setup = Setup((Player("You"),), load_rules(table), Form.TEN_TURNS, dice=Seeded("7", chosen=True))
-    lines, _ = greedy_script(setup, bank_at=100)
+    lines, _ = greedy_script(tables, setup, bank_at=100)
     code, _, err = cli(["play", "--solo", "--seed", "7", "--rules", str(table), "--plain"], [lines[0], "q"])
     assert code == 0, err
     # Carried on (by --resume, or by a yes when a game on the classic table is asked for), then
@@ -321,12 +327,14 @@ def test_a_drill_missed_is_one_card_due_today_drilled_by_both_commands(farkle_ho
         assert store.due_items("decide") == [] and store.due_items(MISTAKES) == []
 
 
-def test_a_game_says_how_many_of_its_decisions_became_personal_positions(farkle_home: Path) -> None:
+def test_a_game_says_how_many_of_its_decisions_became_personal_positions(
+    tables: Tables, farkle_home: Path
+) -> None:
     # Against Hard to 1,000 on seed 12, banking only at 1,000: two decisions are mistakes.
     you_and_hard = (Player("You"), Player("Hard", Level.HARD))
     setup = new_setup(you_and_hard, target=1000, dice=Seeded("12", chosen=True))
-    lines, state = greedy_script(setup, bank_at=1000)
-    positions = mistakes_of(state)
+    lines, state = greedy_script(tables, setup, bank_at=1000)
+    positions = mistakes_of(tables, state)
     assert len(positions) == 2
     code, out, _ = cli(["play", "--vs", "hard", "--target", "1000", "--seed", "12", "--plain"], [*lines, "n"])
     assert code == 0

@@ -9,6 +9,7 @@ from farkle_trainer import load_rules
 from farkle_trainer.cli import app
 from farkle_trainer.engine.decisions import Kind, Position
 from farkle_trainer.engine.kinds import TURN_KINDS
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.drills.drills import Plan
 from farkle_trainer.training.drills.session import (
@@ -38,12 +39,12 @@ def answer(store: Store, topic: str, count: int, right: int) -> None:
         )
 
 
-def test_a_newcomer_starts_with_bank_or_roll_and_keep() -> None:
+def test_a_newcomer_starts_with_bank_or_roll_and_keep(tables: Tables) -> None:
     with Store.open() as store:
         kinds, waiting = learner_kinds(store)
     assert kinds == (Kind.BANK_OR_ROLL, Kind.KEEP)
     assert set(waiting) == {Kind.OPENING, Kind.FINAL_ROUND}
-    plan = Plan(CLASSIC, drill_stream(7), 10, kinds, adaptive=True)
+    plan = Plan(tables, CLASSIC, drill_stream(7), 10, kinds, adaptive=True)
     assert {p.kind for p in plan} <= {Kind.BANK_OR_ROLL, Kind.KEEP}
 
 

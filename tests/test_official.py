@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 import farkle_trainer.training.record as record_module
 from farkle_trainer.cli import app
 from farkle_trainer.engine.seeded import Stream
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games import dice
@@ -77,8 +78,11 @@ def rich_text(renderable: object) -> str:
     return console.export_text()
 
 
+#: The scripts below are played as the module loads, before the run's tables are in place: in
+#: tables held in memory alone.
+SCRIPTED = Tables()
 #: A rated game against Hard that the person loses: banking only from 500 up, on seed 3's dice.
-LOSING, LOST = greedy_script(hard_setup(), bank_at=500)
+LOSING, LOST = greedy_script(SCRIPTED, hard_setup(), bank_at=500)
 
 
 def test_the_losing_game_is_lost() -> None:
@@ -116,8 +120,10 @@ def test_a_rated_game_given_up_by_an_edit_of_its_state_counts_as_resigned(sql: s
     assert (level["wins"], level["losses"], level["resigned"]) == (0, 1, 1)
 
 
-def test_a_training_game_marked_rated_is_listed_apart_and_not_counted(sql: sqlite3.Connection) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_a_training_game_marked_rated_is_listed_apart_and_not_counted(
+    tables: Tables, sql: sqlite3.Connection
+) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     run([*HARD_2000, "--seed", "3"], lines)
     run(HARD_2000, LOSING)
     sql.execute("UPDATE games SET rated = 1, outcome = 'win' WHERE id = 1")
@@ -130,7 +136,7 @@ def test_a_training_game_marked_rated_is_listed_apart_and_not_counted(sql: sqlit
     left_out = "Not counted: 1 game whose saved moves or dice do not bear out what the store says:"
     assert f"{left_out}\n  game 1: {reason}" in out
     with Store.open() as store:
-        games = official_game_stats(store)
+        games = official_game_stats(tables, store)
     assert left_out in rich_text(view.game_stats_rich(games)) and games.played == 1
 
 
@@ -154,7 +160,9 @@ def test_a_rated_game_whose_moves_do_not_replay_is_listed_and_not_counted(sql: s
 
 
 @pytest.mark.usefixtures("fifty_a_roll_days")
-def test_a_daily_result_without_its_game_is_listed_and_not_counted(sql: sqlite3.Connection) -> None:
+def test_a_daily_result_without_its_game_is_listed_and_not_counted(
+    tables: Tables, sql: sqlite3.Connection
+) -> None:
     today = datetime.now(UTC).date()
     with Store.open() as store:
         attempt = next_attempt(store, today, today)
@@ -178,18 +186,20 @@ def test_a_daily_result_without_its_game_is_listed_and_not_counted(sql: sqlite3.
     with Store.open() as store:
         from farkle_trainer.training.games.daily import official_stats
 
-        summary = official_stats(store, today)
+        summary = official_stats(tables, store, today)
     assert left_out in rich_text(view.stats_rich(summary)).replace("\n", " ").replace("  ", " ")
 
 
-def test_an_official_game_never_rolled_and_closed_still_counts_as_its_0(tmp_path: Path) -> None:
+def test_an_official_game_never_rolled_and_closed_still_counts_as_its_0(
+    tables: Tables, tmp_path: Path
+) -> None:
     from farkle_trainer.training.games.daily import close_expired, official_stats
 
     day = date(2026, 11, 27)
     with Store.open(tmp_path, clock=lambda: datetime(2026, 11, 27, 8, tzinfo=UTC)) as store:
         next_attempt(store, day, day)
-        assert close_expired(store, datetime(2026, 11, 30, tzinfo=UTC)) == 1
-        summary = official_stats(store, date(2026, 11, 30))
+        assert close_expired(tables, store, datetime(2026, 11, 30, tzinfo=UTC)) == 1
+        summary = official_stats(tables, store, date(2026, 11, 30))
     assert (summary.games_played, summary.unverifiable) == (1, ())
     assert summary.best is not None and summary.best.score == 0
 
@@ -232,9 +242,9 @@ def test_a_rated_game_resumes_on_the_rolls_it_kept(
     )
 
 
-def test_a_saved_rated_game_on_a_seed_still_opens_and_replays(farkle_home: Path) -> None:
+def test_a_saved_rated_game_on_a_seed_still_opens_and_replays(tables: Tables, farkle_home: Path) -> None:
     """Rated games were saved with a program-drawn seed before they drew their dice."""
-    lines, final = greedy_script(hard_setup())
+    lines, final = greedy_script(tables, hard_setup())
     with Store.open(farkle_home) as store:
         start = m.to_decision(m.new_match(hard_setup()), hard_setup().source())
         going_on = store.add_game(stored(start), kind="computer", level="hard", rated=True, rules="classic")
@@ -267,10 +277,10 @@ def test_h_on_the_last_turn_of_a_lost_rated_game_leaves_it_rated_and_lost() -> N
 
 
 def test_a_training_game_killed_between_its_end_and_its_answers_keeps_both(
-    monkeypatch: pytest.MonkeyPatch, farkle_home: Path
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, farkle_home: Path
 ) -> None:
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
-    lines, final = greedy_script(setup)
+    lines, final = greedy_script(tables, setup)
     decisions = len(final.decisions)
     assert decisions >= 2
     saves = 0
@@ -449,8 +459,8 @@ def test_a_rated_game_on_dice_no_fair_roll_gives_is_not_counted() -> None:
 # -- which games count, and where
 
 
-def test_rated_games_are_reported_per_rule_set_and_target() -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_rated_games_are_reported_per_rule_set_and_target(tables: Tables) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     run(HARD_2000, lines)  # a win to 2,000
     run(HARD_2000, ["resign", "y"])
     run(["play", "--vs", "hard", "--plain"], ["resign", "y"])  # to 10,000
@@ -488,10 +498,10 @@ def test_a_game_on_a_rule_file_is_training(tmp_path: Path) -> None:
     assert game["kind"] == "training"
 
 
-def test_a_game_an_earlier_version_rated_on_a_rule_file_is_training(tmp_path: Path) -> None:
+def test_a_game_an_earlier_version_rated_on_a_rule_file_is_training(tables: Tables, tmp_path: Path) -> None:
     mine = replace(hard_setup().rules, name="mine")
     setup = dealt(replace(hard_setup(), rules=mine))
-    _, final = greedy_script(replace(hard_setup(), rules=mine))
+    _, final = greedy_script(tables, replace(hard_setup(), rules=mine))
     start = m.to_decision(m.new_match(setup), hard_setup().source())
     with Store.open() as store:
         # As an earlier version kept them: rated, one won, one going on.

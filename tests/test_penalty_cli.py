@@ -198,7 +198,7 @@ def test_strategy_shows_how_the_thresholds_move_with_farkles_in_a_row(tables: Ta
 
 def test_game_drills_under_the_penalty_come_with_the_runs(tables: Tables, farkle_home: Path) -> None:
     rules = PENALTY.with_house_rules(target=2000)
-    drills = list(Plan(rules, drill_stream(3), 8, ("game",), None))  # type: ignore[arg-type]
+    drills = list(Plan(tables, rules, drill_stream(3), 8, ("game",), None))  # type: ignore[arg-type]
     assert any(p.runs.my_farkles or p.runs.opponent_farkles for p in drills)
     args = ["decide", "--kind", "game", "--target", "2000", "--penalty", "1000", "--count", "8"]
     code, out, err = run(*args, "--seed", "3", "--plain", stdin=best_answers(tables, drills))

@@ -45,8 +45,8 @@ def run(args: list[str], lines: list[str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
-    lines, final = greedy_script(hard_setup(target=2000))
+def test_a_whole_rated_game_against_hard(tables: Tables, farkle_home: Path) -> None:
+    lines, final = greedy_script(tables, hard_setup(target=2000))
     code, out = run(HARD_2000, lines)
     assert code == 0, out
     assert "Rated game: it counts in stats" in out
@@ -71,8 +71,8 @@ def test_a_whole_rated_game_against_hard(farkle_home: Path) -> None:
         assert load_progress(store).answers == 0  # a rated game is never progress
 
 
-def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_bad_answers_are_asked_again_and_the_coach_answers_h(tables: Tables, farkle_home: Path) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     answers = ["", "9", "r", "1 1", "h", lines[0], "maybe", "h", "u", lines[0], *lines[1:]]
     code, out = run([*HARD_1000, "--seed", "3"], answers)
     assert code == 0, out
@@ -90,8 +90,8 @@ def test_bad_answers_are_asked_again_and_the_coach_answers_h(farkle_home: Path) 
         assert load_progress(store).answers == 2
 
 
-def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup(target=2000))
+def test_the_coach_is_off_in_a_rated_game_and_h_leaves_it_rated(tables: Tables, farkle_home: Path) -> None:
+    lines, _ = greedy_script(tables, hard_setup(target=2000))
     # h on the last decision of a game, lost or not, cannot turn it into training.
     code, out = run(HARD_2000, ["h", *lines[:-1], "h", lines[-1]])
     assert code == 0, out
@@ -139,8 +139,8 @@ def test_asking_for_the_coach_with_a_rated_game_unfinished_says_how_to_get_one(f
         assert not coached.rated and coached.finished_at is None
 
 
-def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_q_saves_and_resume_carries_on_the_same_roll(tables: Tables, farkle_home: Path) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     code, out = run(HARD_1000, [lines[0], "q"])
     assert code == 0
     assert out.rstrip().endswith("Carry on with: farkle-train play --resume")
@@ -151,8 +151,8 @@ def test_q_saves_and_resume_carries_on_the_same_roll(farkle_home: Path) -> None:
     assert "Game over: You win. Scores: You 1,450, Hard 650." in out
 
 
-def test_resume_says_the_options_for_a_new_game_are_not_used() -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_resume_says_the_options_for_a_new_game_are_not_used(tables: Tables) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     run(HARD_1000, [lines[0], "q"])
     args = ["play", "--resume", "--plain", "--vs", "easy", "--target", "2000", "--rules", "fixed", "--fast"]
     code, out = run(args, lines[1:])
@@ -165,8 +165,10 @@ def test_resume_says_the_options_for_a_new_game_are_not_used() -> None:
     assert code == 2 and out.startswith("Error: there is no unfinished game"), out
 
 
-def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup(target=2000))
+def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(
+    tables: Tables, farkle_home: Path
+) -> None:
+    lines, _ = greedy_script(tables, hard_setup(target=2000))
     run(HARD_2000, [lines[0], "q"])
     code, out = run(HARD_2000, ["perhaps", "n", "q"])
     assert code == 0, out
@@ -179,7 +181,7 @@ def test_a_new_game_offers_the_unfinished_one_and_counts_a_rated_one_resigned(fa
         assert not new.finished
 
 
-def interrupted(tables: object, progress: object = None) -> None:
+def interrupted(*args: object) -> None:
     """A solve stopped by Ctrl-C."""
     raise KeyboardInterrupt
 
@@ -274,11 +276,11 @@ def test_u_with_nothing_set_aside_says_there_is_nothing_to_change() -> None:
 
 
 @pytest.mark.parametrize("bank_at", [0, 1000])
-def test_more_costly_decisions_than_shown_are_counted_and_told_apart(bank_at: int) -> None:
+def test_more_costly_decisions_than_shown_are_counted_and_told_apart(tables: Tables, bank_at: int) -> None:
     import re
 
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
-    lines, state = greedy_script(setup, bank_at=bank_at)
+    lines, state = greedy_script(tables, setup, bank_at=bank_at)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
     counted = re.search(r"\n  and (\d+) more:\n((?:    .*\n)+)", out)
@@ -343,9 +345,9 @@ def test_a_seed_out_of_range_is_refused_as_score_refuses_it(seed: str, shown: st
     assert first == score.splitlines()[0]
 
 
-def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path) -> None:
+def test_solo_ten_turns_is_training_and_records_its_decisions(tables: Tables, farkle_home: Path) -> None:
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5"))
-    lines, final = greedy_script(setup)
+    lines, final = greedy_script(tables, setup)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], lines)
     assert code == 0, out
     assert "Farkle solo: 10 turns for the highest score (classic table)." in out
@@ -355,11 +357,11 @@ def test_solo_ten_turns_is_training_and_records_its_decisions(farkle_home: Path)
         assert load_progress(store).answers == len(final.decisions)
 
 
-def test_pass_and_play_with_a_computer() -> None:
+def test_pass_and_play_with_a_computer(tables: Tables) -> None:
     setup = new_setup(
         (Player("Ana"), Player("Ben"), Player("Easy", Level.EASY)), target=1000, dice=Seeded("8")
     )
-    lines, final = greedy_script(setup)
+    lines, final = greedy_script(tables, setup)
     code, out = run(
         ["play", "--players", "Ana,Ben", "--vs", "easy", "--target", "1000", "--seed", "8", "--plain"], lines
     )
@@ -400,8 +402,8 @@ def read_until(proc: subprocess.Popen[bytes], marker: bytes, timeout: float = 60
     return seen
 
 
-def test_a_killed_game_resumes_on_the_same_roll(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_a_killed_game_resumes_on_the_same_roll(tables: Tables, farkle_home: Path) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     env = {**os.environ, "FARKLE_TRAIN_HOME": str(farkle_home)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "farkle_trainer", *HARD_1000, "--seed", "3"],
@@ -433,9 +435,9 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
     yield pipe, out
 
 
-def test_a_whole_game_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
+def test_a_whole_game_on_a_terminal(tables: Tables, screen: tuple[PipeInput, io.StringIO]) -> None:
     inp, out = screen
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(tables, hard_setup())
     inp.send_text("".join(line + "\r" for line in ["h", *lines, "n"]))
     result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])
     assert result.exit_code == 0, result.output
@@ -466,10 +468,10 @@ def test_ctrl_d_on_a_terminal_saves_the_game(
         assert game is not None and m.MatchState.from_dict(game.state or {}).kept == (1, 3, 3, 3)
 
 
-def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> None:
+def test_rated_games_go_to_stats_and_training_games_never(tables: Tables, farkle_home: Path) -> None:
     import json
 
-    lines, _ = greedy_script(hard_setup(target=2000))
+    lines, _ = greedy_script(tables, hard_setup(target=2000))
     run(HARD_2000, lines)  # a rated win
     run(HARD_2000, ["resign", "y"])  # a rated loss
     run(["play", "--solo", "--seed", "3", "--plain"], ["resign", "y"])  # training
@@ -503,10 +505,12 @@ def test_rated_games_go_to_stats_and_training_games_never(farkle_home: Path) -> 
 
 
 @pytest.mark.parametrize("width", [100, 60])
-def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+def test_rated_games_in_stats_fit_a_terminal(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
     import farkle_trainer.cli.records as records_cli
 
-    lines, _ = greedy_script(hard_setup(target=2000))
+    lines, _ = greedy_script(tables, hard_setup(target=2000))
     run(HARD_2000, lines)  # a rated win
     run(HARD_2000, ["resign", "y"])  # a rated loss
     out = io.StringIO()
@@ -535,7 +539,7 @@ def test_rated_games_in_stats_fit_a_terminal(monkeypatch: pytest.MonkeyPatch, wi
 
 
 def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
-    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Tables, farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from farkle_trainer.ui import terminal
 
@@ -552,7 +556,7 @@ def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
                     other.save_game(row.id, row.state or {}, version=row.version, rated=row.rated)
             return super()._read(prompt)
 
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(tables, hard_setup())
     out = io.StringIO()
     front = Elsewhere(io.StringIO("".join(f"{line}\n" for line in lines)), out, echo=True)
     monkeypatch.setattr(play_cli, "open_terminal", lambda plain: front)
@@ -571,7 +575,7 @@ def test_a_game_moved_on_in_another_terminal_is_never_saved_over(
 
 def test_ten_solo_turns_end_with_what_perfect_play_expects(tables: Tables) -> None:
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("5", chosen=True))
-    lines, final = greedy_script(setup, bank_at=300)
+    lines, final = greedy_script(tables, setup, bank_at=300)
     code, out = run(["play", "--solo", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
     turn = tables.turn(PRESETS["classic"], Objective.expected()).expected_turn_score
@@ -595,7 +599,7 @@ def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects(tables: Table
     from tests.test_gamesolver import solo_turns_by_iteration
 
     setup = new_setup((Player("You"),), form=Form.FEWEST_TURNS, target=1000, dice=Seeded("5", chosen=True))
-    lines, final = greedy_script(setup, bank_at=300)
+    lines, final = greedy_script(tables, setup, bank_at=300)
     code, out = run(["play", "--solo", "--target", "1000", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
     expected = tables.solo(PRESETS["classic"], 1000).expected_turns(0)
@@ -610,7 +614,7 @@ def test_solo_to_a_target_ends_with_the_turns_perfect_play_expects(tables: Table
 def test_ten_solo_turns_under_house_rules_say_what_each_turn_was_worth_from_its_start(tables: Tables) -> None:
     rules = PRESETS["classic"]
     setup = new_setup((Player("You"),), form=Form.TEN_TURNS, opening=500, dice=Seeded("5", chosen=True))
-    lines, final = greedy_script(setup, bank_at=500)
+    lines, final = greedy_script(tables, setup, bank_at=500)
     code, out = run(["play", "--solo", "--opening", "500", "--seed", "5", "--plain"], [*lines, "n"])
     assert code == 0, out
     # Each turn from six dice and nothing at stake: under the opening minimum until a bank opens.

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import farkle_trainer.cli.play as play_cli
 import farkle_trainer.cli.review as review_cli
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.analysis import analyse
@@ -45,10 +46,10 @@ def run(args: list[str], lines: tuple[str, ...] | list[str] = ()) -> tuple[int, 
 # -- play again
 
 
-def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> None:
+def test_play_again_rotates_the_seats_on_the_same_seed(tables: Tables, farkle_home: Path) -> None:
     chosen = hard_setup(Seeded("3", chosen=True))
-    first, _ = greedy_script(chosen)
-    second, final = greedy_script(chosen.rotated())
+    first, _ = greedy_script(tables, chosen)
+    second, final = greedy_script(tables, chosen.rotated())
     code, out = run([*HARD_1000, "--seed", "3"], [*first, "y", *second, "n"])
     assert code == 0, out
     assert "Play again? (the other player starts) (y/N) y\nFarkle to 1,000: Hard (computer) and You" in out
@@ -61,15 +62,15 @@ def test_play_again_rotates_the_seats_on_the_same_seed(farkle_home: Path) -> Non
 
 
 def test_a_game_on_a_chosen_seed_carried_on_is_played_again_on_that_seed(
-    farkle_home: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Tables, farkle_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import secrets
 
     # A seed the program would draw now: never the chosen one.
     monkeypatch.setattr(secrets, "token_hex", lambda n: "abcdef01")
     chosen = hard_setup(Seeded("3", chosen=True))
-    first, _ = greedy_script(chosen)
-    second, final = greedy_script(chosen.rotated())
+    first, _ = greedy_script(tables, chosen)
+    second, final = greedy_script(tables, chosen.rotated())
     run([*HARD_1000, "--seed", "3"], [first[0], "q"])
     code, out = run(["play", "--resume", "--plain"], [*first[1:], "y", second[0], "q"])
     assert code == 0, out
@@ -83,8 +84,10 @@ def test_a_game_on_a_chosen_seed_carried_on_is_played_again_on_that_seed(
 
 
 @pytest.mark.parametrize("answer", [["n"], ["q"], []])
-def test_no_q_or_end_of_input_at_play_again_ends_quietly(farkle_home: Path, answer: list[str]) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_no_q_or_end_of_input_at_play_again_ends_quietly(
+    tables: Tables, farkle_home: Path, answer: list[str]
+) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     code, out = run(HARD_1000, [*lines, *answer])
     assert code == 0, out
     assert out.rstrip().splitlines()[-1].startswith("Play again? (the other player starts) (y/N)")
@@ -104,26 +107,26 @@ def test_play_again_without_a_seed_draws_new_dice(farkle_home: Path) -> None:
 # -- games and review
 
 
-def played_game(farkle_home: Path) -> m.MatchState:
-    lines, final = greedy_script(hard_setup())
+def played_game(tables: Tables, farkle_home: Path) -> m.MatchState:
+    lines, final = greedy_script(tables, hard_setup())
     code, out = run(HARD_1000, lines)
     assert code == 0, out
     return final
 
 
-def rated_game(farkle_home: Path) -> m.MatchState:
-    lines, final = greedy_script(hard_setup(target=2000))
+def rated_game(tables: Tables, farkle_home: Path) -> m.MatchState:
+    lines, final = greedy_script(tables, hard_setup(target=2000))
     code, out = run(HARD_2000, lines)
     assert code == 0, out
     return final
 
 
-def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
+def test_games_lists_finished_and_unfinished_games(tables: Tables, farkle_home: Path) -> None:
     assert run(["games", "--plain"]) == (
         0,
         "No saved games yet: play one with farkle-train play or farkle-train daily.\n",
     )
-    rated_game(farkle_home)
+    rated_game(tables, farkle_home)
     run(["play", "--solo", "--seed", "5", "--plain"], ["q"])
     code, out = run(["games", "--plain"])
     assert code == 0, out
@@ -156,9 +159,9 @@ def test_games_lists_finished_and_unfinished_games(farkle_home: Path) -> None:
 
 @pytest.mark.parametrize("width", [100, 60])
 def test_games_on_a_terminal_fit_its_width(
-    farkle_home: Path, monkeypatch: pytest.MonkeyPatch, width: int
+    tables: Tables, farkle_home: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
-    rated_game(farkle_home)
+    rated_game(tables, farkle_home)
     out = io.StringIO()
     front = InteractiveFrontend(Console(file=out, width=width, color_system=None))
     monkeypatch.setattr(review_cli, "open_terminal", lambda plain: front)
@@ -177,8 +180,8 @@ def test_games_on_a_terminal_fit_its_width(
         assert "You win; You 2,150, Hard 1,650." in " ".join(line.strip() for line in shown)
 
 
-def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
-    final = played_game(farkle_home)
+def test_review_shows_the_analysis_again(tables: Tables, farkle_home: Path) -> None:
+    final = played_game(tables, farkle_home)
     code, out = run(["review", "1", "--plain"])
     assert code == 0, out
     assert out.splitlines()[0].endswith(": You and Hard (computer) (classic table); 4 turns played.")
@@ -188,7 +191,7 @@ def test_review_shows_the_analysis_again(farkle_home: Path) -> None:
     assert "Luck of the dice (against average, 0 on average): You +7.09 pp, Hard -35.28 pp." in out
     assert "  turn 4, Hard to roll:  61.95%\n  end of the game:      100.00%" in out
     data = json.loads(runner.invoke(app, ["review", "1", "--json"]).stdout)
-    a = analyse(final)
+    a = analyse(tables, final)
     assert data["winners"] == ["You"] and data["scores"] == {"You": 1450, "Hard": 650}
     assert data["analysis"]["unit"] == "win"
     (summary,) = data["analysis"]["summaries"]
@@ -246,9 +249,11 @@ def test_review_refuses(farkle_home: Path, args: list[str], message: str) -> Non
 # -- --save and review FILE.json
 
 
-def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path, tmp_path: Path) -> None:
+def test_save_writes_the_game_as_it_goes_and_review_replays_it(
+    tables: Tables, farkle_home: Path, tmp_path: Path
+) -> None:
     path = tmp_path / "game.json"
-    lines, final = greedy_script(hard_setup(target=2000))
+    lines, final = greedy_script(tables, hard_setup(target=2000))
     code, out = run([*HARD_2000, "--save", str(path)], [lines[0], "q"])
     assert code == 0, out
     partial = json.loads(path.read_text())
@@ -258,7 +263,7 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
     code, out = run(["play", "--resume", "--plain", "--save", str(path)], lines[1:])
     assert code == 0, out
     assert f"The game is in {path}: farkle-train review {path} shows it again." in out
-    saved = read_game_file(path)
+    saved = read_game_file(tables, path)
     assert saved.state.log == final.log and saved.state.scores == (2150, 1650) and saved.resigned is None
     code, from_file = run(["review", str(path), "--plain"])
     assert code == 0, from_file
@@ -275,9 +280,9 @@ def test_save_writes_the_game_as_it_goes_and_review_replays_it(farkle_home: Path
 
 
 def test_a_resumed_game_keeps_writing_the_file_it_was_started_with(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Tables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines, final = greedy_script(hard_setup())
+    lines, final = greedy_script(tables, hard_setup())
     monkeypatch.chdir(tmp_path)
     code, out = run([*HARD_1000, "--save", "g.json"], [lines[0], "q"])
     assert code == 0, out
@@ -288,24 +293,26 @@ def test_a_resumed_game_keeps_writing_the_file_it_was_started_with(
     assert code == 0, out
     path = tmp_path / "g.json"
     assert f"The game is in {path}: farkle-train review {path} shows it again." in out
-    saved = read_game_file(path)
+    saved = read_game_file(tables, path)
     assert saved.state.over and saved.state.log == final.log
     assert not (elsewhere / "g.json").exists()
 
 
-def test_a_resumed_game_offered_by_play_keeps_writing_its_file(tmp_path: Path) -> None:
+def test_a_resumed_game_offered_by_play_keeps_writing_its_file(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    lines, final = greedy_script(hard_setup())
+    lines, final = greedy_script(tables, hard_setup())
     run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
     code, out = run(HARD_1000, ["y", *lines[1:], "n"])
     assert code == 0, out
-    assert read_game_file(path).state.log == final.log
+    assert read_game_file(tables, path).state.log == final.log
 
 
 @pytest.mark.parametrize("other", ["notes", "game"])
-def test_a_resumed_game_whose_file_was_replaced_says_it_is_not_written(tmp_path: Path, other: str) -> None:
+def test_a_resumed_game_whose_file_was_replaced_says_it_is_not_written(
+    tables: Tables, tmp_path: Path, other: str
+) -> None:
     path = tmp_path / "g.json"
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(tables, hard_setup())
     run([*HARD_1000, "--save", str(path)], [lines[0], "q"])
     if other == "notes":
         path.write_text('{"mine": true}\n')
@@ -324,13 +331,13 @@ def test_a_resumed_game_whose_file_was_replaced_says_it_is_not_written(tmp_path:
     assert path.read_text() == before
 
 
-def test_a_game_played_again_is_saved_to_a_numbered_file(tmp_path: Path) -> None:
+def test_a_game_played_again_is_saved_to_a_numbered_file(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    first, _ = greedy_script(hard_setup())
+    first, _ = greedy_script(tables, hard_setup())
     code, out = run([*HARD_1000, "--save", str(path)], [*first, "y", "resign", "y", "n"])
     assert code == 0, out
-    assert read_game_file(path).state.over
-    second = read_game_file(tmp_path / "game-2.json")
+    assert read_game_file(tables, path).state.over
+    second = read_game_file(tables, tmp_path / "game-2.json")
     assert second.resigned == 1 and second.state.setup.players[0].name == "Hard"
     assert json.loads((tmp_path / "game-2.json").read_text())["winners"] == [0]
 
@@ -389,8 +396,8 @@ def test_save_never_replaces_another_game_file(farkle_home: Path, tmp_path: Path
         assert not game.finished  # refused before the unfinished game was closed
 
 
-def test_a_finished_game_file_is_never_replaced_by_a_new_game(tmp_path: Path) -> None:
-    path, data = finished_file(tmp_path)
+def test_a_finished_game_file_is_never_replaced_by_a_new_game(tables: Tables, tmp_path: Path) -> None:
+    path, data = finished_file(tables, tmp_path)
     code, out = run([*HARD_1000, "--save", str(path)], ["q"])
     assert code == 2 and out == (
         f"Error: {path} holds another game: choose another name, or add --force to replace it\n"
@@ -398,9 +405,9 @@ def test_a_finished_game_file_is_never_replaced_by_a_new_game(tmp_path: Path) ->
     assert json.loads(path.read_text()) == data
 
 
-def test_a_game_played_again_never_replaces_another_game_file(tmp_path: Path) -> None:
+def test_a_game_played_again_never_replaces_another_game_file(tables: Tables, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    finished_file(tmp_path)
+    finished_file(tables, tmp_path)
     other = tmp_path / "other.json"
     second = tmp_path / "other-2.json"
     second.write_text((tmp_path / "game.json").read_text())
@@ -433,9 +440,9 @@ def test_a_code_that_is_not_one_is_refused() -> None:
     assert code == 2 and out.startswith("Error: a class code has only letters and digits"), out
 
 
-def finished_file(tmp_path: Path, *options: str) -> tuple[Path, dict[str, Any]]:
+def finished_file(tables: Tables, tmp_path: Path, *options: str) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "game.json"
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(tables, hard_setup())
     code, out = run([*HARD_1000, *options, "--save", str(path)], lines)
     assert code == 0, out
     return path, json.loads(path.read_text())
@@ -520,10 +527,10 @@ def _set(data: dict[str, Any], change: str) -> None:
     ],
 )
 def test_review_refuses_a_file_whose_moves_or_result_do_not_hold(
-    tmp_path: Path, change: str, message: str
+    tables: Tables, tmp_path: Path, change: str, message: str
 ) -> None:
     # On a seed, so the dice themselves are checked too.
-    path, data = finished_file(tmp_path, "--seed", "3")
+    path, data = finished_file(tables, tmp_path, "--seed", "3")
     _set(data, change)
     path.write_text(json.dumps(data))
     code, out = run(["review", str(path), "--plain"])
@@ -558,9 +565,9 @@ def test_review_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
 # -- a class code
 
 
-def test_code_plays_the_class_game_on_the_code_dice(tmp_path: Path) -> None:
+def test_code_plays_the_class_game_on_the_code_dice(tables: Tables, tmp_path: Path) -> None:
     setup = hard_setup(ClassCode("MATH7B"))
-    lines, final = greedy_script(setup)
+    lines, final = greedy_script(tables, setup)
     path = tmp_path / "class.json"
     args = ["play", "--vs", "hard", "--code", "math-7b", "--target", "1000", "--plain", "--save", str(path)]
     code, out = run(args, lines)
@@ -570,7 +577,7 @@ def test_code_plays_the_class_game_on_the_code_dice(tmp_path: Path) -> None:
     first = " ".join(f"{'abcdef'[i]}:{source(1, i + 1)}" for i in range(6))
     assert f"You roll 6 dice: {first}" in out
     assert first != "a:6 b:3 c:3 d:1 e:6 f:3"  # not the dice of any seed given here
-    saved = read_game_file(path)
+    saved = read_game_file(tables, path)
     assert saved.state.setup.class_code == "MATH7B" and saved.state.log == final.log
 
 
@@ -586,9 +593,9 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
     yield pipe, out
 
 
-def test_play_again_and_review_on_a_terminal(screen: tuple[PipeInput, io.StringIO]) -> None:
+def test_play_again_and_review_on_a_terminal(tables: Tables, screen: tuple[PipeInput, io.StringIO]) -> None:
     inp, out = screen
-    lines, _ = greedy_script(hard_setup())
+    lines, _ = greedy_script(tables, hard_setup())
     # A yes/no question takes one key: the Enter after the last y answers "Play again?" (no).
     inp.send_text("".join(line + "\r" for line in [*lines, "y", "resign", "y"]))
     result = runner.invoke(app, ["play", "--vs", "hard", "--seed", "3", "--target", "1000"])

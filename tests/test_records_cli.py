@@ -14,10 +14,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
-from farkle_trainer.training.games.daily import next_attempt
-from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress, load_stats
+from farkle_trainer.training.games.daily import next_attempt, official_stats
+from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress
 from farkle_trainer.ui.views import records as view
 from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fixture used by name
 
@@ -167,12 +168,12 @@ def test_progress_export_errors(tmp_path: Path, farkle_home: Path) -> None:
 # -- stats
 
 
-def test_stats_empty() -> None:
+def test_stats_empty(tables: Tables) -> None:
     code, out, _ = run("stats", "--plain")
     assert code == 0
     assert out.strip() == "No official daily games yet. Play today's with: farkle-train daily"
     with Store.open() as store:
-        assert rich_text(view.stats_rich(load_stats(store))).strip() == out.strip()
+        assert rich_text(view.stats_rich(official_stats(tables, store))).strip() == out.strip()
     code, out, _ = run("stats", "--json")
     assert json.loads(out)["games_played"] == 0
 
@@ -201,17 +202,17 @@ def test_stats_plain_and_json(today: date) -> None:
     assert data["histogram"][-1] == {"from": 10_000, "to": None, "count": 1}
 
 
-def test_stats_rich(today: date) -> None:
+def test_stats_rich(tables: Tables, today: date) -> None:
     add_official(today - timedelta(days=1), 5200)
     with Store.open() as store:
-        text = rich_text(view.stats_rich(load_stats(store)))
+        text = rich_text(view.stats_rich(official_stats(tables, store)))
     assert "Streak: 1 day" in text and "not played yet (farkle-train daily)" in text
     assert "5,000-5,999" in text and "█" in text
     assert "Recent days" in text and "5,200" in text and "5,500" not in text
     assert "perfect play is expected to score" in text and "5,935.77" in text
 
 
-def test_averages_of_scores_read_as_points(today: date) -> None:
+def test_averages_of_scores_read_as_points(tables: Tables, today: date) -> None:
     # Scores are whole points: an average has a decimal only where it is not whole, one at most.
     for back, score in [(2, 4200), (1, 5150), (0, 5600)]:
         add_official(today - timedelta(days=back), score)
@@ -219,7 +220,7 @@ def test_averages_of_scores_read_as_points(today: date) -> None:
     expected = f"Average: {(4200 + 5150 + 5600) / 3:,.1f}"
     assert expected == "Average: 4,983.3" and expected in out
     with Store.open() as store:
-        assert expected in rich_text(view.stats_rich(load_stats(store)))
+        assert expected in rich_text(view.stats_rich(official_stats(tables, store)))
     assert json.loads(run("stats", "--json")[1])["average_score"] == pytest.approx(14950 / 3)
     games = GameStats(
         (LevelRecord("hard", 2, 1, 0, 1, 0, 4425.0, 4450), LevelRecord("easy", 2, 2, 0, 0, 0, 725.5, 800)),

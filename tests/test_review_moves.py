@@ -43,10 +43,10 @@ PLAY_LINE = re.compile(
 )
 
 
-def played(players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
+def played(tables: Tables, players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
     kw.setdefault("target", 2_000)
     s = new_setup(players, dice=Seeded(seed), **kw)  # type: ignore[arg-type]
-    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+    return play_out(tables, m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
 def table_plays(table: GameTable, x: m.Move, runs: Runs) -> dict[tuple[tuple[int, ...], str], float]:
@@ -69,9 +69,9 @@ def table_plays(table: GameTable, x: m.Move, runs: Runs) -> dict[tuple[tuple[int
 
 @pytest.mark.parametrize("seed", ["t0", "g1", "g3"])
 def test_every_play_of_every_roll_is_listed_best_first_with_its_value(tables: Tables, seed: str) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), seed)
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), seed)
     table = tables.game(state.setup.rules, 2_000, 0)
-    steps = a.analyse(state).steps
+    steps = a.analyse(tables, state).steps
     ties = 0
     for step, runs in zip(steps, m.move_runs(state), strict=True):
         x = step.move
@@ -115,10 +115,10 @@ def test_every_play_of_every_roll_is_listed_best_first_with_its_value(tables: Ta
         assert ties  # banking the win for sure: any set-aside that banks is as good as the best
 
 
-def test_every_number_of_a_move_says_whose_it_is() -> None:
+def test_every_number_of_a_move_says_whose_it_is(tables: Tables) -> None:
     # Three players: the game is valued in points, a last turn by the chance of passing the leader.
-    state = played((ANN, BOB, Player("Eve", Level.EASY)), "p3")
-    steps = a.analyse(state).steps
+    state = played(tables, (ANN, BOB, Player("Eve", Level.EASY)), "p3")
+    steps = a.analyse(tables, state).steps
     units = set()
     for step in steps:
         name = state.setup.players[step.move.seat].name
@@ -171,9 +171,9 @@ def test_review_json_has_every_play_and_the_luck_of_each_move(tables: Tables, fa
 
 
 @pytest.mark.parametrize("width", [20, 60, 100])
-def test_a_move_fits_the_terminal_every_play_whole(width: int) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), "g3")
-    steps = a.analyse(state).steps
+def test_a_move_fits_the_terminal_every_play_whole(tables: Tables, width: int) -> None:
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), "g3")
+    steps = a.analyse(tables, state).steps
     step = max(steps, key=lambda s: len(s.plays.candidates))
     assert len(step.plays.candidates) >= 10
     out = io.StringIO()
@@ -194,15 +194,15 @@ def screen(pipe: PipeInput, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[P
     yield pipe, out
 
 
-def mistaken_game() -> list[int]:
+def mistaken_game(tables: Tables) -> list[int]:
     """Game 1: against Hard to 1,000 on seed 12, banking only at 1,000, which is a mistake twice
     (moves 1 and 7 of 9); returns the moves that are mistakes, from 1."""
     you_and_hard = (Player("You"), Player("Hard", Level.HARD))
     setup = new_setup(you_and_hard, target=1000, dice=Seeded("12", chosen=True))
-    lines, state = greedy_script(setup, bank_at=1000)
+    lines, state = greedy_script(tables, setup, bank_at=1000)
     code, out = run([*HARD_1000, "--seed", "12"], lines)
     assert code == 0 and "Game over" in out, out
-    steps = a.steps(state)
+    steps = a.steps(tables, state)
     return [i + 1 for i in view.mistakes(state, steps)]
 
 
@@ -222,9 +222,9 @@ def walked(screen: tuple[PipeInput, io.StringIO], keys: str) -> list[int]:
 
 
 def test_keys_go_to_the_next_and_previous_mistake_and_to_a_move_by_its_number(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    assert mistaken_game() == [1, 7]
+    assert mistaken_game(tables) == [1, 7]
     # m from the start: the first mistake; m again: the next; m past the last leads nowhere (no
     # move is shown); M goes back, and before the first leads nowhere too; 4 and Enter: move 4;
     # p: move 3; a number that is no move's leads nowhere; Backspace takes a digit back; q leaves.
@@ -233,21 +233,23 @@ def test_keys_go_to_the_next_and_previous_mistake_and_to_a_move_by_its_number(
 
 
 def test_the_walk_can_start_at_a_move_or_the_last_mistake(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    mistaken_game()
+    mistaken_game(tables)
     assert walked(screen, "Mnnnn") == [7, 8, 9]  # n past the last move ends the walk
 
 
 def test_escape_takes_back_a_number_and_then_leaves(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    mistaken_game()
+    mistaken_game(tables)
     assert walked(screen, "5\x1b3\rq") == [3]
 
 
-def test_escape_with_no_number_typed_leaves(farkle_home: Path, screen: tuple[PipeInput, io.StringIO]) -> None:
-    mistaken_game()
+def test_escape_with_no_number_typed_leaves(
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+) -> None:
+    mistaken_game(tables)
     assert walked(screen, "\x1b") == []
 
 
@@ -296,8 +298,8 @@ def test_where_each_key_leads(at: int, key: object, marked: list[int], went: obj
     assert step(at, key, 9, marked, Words()) == went  # type: ignore[arg-type]
 
 
-def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to() -> None:
-    state = played((ANN, BOB, Player("Eve", Level.EASY)), "p3")
+def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to(tables: Tables) -> None:
+    state = played(tables, (ANN, BOB, Player("Eve", Level.EASY)), "p3")
     assert view.WalkWords.of(state).none_after(3) == "No mistake by Ann or Bob after move 3."
     intro = view.walk_intro(state)
     assert "m goes to the first mistake by Ann or Bob (an inaccuracy or worse)" in intro
@@ -307,7 +309,7 @@ def test_the_walk_says_its_keys_and_whose_mistakes_they_go_to() -> None:
         "Enter goes to that move, q leaves"
     )
     # Only a person's decisions are mistakes to go to: Eve's are a computer's.
-    steps = a.steps(state)
+    steps = a.steps(tables, state)
     marks = view.mistakes(state, steps)
     assert marks and all(steps[i].move.seat in (0, 1) for i in marks)
     assert any(s.review is not None and not s.review.right and s.move.seat == 2 for s in steps)
@@ -320,7 +322,7 @@ def test_the_summary_counts_every_players_decisions_by_grade(tables: Tables) -> 
     from farkle_trainer.engine.grading import GRADES, Unit, grade_for
     from farkle_trainer.ui.views import review as review_view
 
-    state = played((ANN, Player("Eve", Level.EASY)), "w1")
+    state = played(tables, (ANN, Player("Eve", Level.EASY)), "w1")
     table = tables.game(state.setup.rules, 2_000, 0)
     # Each decision graded here from the game table: what it gave up against the best play.
     counts = [{g: 0 for g in GRADES}, {g: 0 for g in GRADES}]
@@ -329,7 +331,7 @@ def test_the_summary_counts_every_players_decisions_by_grade(tables: Tables) -> 
             plays = table_plays(table, x, runs)
             counts[x.seat][grade_for(100 * (max(plays.values()) - plays[(x.keep, x.action)]), Unit.WIN)] += 1
     assert all(sum(c.values()) for c in counts) and sum(counts[1].values()) > counts[1][Grade.BEST]
-    an = a.analyse(state)
+    an = a.analyse(tables, state)
     plurals = {
         "best": "best",
         "fine": "fine",
@@ -353,9 +355,9 @@ def test_the_summary_counts_every_players_decisions_by_grade(tables: Tables) -> 
 
 
 def test_review_moves_on_a_terminal_shows_every_move_with_its_table(
-    farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
+    tables: Tables, farkle_home: Path, screen: tuple[PipeInput, io.StringIO]
 ) -> None:
-    mistaken_game()
+    mistaken_game(tables)
     _, out = screen
     result = runner.invoke(app, ["review", "1", "--moves"])
     assert result.exit_code == 0, result.output
@@ -363,6 +365,8 @@ def test_review_moves_on_a_terminal_shows_every_move_with_its_table(
     assert re.findall(r"^Move (\d+) of 9", shown, re.M) == [str(n) for n in range(1, 10)]
     you_and_hard = (Player("You"), Player("Hard", Level.HARD))
     setup = new_setup(you_and_hard, target=1000, dice=Seeded("12", chosen=True))
-    decisions = sum(1 for move in greedy_script(setup, bank_at=1000)[1].log if move.action != "farkle")
+    decisions = sum(
+        1 for move in greedy_script(tables, setup, bank_at=1000)[1].log if move.action != "farkle"
+    )
     assert 0 < decisions < 9
     assert shown.count("┃ keep") == shown.count("│ played") == decisions  # a Farkle has no plays

@@ -34,6 +34,7 @@ from typer.testing import CliRunner
 
 import farkle_trainer.training.classroom.entry as class_entry_module
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.rows import DailyAttempt
 from farkle_trainer.training.classroom.results import read_result
@@ -91,13 +92,13 @@ def test_a_saved_daily_game_opens_where_it_stopped(tmp_path: Path, name: str) ->
 
 
 @pytest.mark.parametrize("name", UNFINISHED)
-def test_a_saved_daily_game_carries_on_as_it_did(tmp_path: Path, name: str) -> None:
+def test_a_saved_daily_game_carries_on_as_it_did(tables: Tables, tmp_path: Path, name: str) -> None:
     record = saved_daily(name)
     out = io.StringIO()
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = store.get_daily(with_saved_game(store, record))
         front = PlainFrontend(io.StringIO(record["carry_on"]), out, echo=True)
-        outcome = daily.run_attempt(front, view, store, attempt, DAY)
+        outcome = daily.run_attempt(tables, front, view, store, attempt, DAY)
         done = store.get_daily(attempt.id)
     assert outcome.finished
     assert out.getvalue() == (SAVED / "daily" / f"{name}.txt").read_text()
@@ -105,29 +106,29 @@ def test_a_saved_daily_game_carries_on_as_it_did(tmp_path: Path, name: str) -> N
 
 
 @pytest.mark.parametrize("name", [n for n in UNFINISHED if saved_daily(n)["official"]])
-def test_an_unfinished_official_game_closes_as_it_did(tmp_path: Path, name: str) -> None:
+def test_an_unfinished_official_game_closes_as_it_did(tables: Tables, tmp_path: Path, name: str) -> None:
     record = saved_daily(name)
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt_id = with_saved_game(store, record)
-        assert daily.close_expired(store, datetime(2026, 12, 7, 9, 0, tzinfo=UTC)) == 1
+        assert daily.close_expired(tables, store, datetime(2026, 12, 7, 9, 0, tzinfo=UTC)) == 1
         done = store.get_daily(attempt_id)
     assert stored_result(done) == record["closed"]
 
 
-def test_a_finished_official_result_still_counts(tmp_path: Path) -> None:
+def test_a_finished_official_result_still_counts(tables: Tables, tmp_path: Path) -> None:
     record = saved_daily("finished")
     result = record["result"]
     with Store.open(tmp_path, clock=lambda: NOON) as store:
         attempt = store.get_daily(with_saved_game(store, record))
         store.finish_daily(attempt.id, **result, version=attempt.version)
-        stats = daily.official_stats(store, DAY)
+        stats = daily.official_stats(tables, store, DAY)
         state = daily.load_state(store.get_daily(attempt.id))
     assert stats.games_played == 1 and stats.damaged == 0
     assert stats.best is not None and stats.best.score == result["score"] == 4550
     assert state.over and state.banked == result["score"]
     assert daily.spaced_marks(state) == result["marks"]
     assert tenturns.turn_summaries(state) == result["turns"]
-    assert tenturns.perfect_play(daily_source(DAY)) == result["perfect_score"]
+    assert tenturns.perfect_play(tables, daily_source(DAY)) == result["perfect_score"]
 
 
 # -- class challenges
@@ -143,10 +144,10 @@ def classroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize("student", ["ana", "ben"])
-def test_a_saved_challenge_result_verifies(classroom: Path, student: str) -> None:
+def test_a_saved_challenge_result_verifies(tables: Tables, classroom: Path, student: str) -> None:
     result = read_result(classroom / "challenge-MATH7B" / f"{student}.json")
     assert result.activity == "challenge"
-    assert verify(result) is None
+    assert verify(tables, result) is None
 
 
 def test_the_class_report_reads_as_it_did(classroom: Path) -> None:

@@ -304,8 +304,8 @@ def test_over_seeded_games_the_figure_and_the_results_agree(tables: Tables) -> N
     figures, results = [], []
     for n in range(150):
         setup = new_setup(players, target=TARGET, dice=Seeded(f"e{n}"))
-        state = computers.play_computers(m.new_match(setup), setup.source())
-        eve = a.game_strengths(state)[0]
+        state = computers.play_computers(tables, m.new_match(setup), setup.source())
+        eve = a.game_strengths(tables, state)[0]
         figures.append(eve.expected_result)
         results.append(eve.result)
 
@@ -325,10 +325,10 @@ def test_over_seeded_games_the_figure_and_the_results_agree(tables: Tables) -> N
 # -- each game's figures
 
 
-def played(players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
+def played(tables: Tables, players: tuple[Player, ...], seed: str, **kw: object) -> m.MatchState:
     kw.setdefault("target", 2_000)
     s = new_setup(players, dice=Seeded(seed), **kw)  # type: ignore[arg-type]
-    return play_out(m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
+    return play_out(tables, m.new_match(s), s.source(), person(Stream(f"person-{seed}")))
 
 
 ANN, BOB = Player("Ann"), Player("Bob")
@@ -342,9 +342,9 @@ def _split(rules: Rules, keep: tuple[int, ...]) -> int:
 
 @pytest.mark.parametrize("seed", ["g1", "g2", "g3"])
 def test_two_player_figures_add_up(tables: Tables, seed: str) -> None:
-    state = played((ANN, Player("Hal", Level.HARD)), seed)
+    state = played(tables, (ANN, Player("Hal", Level.HARD)), seed)
     table = tables.game(state.setup.rules, 2_000, 0)
-    an = a.analyse(state)
+    an = a.analyse(tables, state)
     ann, hal = an.strengths
     assert ann.unit == Unit.WIN and ann.start_chance == pytest.approx(table.first_player_chance, abs=1e-15)
     assert hal.start_chance == pytest.approx(1 - table.first_player_chance, abs=1e-15)
@@ -365,15 +365,15 @@ def test_two_player_figures_add_up(tables: Tables, seed: str) -> None:
 
 
 def test_solo_figures_are_perfect_play_less_what_the_decisions_gave_up(tables: Tables) -> None:
-    ten = played((ANN,), "ten", form=Form.TEN_TURNS)
-    (s,) = a.analyse(ten).strengths
+    ten = played(tables, (ANN,), "ten", form=Form.TEN_TURNS)
+    (s,) = a.analyse(tables, ten).strengths
     perfect = 10 * tables.turn(ten.rules, Objective.expected()).roll_value(0, 6)
     assert (s.unit, s.perfect) == (Unit.POINTS, pytest.approx(perfect, abs=1e-9))
     assert s.expected_result == pytest.approx(perfect - s.given_up, abs=1e-9)
     assert s.luck_adjusted == pytest.approx(s.expected_result, abs=1e-7)  # the score less its luck
     assert s.result == ten.scores[0]
-    fewest = played((ANN,), "t1", form=Form.FEWEST_TURNS, opening=500)
-    (s,) = a.analyse(fewest).strengths
+    fewest = played(tables, (ANN,), "t1", form=Form.FEWEST_TURNS, opening=500)
+    (s,) = a.analyse(tables, fewest).strengths
     turns = tables.solo(fewest.rules, 2_000, 500).expected_turns(0)
     assert (s.unit, s.perfect) == (Unit.TURNS, turns)
     assert s.expected_result == pytest.approx(turns + s.given_up, abs=1e-12)
@@ -388,8 +388,8 @@ def test_with_three_players_the_figure_counts_points_before_the_final_round(
     """Perfect play's points of each turn before the final round from where it started, less
     what the decisions of those turns gave up in points, worked out here from the turn solver."""
     players = (ANN, Player("Med", Level.MEDIUM), Player("Eve", Level.EASY))
-    state = played(players, seed, opening=350, penalty=500)
-    an = a.analyse(state)
+    state = played(tables, players, seed, opening=350, penalty=500)
+    an = a.analyse(tables, state)
     assert any(x.last_turn for x in state.log)
     for s in an.strengths:
         perfect = given_up = 0.0
@@ -421,12 +421,12 @@ def test_with_three_players_the_figure_counts_points_before_the_final_round(
         assert s.luck_adjusted == pytest.approx(state.scores[s.seat] - s.luck, abs=1e-9)
 
 
-def test_a_game_not_played_to_its_end_has_no_figure() -> None:
+def test_a_game_not_played_to_its_end_has_no_figure(tables: Tables) -> None:
     s = new_setup((ANN, Player("Hal", Level.HARD)), target=1_000, dice=Seeded("r"))
     state = m.roll(m.new_match(s), s.source())
     best = max(score_table(s.rules).selections(counts_of(state.roll)), key=lambda sp: sp.points)
     state = m.bank(m.set_aside(state, best.dice))
-    an = a.analyse(state, resigned=0)
+    an = a.analyse(tables, state, resigned=0)
     assert an.strengths == ()
     assert not any("against perfect play" in line for line in view.analysis_lines(state, an))
 
@@ -435,12 +435,12 @@ def test_the_figure_is_said_after_the_game_and_carried_by_review_json(
     tables: Tables, farkle_home: Path
 ) -> None:
     lines, final = greedy_script(
-        new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
+        tables, new_setup((Player("You"), Player("Hard", Level.HARD)), target=1000, dice=Seeded("3"))
     )
     done = runner.invoke(app, HARD_1000, input="".join(f"{line}\n" for line in lines))
     assert done.exit_code == 0, done.output
     start = tables.game(SMALL, TARGET, 0).first_player_chance
-    lost = sum(r.lost for r in a.analyse(final).reviews)
+    lost = sum(r.lost for r in a.analyse(tables, final).reviews)
     line = (
         f"Your play this game: {100 * (start - lost / 100):.2f}% against perfect play (perfect play from "
         f"your seat: {100 * start:.2f}%, less {lost:.2f} pp your decisions gave up)."

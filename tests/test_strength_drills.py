@@ -157,7 +157,7 @@ def test_a_sessions_figure_is_perfect_play_less_its_decisions_times_the_average_
     decisions = [decision_for(tables, p) for p in positions]
     plays = [((1, 5), "bank"), ((5,), "bank"), ((1,), "roll")]
     gradings = [grade(d, keep, action) for d, (keep, action) in zip(decisions, plays, strict=True)]
-    summary = summarize(gradings)
+    summary = summarize(tables, gradings)
     points, turns = summary.strengths
     sol = tables.turn(CLASSIC, Objective.expected())
     lost = (gradings[0].lost + gradings[1].lost) / 2
@@ -188,4 +188,4 @@ def test_a_sessions_figure_is_perfect_play_less_its_decisions_times_the_average_
     other = grade(
         decision_for(tables, Position(PRESETS["fixed"], Kind.KEEP, 0, (1, 5, 2, 2, 3, 6))), (1, 5), "bank"
     )
-    assert all(x.unit != Unit.POINTS for x in summarize([gradings[0], other]).strengths)
+    assert all(x.unit != Unit.POINTS for x in summarize(tables, [gradings[0], other]).strengths)

@@ -162,7 +162,7 @@ def hard_setup(target: int) -> Setup:
 
 @pytest.mark.usefixtures("fifty_a_roll_days")
 def test_stats_average_rated_games_and_official_daily_games(tables: Tables, farkle_home: Path) -> None:
-    games = [greedy_script(hard_setup(2_000), bank_at=bank) for bank in (300, 500)]
+    games = [greedy_script(tables, hard_setup(2_000), bank_at=bank) for bank in (300, 500)]
     for lines_in, _ in games:
         run(HARD_2000, lines_in)
     day = date(2026, 11, 2)
@@ -190,27 +190,29 @@ def test_stats_average_rated_games_and_official_daily_games(tables: Tables, fark
     assert f"ten turns, classic: 1 game; {ten['mean']:,.2f} points a game" in text
 
 
-def played(setup: Setup, *args: str) -> m.MatchState:
+def played(tables: Tables, setup: Setup, *args: str) -> m.MatchState:
     """``play`` with ``args``, answered by :func:`greedy_script` on ``setup``'s dice (no to a game
     more); the game it gives."""
-    answers, game = greedy_script(setup)
+    answers, game = greedy_script(tables, setup)
     run(["play", *args, "--plain"], [*answers, "n"])
     return game
 
 
 def test_progress_averages_the_owners_training_games_only(tables: Tables, farkle_home: Path) -> None:
     solo = played(
+        tables,
         new_setup((Player("You"),), form=Form.TEN_TURNS, dice=Seeded("11", chosen=True)),
         "--solo",
         "--seed",
         "11",
     )
-    hard = played(hard_setup(1_000), "--vs", "hard", "--target", "1000")
+    hard = played(tables, hard_setup(1_000), "--vs", "hard", "--target", "1000")
     # Pass and play and three players do not count.
     pair = new_setup((Player("Ann"), Player("Bob")), target=1_000, dice=Seeded("5", chosen=True))
-    played(pair, "--players", "Ann,Bob", "--target", "1000", "--seed", "5")
+    played(tables, pair, "--players", "Ann,Bob", "--target", "1000", "--seed", "5")
     players = (Player("You"), Player("Easy", Level.EASY), Player("Hard", Level.HARD))
     played(
+        tables,
         new_setup(players, target=1_000, dice=Seeded("6", chosen=True)),
         "--vs",
         "easy,hard",
@@ -226,7 +228,7 @@ def test_progress_averages_the_owners_training_games_only(tables: Tables, farkle
         target=1_000,
         dice=Seeded("7", chosen=True),
     )
-    fixed_game = played(fixed, "--vs", "hard", "--rules", "fixed", "--target", "1000", "--seed", "7")
+    fixed_game = played(tables, fixed, "--vs", "hard", "--rules", "fixed", "--target", "1000", "--seed", "7")
     data = json.loads(run(["progress", "--json"]))
     kinds = [(x["what"], x["rules"], x["target"], x["games"]) for x in data["strength"]]
     assert kinds == [

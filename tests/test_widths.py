@@ -26,8 +26,9 @@ from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.training.classroom.report import class_report
 from farkle_trainer.training.drills.drills import summarize
+from farkle_trainer.training.games.daily import official_stats
 from farkle_trainer.training.lessons import all_lessons
-from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress, load_stats
+from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress
 from farkle_trainer.ui.views import classroom, drills, engine, records
 from farkle_trainer.ui.views import lessons as lesson_views
 from farkle_trainer.ui.views.fit import fit, wrap
@@ -79,7 +80,7 @@ def test_engine_views_fit_every_width(tables: Tables, width: int) -> None:
 def test_drill_grading_and_summary_fit_every_width(tables: Tables, width: int) -> None:
     g = grading(tables)
     check(drills.grading_text(g), lambda: drills.grading_rich(g), width)
-    s = summarize([g])
+    s = summarize(tables, [g])
     check(
         drills.summary_text(s, planned=5, stopped=True),
         lambda: drills.summary_rich(s, planned=5, stopped=True),
@@ -95,12 +96,12 @@ def test_a_drill_situation_never_wraps_inside_the_roll() -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_progress_and_stats_fit_every_width(width: int) -> None:
+def test_progress_and_stats_fit_every_width(tables: Tables, width: int) -> None:
     add_training()
     add_official(date.today() - timedelta(days=1), 5200)
     with Store.open() as store:
         progress = load_progress(store)
-        stats = load_stats(store)
+        stats = official_stats(tables, store)
     check(records.progress_text(progress), lambda: records.progress_rich(progress), width)
     check(records.stats_text(stats), lambda: records.stats_rich(stats), width)
     rated = GameStats(
@@ -119,8 +120,8 @@ def test_progress_and_stats_fit_every_width(width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_class_report_and_lesson_list_fit_every_width(width: int, folder: Path) -> None:  # noqa: F811
-    report = class_report([folder])
+def test_class_report_and_lesson_list_fit_every_width(tables: Tables, width: int, folder: Path) -> None:  # noqa: F811
+    report = class_report(tables, [folder])
     check(classroom.report_text(report), lambda: classroom.report_rich(report), width)
     lessons = all_lessons()
     status = dict.fromkeys((x.number for x in lessons), "new")
@@ -132,16 +133,16 @@ def test_class_report_and_lesson_list_fit_every_width(width: int, folder: Path) 
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_lessons_on_a_terminal_never_cut_a_number(width: int) -> None:
+def test_lessons_on_a_terminal_never_cut_a_number(tables: Tables, width: int) -> None:
     from farkle_trainer.training.lessons import find_lesson
 
     for lesson in all_lessons():
-        markdown = lesson.render(CLASSIC)
+        markdown = lesson.render(tables, CLASSIC)
         out = rendered(lesson_views.lesson_rich(markdown), width)
         assert "…" not in out and "**" not in out
         missing = numbers(lesson_views.lesson_text(markdown)) - numbers(out)
         assert not missing, (lesson.number, width, missing)
-    table = rendered(lesson_views.lesson_rich(find_lesson("4").render(CLASSIC)), width)
+    table = rendered(lesson_views.lesson_rich(find_lesson("4").render(tables, CLASSIC)), width)
     assert ("──" in table) == (width > 20)
 
 

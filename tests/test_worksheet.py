@@ -71,8 +71,8 @@ def test_the_score_key_is_graded_right_by_the_quiz(code: str, rules: object) -> 
 
 @pytest.mark.parametrize("code", ["MATH7B", "ROOM12"])
 def test_the_decide_key_is_the_solvers_best_play(tables: Tables, code: str) -> None:
-    w = decide_sheet(code, CLASSIC, count=12)
-    assert list(w.items) == list(class_drills(code, CLASSIC, count=12, kinds=TURN_KINDS, level=None))
+    w = decide_sheet(tables, code, CLASSIC, count=12)
+    assert list(w.items) == list(class_drills(tables, code, CLASSIC, count=12, kinds=TURN_KINDS, level=None))
     for p, entry in zip(w.items, w.entries, strict=True):
         assert isinstance(p, Position)
         keep, action = read_play(p, entry.answer)
@@ -80,11 +80,11 @@ def test_the_decide_key_is_the_solvers_best_play(tables: Tables, code: str) -> N
         assert g.grade == "best" and g.lost == 0, (p, entry.answer)
 
 
-def test_options_choose_the_questions_and_name_the_command() -> None:
+def test_options_choose_the_questions_and_name_the_command(tables: Tables) -> None:
     w = score_sheet("math7b", FIXED, count=4, topics=("combos",), level="hard")
     assert w.command == "farkle-train score --code MATH7B --count 4 --topic combos --level hard --rules fixed"
     assert all(q.topic == "combos" and q.level == "hard" for q in w.items)  # type: ignore[union-attr]
-    d = decide_sheet("math7b", CLASSIC, count=3, kinds=("keep",), level="easy")
+    d = decide_sheet(tables, "math7b", CLASSIC, count=3, kinds=("keep",), level="easy")
     assert d.command == "farkle-train decide --code MATH7B --count 3 --kind keep --level easy"
     assert all(p.kind == "keep" for p in d.items)  # type: ignore[union-attr]
 
@@ -103,8 +103,8 @@ def test_markdown_with_the_key_after_a_page_break() -> None:
     assert answer_key(w) == after.lstrip("\n")
 
 
-def test_plain_text_breaks_the_page_with_a_form_feed() -> None:
-    w = decide_sheet("MATH7B", CLASSIC, count=2)
+def test_plain_text_breaks_the_page_with_a_form_feed(tables: Tables) -> None:
+    w = decide_sheet(tables, "MATH7B", CLASSIC, count=2)
     text = sheet(w, "text")
     before, after = text.split(TEXT_PAGE_BREAK)
     assert before.startswith("Farkle worksheet MATH7B: 2 bank-or-roll decisions on classic rules.\n")
@@ -158,7 +158,7 @@ def test_the_sheet_matches_what_score_asks() -> None:
         assert q.text in result.stdout or "set aside the most points" in q.text  # type: ignore[union-attr]
 
 
-def test_the_key_in_a_file_of_its_own(tmp_path: Path) -> None:
+def test_the_key_in_a_file_of_its_own(tables: Tables, tmp_path: Path) -> None:
     key = tmp_path / "key.txt"
     args = [
         "worksheet",
@@ -177,7 +177,7 @@ def test_the_key_in_a_file_of_its_own(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert TEXT_PAGE_BREAK not in result.stdout and "Answer key" not in result.stdout
     assert result.stderr == f"Answer key written to {key}.\n"
-    w = decide_sheet("MATH7B", CLASSIC, count=4)
+    w = decide_sheet(tables, "MATH7B", CLASSIC, count=4)
     assert key.read_text() == answer_key(w, "text")
 
 
@@ -203,8 +203,8 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
     assert result.stderr.count("\n") == 1
 
 
-def test_markdown_keeps_each_line_of_a_decision() -> None:
-    w = decide_sheet("MATH7B", CLASSIC, count=3)
+def test_markdown_keeps_each_line_of_a_decision(tables: Tables) -> None:
+    w = decide_sheet(tables, "MATH7B", CLASSIC, count=3)
     text = sheet(w, key=False)
     first = w.entries[0]
     assert len(first.lines) > 1
@@ -214,11 +214,11 @@ def test_markdown_keeps_each_line_of_a_decision() -> None:
 
 @pytest.mark.parametrize("fmt", ["markdown", "text"])
 @pytest.mark.parametrize("kind", ["score", "decide"])
-def test_each_answer_space_is_on_a_line_of_its_own(fmt: str, kind: str) -> None:
+def test_each_answer_space_is_on_a_line_of_its_own(tables: Tables, fmt: str, kind: str) -> None:
     w = (
         score_sheet("MATH7B", CLASSIC, count=12)
         if kind == "score"
-        else decide_sheet("MATH7B", CLASSIC, count=12)
+        else decide_sheet(tables, "MATH7B", CLASSIC, count=12)
     )
     assert any(len(e.lines) == 1 for e in w.entries)  # a one-line question is among them
     lines = sheet(w, fmt, key=False).splitlines()  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ from prompt_toolkit.input import PipeInput
 from typer.testing import CliRunner
 
 from farkle_trainer.cli import app
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.frontend import EndOfInput
 from farkle_trainer.training.quizzes.quiz import answer_with
 from farkle_trainer.ui.terminal import PlainFrontend
@@ -96,8 +97,8 @@ def test_q_leaves_the_start_question_after_a_lesson(pipe: PipeInput, monkeypatch
     assert "Scoring quiz" not in result.output + out.getvalue()
 
 
-def test_enter_at_play_again_is_no_and_at_carry_on_is_yes(farkle_home: Path) -> None:
-    lines, _ = greedy_script(hard_setup())
+def test_enter_at_play_again_is_no_and_at_carry_on_is_yes(tables: Tables, farkle_home: Path) -> None:
+    lines, _ = greedy_script(tables, hard_setup())
     args = "".join(f"{line}\n" for line in lines)
     result = runner.invoke(app, HARD_1000, input=args + "\n")
     assert result.exit_code == 0, result.output

@@ -132,6 +132,3 @@ def _main(
     ] = False,
 ) -> None:
     """Learn Farkle scoring and bank-or-roll strategy against an exact solver."""
-    from farkle_trainer.store.tables import keep_tables_on_disk
-
-    keep_tables_on_disk()

@@ -81,9 +81,11 @@ def challenge(
 
     Example: farkle-train challenge MATH7B --save-result ana.json
     """
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES, play_challenge, start_challenge
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
+    from farkle_trainer.training.games.tenturns import account
     from farkle_trainer.training.record import AnswerRecord
     from farkle_trainer.training.session import Session
     from farkle_trainer.ui.terminal import open_terminal
@@ -100,6 +102,7 @@ def challenge(
     front = open_terminal(plain)
     if note := unused_rules_note(rules, "a challenge is"):
         front.say(note)
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, front) as store:
         front.say(view.challenge_intro(entry.code))
         recorder = entry.begin(front, rules=CHALLENGE_RULES, settings={}, planned=TURNS)
@@ -109,14 +112,17 @@ def challenge(
             session.record(AnswerRecord.of_game(review, code=entry.code).with_mistake(mistake), score=banked)
 
         row = start_challenge(store, entry.code, session=session.id)
-        outcome = play_challenge(front, game_view, store, row, decided=decided)
+        outcome = play_challenge(tables, front, game_view, store, row, decided=decided)
         if outcome.finished:
             session.finish()
-            front.say(view.challenge_summary(entry.code, outcome.state, outcome.reviews))
+            split = account(tables, outcome.state, outcome.reviews)
+            front.say(view.challenge_summary(entry.code, outcome.state, split, outcome.reviews))
             from farkle_trainer.training.mistakes import game_mistake, kept_of
             from farkle_trainer.ui.views.drills import personal_line
 
-            kept = kept_of(store, [(r, game_mistake(outcome.state.setup, r)) for r in outcome.reviews])
+            kept = kept_of(
+                store, [(r, game_mistake(tables, outcome.state.setup, r)) for r in outcome.reviews]
+            )
             if kept.mistakes:
                 front.say(personal_line(kept.mistakes, kept.positions))
         else:
@@ -231,15 +237,17 @@ def worksheet(
             normalized, table, count=count, topics=topics, level=quiz_level, rules_option=rules
         )
     else:
-        from farkle_trainer.engine.tables import shared
+        from farkle_trainer.cli.storage import solved_tables
         from farkle_trainer.training.drills.session import parse_level as parse_drill_level
         from farkle_trainer.training.solving import for_kinds
         from farkle_trainer.ui.progress import solving
 
         kinds = _drill_kinds(topic)
+        tables = solved_tables()
         # Game and solo questions are graded by their game's table: said at once if it must be solved.
-        with solving(None, shared(), for_kinds(table, kinds or ())):
+        with solving(None, tables, for_kinds(tables, table, kinds or ())):
             made = sheets.decide_sheet(
+                tables,
                 normalized,
                 table,
                 count=count,
@@ -297,7 +305,7 @@ def class_report(
 
     Example: farkle-train class report results/ --csv math7b.csv
     """
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.store.files import write_whole
     from farkle_trainer.training.classroom.codes import ClassCodeError, normalize_code
     from farkle_trainer.training.classroom.report import class_report as make_report
@@ -315,8 +323,9 @@ def class_report(
         if path is not None:
             may_replace(path, option, out, force=force)
     # Game and solo decisions are checked against their game's table: said as a solve starts.
-    with solving(out, shared(), quiet=json):
-        report = make_report(results, wanted)
+    tables = solved_tables()
+    with solving(out, tables, quiet=json):
+        report = make_report(tables, results, wanted)
     if not report.counted and not report.unchecked:
         why = "; ".join(view.problem_line(p) for p in report.problems) or "no result files given"
         fail(f"no result to report: {why}")

@@ -62,6 +62,7 @@ def daily(
     and farkle-train review DATE shows one again.
     Example: farkle-train daily
     """
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.games import daily as game_day
     from farkle_trainer.ui.views import daily as view
 
@@ -76,8 +77,9 @@ def daily(
     if restart and (status or (not replay and date is None)):
         fail("--restart starts a practice play again: give it with --replay or --date")
     day = today if date is None else game_day.parse_day(date)
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, out, clock=clock) as store:
-        game_day.close_expired(store, moment)
+        game_day.close_expired(tables, store, moment)
         if status:
             summary = game_day.daily_status(store, moment)
             if json:
@@ -102,13 +104,13 @@ def daily(
             earlier = game_day.unfinished_official(store, today)
             if earlier is not None:
                 notes.append(view.unfinished_line(earlier))
-        if restart and (closed := game_day.restart_practice(store, day, today, moment)) is not None:
+        if restart and (closed := game_day.restart_practice(tables, store, day, today, moment)) is not None:
             state = game_day.saved_game(closed)
             if state is not None:
                 notes.append(view.restarted_line(state))
         attempt = game_day.next_attempt(store, day, today)
         outcome = game_day.run_attempt(
-            open_terminal(plain), view, store, attempt, today, notes=notes, moment=moment
+            tables, open_terminal(plain), view, store, attempt, today, notes=notes, moment=moment
         )
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

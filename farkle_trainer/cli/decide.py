@@ -109,7 +109,7 @@ def decide(
             unused={"--level": level, "--target": target, "--penalty": penalty},
         )
         return
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.drills.session import check_count, parse_kinds, parse_level, prepare
     from farkle_trainer.training.solving import for_kinds
     from farkle_trainer.ui.aside import open_terminal_aside, print_data
@@ -122,10 +122,11 @@ def decide(
     check_count(count, seed)
     entry = options.class_entry("decide", seed=seed)
     front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
+    tables = solved_tables(options.data_dir)
     # What the drills are graded by, solved first: said at once on standard error, before the
     # solver (or anything else a session needs) loads, if it takes a while.
-    with solving(front, shared(), for_kinds(table, kinds), quiet=json) as progress:
-        prepare(table, kinds, progress)
+    with solving(front, tables, for_kinds(tables, table, kinds), quiet=json) as progress:
+        prepare(tables, table, kinds, progress)
 
     from farkle_trainer.training.classroom.codes import class_drills
     from farkle_trainer.training.drills.drills import summarize
@@ -152,12 +153,14 @@ def decide(
         settings = session_settings(table, kinds, chosen_level, count)
         if entry is None:
             session_seed = new_seed() if seed is None else seed
-            plan = make_plan(store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive)
+            plan = make_plan(
+                tables, store, table, kinds, chosen_level, count, seed=session_seed, adaptive=adaptive
+            )
         else:
             session_seed = None
             from farkle_trainer.ui.views.classroom import decide_intro
 
-            plan = class_drills(entry.code, table, count=count, kinds=kinds, level=chosen_level)
+            plan = class_drills(tables, entry.code, table, count=count, kinds=kinds, level=chosen_level)
             front.say(decide_intro(entry.code, count, table.name))
         session = start_session(
             store, KIND, table, count, entry, front, seed=session_seed, settings=settings, adaptive=adaptive
@@ -165,10 +168,10 @@ def decide(
         from farkle_trainer.training.mistakes import rules_file
 
         rounds = play_drills(
-            front, view, plan, session, strategy=strategy, rules_file=rules_file(options.rules)
+            tables, front, view, plan, session, strategy=strategy, rules_file=rules_file(options.rules)
         )
         session.finish()
-    summary = summarize(rounds.results)
+    summary = summarize(tables, rounds.results)
     stopped = len(rounds.results) < count
     front.show(
         view.summary_text(summary, planned=count, stopped=stopped),
@@ -213,7 +216,7 @@ def _drill_mistakes(
     unused: dict[str, str | None],
 ) -> None:
     """``decide --mistakes``: the due personal positions, each graded as its drill is."""
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.drills.drills import summarize
     from farkle_trainer.training.drills.session import Sessions, check_count, parse_kinds, play_mistakes
     from farkle_trainer.training.mistakes import MISTAKES, due_mistakes
@@ -227,6 +230,7 @@ def _drill_mistakes(
     kinds = None if not kind else parse_kinds(kind)
     check_count(count, None)
     front = open_terminal_aside(options.plain) if json else open_terminal(options.plain)
+    tables = solved_tables(options.data_dir)
     for option, value in unused.items():
         if value is not None:
             front.say(view.mistakes_unused_line(option))
@@ -239,17 +243,18 @@ def _drill_mistakes(
             waiting = store.next_due(MISTAKES)
             front.say(view.no_mistakes_line(waiting, store.now(), kinds=kinds, others=due.other_kinds))
             if json:
-                print_data({**_mistakes_context(), **view.summary_data(summarize([]), [], planned=0)})
+                print_data({**_mistakes_context(), **view.summary_data(summarize(tables, []), [], planned=0)})
             return
         front.say(view.mistakes_intro(len(positions), due.due))
-        with solving(front, shared(), for_positions(positions), quiet=json) as progress:
-            solve_all(for_positions(positions), progress)
+        needs = for_positions(tables, positions)
+        with solving(front, tables, needs, quiet=json) as progress:
+            solve_all(tables, needs, progress)
         settings = {"count": count, "kinds": None if kinds is None else list(kinds)}
         sessions = Sessions(store, settings)
-        rounds = play_mistakes(front, view, due.positions, sessions, strategy=strategy)
+        rounds = play_mistakes(tables, front, view, due.positions, sessions, strategy=strategy)
         sessions.finish()
     planned = len(positions)
-    summary = summarize(rounds.results)
+    summary = summarize(tables, rounds.results)
     stopped = len(rounds.results) < planned
     front.show(
         view.summary_text(summary, planned=planned, stopped=stopped),

@@ -64,15 +64,16 @@ def learn(
     chosen = find_lesson(number_or_text(lesson)) if lesson is not None else None
     text = ""
     if chosen is not None:
-        from farkle_trainer.engine.tables import shared
+        from farkle_trainer.cli.storage import solved_tables
         from farkle_trainer.training.solving import solve_all
         from farkle_trainer.ui.progress import solving
 
+        tables = solved_tables(data_dir)
         # A lesson's game figures under other rules need their game solved first: said at once.
-        tables = chosen.tables(table)
-        with solving(out, shared(), tables) as told:
-            solve_all(tables, told)
-            text = chosen.render(table)
+        needs = chosen.needs(tables, table)
+        with solving(out, tables, needs) as told:
+            solve_all(tables, needs, told)
+            text = chosen.render(tables, table)
     store = open_store_or_explain(data_dir, out)
     with store:
         if chosen is None:

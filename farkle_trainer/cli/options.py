@@ -179,16 +179,6 @@ def json_option(help: str = "Print machine-readable JSON.") -> Any:
 JsonOpt = Annotated[bool, json_option()]
 
 
-def _keep_cache_in_data_dir(value: Path | None) -> Path | None:
-    # Run while the options are read, so a solve that comes before the store opens (decide
-    # prepares its tables first) already writes inside the student's directory.
-    if value is not None:
-        from farkle_trainer.store.tables import set_cache_dir
-
-        set_cache_dir(value.expanduser() / "cache")
-    return value
-
-
 DataDirOpt = Annotated[
     Path | None,
     typer.Option(
@@ -197,7 +187,6 @@ DataDirOpt = Annotated[
         help="Keep progress, stats and the solver cache in DIR (default: $FARKLE_TRAIN_HOME, "
         "else your user data directory).",
         show_default=False,
-        callback=_keep_cache_in_data_dir,
     ),
 ]
 

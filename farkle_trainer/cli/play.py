@@ -200,23 +200,25 @@ def play(
         check_game_path(file.save, force=file.force)
     term = open_terminal(plain)
     game = None if resume else _new_game(seats, table, dice, coach=coach)
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.games.workflow import Sitting
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import play as view
     from farkle_trainer.ui.views import review
 
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, term) as store:
         sitting = Sitting(
             term,
             view,
             review,
             store,
+            tables,
             save=file.save,
             force=file.force,
             pause=_pause(term, fast=fast),
             unused=_new_game_options(seats, table, dice, coach=coach),
-            solving=partial(solving, term, shared()),
+            solving=partial(solving, term, tables),
         )
         sitting.play(game)
 

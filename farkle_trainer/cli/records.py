@@ -60,7 +60,7 @@ def progress(
     official daily results are in `farkle-train stats`.
     Example: farkle-train progress --export results.csv
     """
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.games.strength import lines, training_figures
     from farkle_trainer.training.progress import load_progress
     from farkle_trainer.ui.progress import solving
@@ -72,11 +72,12 @@ def progress(
         _export(export, data_dir, out, json=json, force=force)
         return
     only = load(rules).name if rules is not None else None
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, out) as store:
         summary = load_progress(store, rules=only)
         # A game's play against perfect play may need its table solved: said as the solve starts.
-        with solving(out, shared(), quiet=json):
-            strength = lines(training_figures(store, rules=only))
+        with solving(out, tables, quiet=json):
+            strength = lines(training_figures(tables, store, rules=only))
     if only is not None and only != "classic":
         # What to practise next is practised on the same table.
         command = f"{summary.next.command} --rules {rules}"
@@ -124,7 +125,7 @@ def stats(
     counted; a rated game that cannot be read counts as resigned.
     Example: farkle-train stats
     """
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.training.games.daily import close_expired, official_stats, utc_date
     from farkle_trainer.training.games.play import judged_games
     from farkle_trainer.training.games.strength import lines, official_figures
@@ -139,14 +140,15 @@ def stats(
     load(rules)
     if note := unused_rules_note(rules, "official daily games are"):
         print(note, file=sys.stderr)
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, out) as store:
-        close_expired(store, moment)
-        summary = official_stats(store, today)
+        close_expired(tables, store, moment)
+        summary = official_stats(tables, store, today)
         # Checking a Hard computer's moves may need its game solved: said as the solve starts.
-        with solving(out, shared(), quiet=json):
-            judged = judged_games(store)
+        with solving(out, tables, quiet=json):
+            judged = judged_games(tables, store)
             games = verdicts_stats(j.verdict for j in judged)
-            strength = lines(official_figures(judged, store))
+            strength = lines(official_figures(tables, judged, store))
     if json:
         out.json(
             {
@@ -190,7 +192,7 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
 
     Asks first (--yes skips the question). Example: farkle-train reset progress
     """
-    from farkle_trainer.engine.tables import shared
+    from farkle_trainer.cli.storage import solved_tables
     from farkle_trainer.store.db import RESET_KINDS
     from farkle_trainer.training import resets
     from farkle_trainer.ui.progress import solving
@@ -200,6 +202,7 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
     what = what.lower()
     if what not in RESET_KINDS:
         fail(f"reset takes progress or stats, not {what!r}")
+    tables = solved_tables(data_dir)
     with open_store_or_explain(data_dir, out) as store:
         if what == "progress":
             progress = resets.progress_held(store)
@@ -208,8 +211,8 @@ def reset(what: WhatArg, yes: YesOpt = False, data_dir: DataDirOpt = None, plain
             kept = "Official stats are kept."
         else:
             # Which games count is how the stats judge them: a Hard game may need its table.
-            with solving(out, shared()):
-                held = resets.stats_held(store)
+            with solving(out, tables):
+                held = resets.stats_held(tables, store)
             anything = held.anything
             described = view.stats_held_words(held)
             kept = "Training progress is kept."

@@ -11,10 +11,11 @@ from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.options import DataDirOpt, JsonOpt, PlainOpt, argument
 from farkle_trainer.cli.params import number_or_text, quoted
-from farkle_trainer.cli.storage import open_store_or_explain
+from farkle_trainer.cli.storage import open_store_or_explain, solved_tables
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt, GameRow
     from farkle_trainer.training.classroom.verify import ChallengeGame
@@ -34,7 +35,7 @@ def _listed(row: GameRow) -> tuple[MatchState | None, str | None]:
     from farkle_trainer.training.games.setup import MatchError
 
     try:
-        return saved_state(row, check_computers=False), None
+        return saved_state(None, row), None
     except UnreadableGame:
         return None, "its saved state cannot be read"
     except MatchError:
@@ -103,15 +104,15 @@ def review(
     Example: farkle-train review 3
     """
     term = open_terminal(plain or json)
+    tables = solved_tables(data_dir)
     text = game.strip()
     daily = _daily_reference(text)
     if daily is not None:
         with open_store_or_explain(data_dir, term) as store:
             attempt = _find_daily(store, daily, text)
-            kept = None if json else _kept_daily(store, attempt)
-        _review_daily(term, attempt, moves=moves, json=json, kept=kept)
+            kept = None if json else _kept_daily(tables, store, attempt)
+        _review_daily(tables, term, attempt, moves=moves, json=json, kept=kept)
         return
-    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
     from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
@@ -128,8 +129,8 @@ def review(
             row = rows.get(number)
             if row is None:
                 fail(f"there is no saved game {number}: farkle-train games lists them")
-            state = _stored_state(term, row, quiet=json)
-            kept = None if json else _kept(store, row, state)
+            state = _stored_state(tables, term, row, quiet=json)
+            kept = None if json else _kept(tables, store, row, state)
         challenge = is_challenge(row)
         if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
@@ -150,12 +151,12 @@ def review(
                 f"by play --save or challenge --save-result, not {quoted(game)}"
             )
         # Checking a Hard computer's moves may need the game solved: said as the solve starts.
-        with solving(term, shared(), quiet=json):
+        with solving(term, tables, quiet=json):
             try:
-                saved = read_game_file(path)
+                saved = read_game_file(tables, path)
             except GameFileError as not_a_game:
                 saved = None
-                result = _challenge_result(path, not_a_game)
+                result = _challenge_result(tables, path, not_a_game)
         if saved is None:
             # A class challenge's result file: its moves played again on the class's dice.
             state, resigned, stopped = result.state, None, not result.state.over
@@ -170,8 +171,8 @@ def review(
             heading = f"Game from {path} (every move checked on its dice)"
     # A game given up (or set aside) before any move has nothing to analyse.
     ended = state.over or ((resigned is not None or stopped) and bool(state.log))
-    with solving(term, shared(), quiet=json):
-        analysis = analyse(state, resigned=resigned, stopped=stopped) if ended else None
+    with solving(term, tables, quiet=json):
+        analysis = analyse(tables, state, resigned=resigned, stopped=stopped) if ended else None
     if json:
         term.json(view.review_json(state, analysis, resigned))
         return
@@ -187,39 +188,38 @@ def review(
     _moves(term, state, analysis, every=moves)
 
 
-def _kept(store: Store, row: GameRow, state: MatchState) -> Kept:
+def _kept(tables: Tables, store: Store, row: GameRow, state: MatchState) -> Kept:
     """The personal positions a stored game's decisions left that the store still has."""
     from farkle_trainer.training.games.play import graded_decisions, saved_rules_file
     from farkle_trainer.training.mistakes import kept_of
 
-    return kept_of(store, graded_decisions(state, saved_rules_file(row)))
+    return kept_of(store, graded_decisions(tables, state, saved_rules_file(row)))
 
 
-def _challenge_result(path: Path, not_a_game: Exception) -> ChallengeGame:
+def _challenge_result(tables: Tables, path: Path, not_a_game: Exception) -> ChallengeGame:
     """The game a class challenge's result file records, every claim of it checked; a file that
     is no result at all is refused as ``not_a_game`` says."""
     from farkle_trainer.training.classroom.results import NotAResult, ResultError, read_result
     from farkle_trainer.training.classroom.verify import challenge_game
 
     try:
-        return challenge_game(read_result(path))
+        return challenge_game(tables, read_result(path))
     except NotAResult:
         raise not_a_game from None
     except ResultError as exc:
         fail(f"{path} cannot be reviewed: {exc}")
 
 
-def _stored_state(term: Terminal, row: GameRow, *, quiet: bool) -> MatchState:
+def _stored_state(tables: Tables, term: Terminal, row: GameRow, *, quiet: bool) -> MatchState:
     """A stored game as its moves replay, or one line that says why it cannot be reviewed."""
-    from farkle_trainer.engine.tables import shared
     from farkle_trainer.training.games.play import UnreadableGame, saved_state
     from farkle_trainer.training.games.setup import MatchError
     from farkle_trainer.ui.progress import solving
 
     try:
         # Checking a Hard computer's moves may need the game solved: said as the solve starts.
-        with solving(term, shared(), quiet=quiet):
-            return saved_state(row)
+        with solving(term, tables, quiet=quiet):
+            return saved_state(tables, row)
     except UnreadableGame as exc:
         fail(str(exc))
     except MatchError as exc:
@@ -254,7 +254,7 @@ def _find_daily(store: Store, reference: int | str, text: str) -> DailyAttempt:
     return attempt
 
 
-def _kept_daily(store: Store, attempt: DailyAttempt) -> Kept | None:
+def _kept_daily(tables: Tables, store: Store, attempt: DailyAttempt) -> Kept | None:
     """The personal positions a daily game's decisions left that the store still has."""
     from datetime import date
 
@@ -262,14 +262,25 @@ def _kept_daily(store: Store, attempt: DailyAttempt) -> Kept | None:
     from farkle_trainer.training.games.daily import kept_mistakes, saved_game
 
     state = saved_game(attempt)
-    return None if state is None else kept_mistakes(store, date.fromisoformat(attempt.date), review(state))
+    return (
+        None
+        if state is None
+        else kept_mistakes(tables, store, date.fromisoformat(attempt.date), review(tables, state))
+    )
 
 
 def _review_daily(
-    term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool, kept: Kept | None = None
+    tables: Tables,
+    term: Terminal,
+    attempt: DailyAttempt,
+    *,
+    moves: bool,
+    json: bool,
+    kept: Kept | None = None,
 ) -> None:
     from farkle_trainer.training.games.analysis import analyse, review
     from farkle_trainer.training.games.daily import saved_game
+    from farkle_trainer.training.games.tenturns import account
     from farkle_trainer.ui.views import daily as view
     from farkle_trainer.ui.views import review as review_view
     from farkle_trainer.ui.views.games import daily_name
@@ -280,12 +291,16 @@ def _review_daily(
         fail(f"daily game {name} cannot be reviewed: its saved game is damaged")
     if not attempt.finished:
         fail(f"daily game {name} is not over: carry on with it with farkle-train daily first")
-    analysis = analyse(state, stopped=not state.over)
+    analysis = analyse(tables, state, stopped=not state.over)
     if json:
         data = review_view.review_json(state, analysis, None)
         term.json({"daily": {"id": name, "date": attempt.date, "official": attempt.official}, **data})
         return
-    lines = [view.review_heading(attempt), *view.attempt_review_lines(attempt, state, review(state))]
+    reviews = review(tables, state)
+    lines = [
+        view.review_heading(attempt),
+        *view.attempt_review_lines(attempt, state, account(tables, state, reviews), reviews),
+    ]
     term.show("\n".join(lines), lambda: review_view.lines_rich(lines))
     if kept is not None and kept.mistakes:
         from farkle_trainer.ui.views.drills import personal_line

@@ -464,11 +464,3 @@ class Tables:
             yield
         finally:
             self.watcher, self.listener = before
-
-
-# A context shared by whoever has not built their own yet.
-_shared = Tables()
-
-
-def shared() -> Tables:
-    return _shared

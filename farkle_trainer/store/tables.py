@@ -39,13 +39,6 @@ if TYPE_CHECKING:
 #: No cached table is larger than this; a bigger file is not one of ours.
 MAX_CACHE_FILE = 64 * 1024 * 1024
 
-_chosen_cache: Path | None = None
-
-
-def set_cache_dir(path: Path | None) -> None:
-    global _chosen_cache
-    _chosen_cache = path
-
 
 def cache_dir(data_dir: Path | None = None) -> Path:
     """Where solved tables are kept between runs.
@@ -57,8 +50,6 @@ def cache_dir(data_dir: Path | None = None) -> Path:
     """
     if data_dir is not None:
         return data_dir.expanduser() / "cache"
-    if _chosen_cache is not None:
-        return _chosen_cache
     if explicit := os.environ.get("FARKLE_TRAIN_CACHE"):
         return Path(explicit)
     if home := os.environ.get("FARKLE_TRAIN_HOME"):
@@ -212,17 +203,12 @@ class DiskTables:
     a table that ships with the package (in ``ready``, see :mod:`farkle_trainer.store.ready`) is
     read from there, if its bytes are the pinned ones; anything else from the directory."""
 
-    def __init__(self, directory: Path | None = None, ready: Path | None = READY_DIR) -> None:
-        self._directory = directory
+    def __init__(self, directory: Path, ready: Path | None = READY_DIR) -> None:
+        self.directory = directory
         self.ready = ready
 
     def __repr__(self) -> str:
         return f"DiskTables({str(self.directory)!r})"
-
-    @property
-    def directory(self) -> Path:
-        """Where the tables are kept."""
-        return cache_dir() if self._directory is None else self._directory
 
     def path(self, key: TableKey, suffix: str = ".npz") -> Path:
         return self.directory / file_name(key, suffix)
@@ -341,12 +327,3 @@ def disk_tables(data_dir: Path | None = None) -> DiskTables:
     """The keeper a program solves through: the tables that ship with the package, and the
     cache directory for ``data_dir`` (see :func:`cache_dir`), chosen now."""
     return DiskTables(cache_dir(data_dir))
-
-
-_DISK = DiskTables()
-
-
-def keep_tables_on_disk() -> None:
-    from farkle_trainer.engine.tables import shared
-
-    shared().keeper = _DISK

@@ -31,11 +31,11 @@ from farkle_trainer.engine.gameplan import Solve, TableKind
 from farkle_trainer.engine.notation import ev, percent, points
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score, score_table
-from farkle_trainer.engine.tables import shared
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.game import GameTable
     from farkle_trainer.engine.solver import Solution
+    from farkle_trainer.engine.tables import Tables
 
 FIELD = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?P<args>(?:\s+[\w-]+)*)\s*\}\}")
 ANY_FIELD = re.compile(r"\{\{.*?\}\}", re.S)
@@ -69,32 +69,33 @@ class Lesson:
         topic = next((b for a, b in pairwise(args) if a in ("--topic", "--kind")), "")
         return args[0], topic
 
-    def render(self, rules: Rules) -> str:
-        """The lesson's Markdown with every figure filled in for ``rules``."""
-        return fill(self.template, rules)
+    def render(self, tables: Tables, rules: Rules) -> str:
+        """The lesson's Markdown with every figure filled in for ``rules`` (solved in ``tables``)."""
+        return fill(tables, self.template, rules)
 
-    def tables(self, rules: Rules) -> tuple[Solve, ...]:
-        """The game tables its figures need under ``rules`` (see :func:`tables_needed`)."""
-        return tables_needed(self.template, rules)
+    def needs(self, tables: Tables, rules: Rules) -> tuple[Solve, ...]:
+        """The game tables its figures need under ``rules``, each told whether ``tables`` has it
+        at hand (see :func:`tables_needed`)."""
+        return tables_needed(tables, self.template, rules)
 
 
 # -- figures
 
 
-def _solution(rules: Rules, opening: int | None = None, farkle_value: int = 0) -> Solution:
+def _solution(tables: Tables, rules: Rules, opening: int | None = None, farkle_value: int = 0) -> Solution:
     """The expected-score solve; ``opening`` None means the rule set's own opening minimum,
     so a lesson's figures match what ``strategy`` and ``hint`` show for the same rules."""
     from farkle_trainer.engine.solver import Objective
 
     if opening is None:
         opening = rules.opening_minimum
-    return shared().turn(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
+    return tables.turn(rules, Objective.expected(opening=opening, farkle_value=farkle_value))
 
 
-def _reach(rules: Rules, need: int) -> Solution:
+def _reach(tables: Tables, rules: Rules, need: int) -> Solution:
     from farkle_trainer.engine.solver import Objective
 
-    return shared().turn(rules, Objective.reach(need, opening=rules.opening_minimum))
+    return tables.turn(rules, Objective.reach(need, opening=rules.opening_minimum))
 
 
 def _score(rules: Rules, *dice: int) -> str:
@@ -110,8 +111,8 @@ def _split(rules: Rules, *dice: int) -> str:
     return result.split.describe()
 
 
-def _threshold(rules: Rules, n: int, opening: int | None = None) -> str:
-    t = _solution(rules, opening).roll_while_at_most(n)
+def _threshold(tables: Tables, rules: Rules, n: int, opening: int | None = None) -> str:
+    t = _solution(tables, rules, opening).roll_while_at_most(n)
     return "never" if t is None else points(t)
 
 
@@ -120,9 +121,9 @@ def _penalty(rules: Rules) -> int:
     return rules.three_farkle_penalty or 1000
 
 
-def _penalty_rule(rules: Rules, n: int) -> str:
+def _penalty_rule(tables: Tables, rules: Rules, n: int) -> str:
     # Opening minimum left out: the penalty only bites a player with points banked.
-    t = _solution(rules, 0, -_penalty(rules)).roll_while_at_most(n)
+    t = _solution(tables, rules, 0, -_penalty(rules)).roll_while_at_most(n)
     return "never roll: bank what you have" if t is None else f"roll while the turn is at most {points(t)}"
 
 
@@ -143,8 +144,8 @@ def _house_rules_note(rules: Rules) -> str:
     return "\n\n".join(notes)
 
 
-def _roll_against_bank(rules: Rules, t: int, n: int) -> str:
-    solution = _solution(rules)
+def _roll_against_bank(tables: Tables, rules: Rules, t: int, n: int) -> str:
+    solution = _solution(tables, rules)
     roll = f"rolling on is worth {ev(solution.roll_value(t, n))} on average"
     if solution.bank_value(t) is None:
         return (
@@ -199,6 +200,11 @@ def _farkle_one_in(rules: Rules, n: int) -> str:
     return f"{float(1 / chance):.1f}"
 
 
+def _rules_only(figure: Callable[..., str]) -> Callable[..., str]:
+    """A figure worked out from the rules alone, as a figure is called: the tables first."""
+    return lambda tables, rules, *args: figure(rules, *args)
+
+
 def _markdown_table(header: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
@@ -219,8 +225,8 @@ def _odds_table(rules: Rules) -> str:
     )
 
 
-def _thresholds_table(rules: Rules) -> str:
-    solution = _solution(rules)
+def _thresholds_table(tables: Tables, rules: Rules) -> str:
+    solution = _solution(tables, rules)
     limits = [(n, solution.roll_while_at_most(n)) for n in range(6, 0, -1)]
     return _markdown_table(
         ("dice to roll", "roll while the turn is at most"),
@@ -228,9 +234,9 @@ def _thresholds_table(rules: Rules) -> str:
     )
 
 
-def _game(rules: Rules, target: int) -> GameTable:
+def _game(tables: Tables, rules: Rules, target: int) -> GameTable:
 
-    return shared().game(rules, target)
+    return tables.game(rules, target)
 
 
 def _game_note(rules: Rules) -> str:
@@ -243,78 +249,90 @@ def _game_note(rules: Rules) -> str:
     )
 
 
-def _first_player_edge(rules: Rules, target: int) -> str:
-    edge = _game(rules, target).first_player_chance - 0.5
+def _first_player_edge(tables: Tables, rules: Rules, target: int) -> str:
+    edge = _game(tables, rules, target).first_player_chance - 0.5
     return f"{100 * edge:.2f} percentage points"
 
 
-def _fair_head_start(rules: Rules, target: int) -> str:
-    head = _game(rules, target).fair_head_start()
+def _fair_head_start(tables: Tables, rules: Rules, target: int) -> str:
+    head = _game(tables, rules, target).fair_head_start()
     return "none below the target" if head is None else points(head)
 
 
-def _fair_game_chance(rules: Rules, target: int) -> str:
-    table = _game(rules, target)
+def _fair_game_chance(tables: Tables, rules: Rules, target: int) -> str:
+    table = _game(tables, rules, target)
     head = table.fair_head_start()
     if head is None:
         raise ValueError("no head start below the target makes the game even")
     return percent(table.win_chance(0, head))
 
 
-def _game_threshold(rules: Rules, mine: int, theirs: int, n: int, target: int) -> str:
-    t = _game(rules, target).roll_while_at_most(mine, theirs, n)
+def _game_threshold(tables: Tables, rules: Rules, mine: int, theirs: int, n: int, target: int) -> str:
+    t = _game(tables, rules, target).roll_while_at_most(mine, theirs, n)
     return "never" if t is None else points(t)
 
 
-def _game_bank(rules: Rules, mine: int, theirs: int, t: int, target: int) -> str:
-    value = _game(rules, target).bank_value(mine, theirs, t)
+def _game_bank(tables: Tables, rules: Rules, mine: int, theirs: int, t: int, target: int) -> str:
+    value = _game(tables, rules, target).bank_value(mine, theirs, t)
     if value is None:
         raise ValueError(f"banking {t:,} is not allowed there")
     return percent(value)
 
 
-def _solo_turns(rules: Rules, score: int, target: int) -> str:
+def _solo_turns(tables: Tables, rules: Rules, score: int, target: int) -> str:
 
-    return f"{shared().solo(rules, target).expected_turns(score):.2f}"
+    return f"{tables.solo(rules, target).expected_turns(score):.2f}"
 
 
-#: Every figure a lesson may use: name -> (function of the rules and whole-number
-#: arguments, how many arguments it takes as (least, most)).
+#: Every figure a lesson may use: name -> (function of the tables it is solved in, the rules and
+#: whole-number arguments, how many arguments it takes as (least, most)).
 FIGURES: dict[str, tuple[Callable[..., str], tuple[int, int]]] = {
-    "rules_name": (lambda r: r.name, (0, 0)),
-    "score": (_score, (1, 6)),
-    "split": (_split, (1, 6)),
-    "farkle_chance": (lambda r, n: percent(float(score_table(r).farkle_chance(n))), (1, 1)),
-    "farkle_fraction": (lambda r, n: str(score_table(r).farkle_chance(n)), (1, 1)),
-    "farkle_one_in": (_farkle_one_in, (1, 1)),
+    "rules_name": (_rules_only(lambda r: r.name), (0, 0)),
+    "score": (_rules_only(_score), (1, 6)),
+    "split": (_rules_only(_split), (1, 6)),
+    "farkle_chance": (_rules_only(lambda r, n: percent(float(score_table(r).farkle_chance(n)))), (1, 1)),
+    "farkle_fraction": (_rules_only(lambda r, n: str(score_table(r).farkle_chance(n))), (1, 1)),
+    "farkle_one_in": (_rules_only(_farkle_one_in), (1, 1)),
     "threshold": (_threshold, (1, 2)),
-    "penalty": (lambda r: points(_penalty(r)), (0, 0)),
+    "penalty": (_rules_only(lambda r: points(_penalty(r))), (0, 0)),
     "penalty_rule": (_penalty_rule, (1, 1)),
-    "house_rules_note": (_house_rules_note, (0, 0)),
+    "house_rules_note": (_rules_only(_house_rules_note), (0, 0)),
     "roll_against_bank": (_roll_against_bank, (2, 2)),
-    "straight": (_straight, (0, 0)),
-    "three_pairs": (_three_pairs, (0, 0)),
-    "four_and_pair": (_four_and_pair, (0, 0)),
-    "score_chance": (lambda r, n: percent(float(1 - score_table(r).farkle_chance(n))), (1, 1)),
-    "expected_turn": (lambda r, opening=None: ev(_solution(r, opening).expected_turn_score), (0, 1)),
-    "expected_game": (lambda r: points(round(10 * _solution(r).expected_turn_score)), (0, 0)),
-    "value_after": (lambda r, t, n: ev(_solution(r).value_after(t, n)), (2, 2)),
-    "roll_value": (lambda r, t, n: ev(_solution(r).roll_value(t, n)), (2, 2)),
-    "reach_chance": (lambda r, need, t, n: percent(_reach(r, need).roll_value(t, n)), (3, 3)),
-    "rules_table": (_rules_table, (0, 0)),
-    "odds_table": (_odds_table, (0, 0)),
+    "straight": (_rules_only(_straight), (0, 0)),
+    "three_pairs": (_rules_only(_three_pairs), (0, 0)),
+    "four_and_pair": (_rules_only(_four_and_pair), (0, 0)),
+    "score_chance": (_rules_only(lambda r, n: percent(float(1 - score_table(r).farkle_chance(n)))), (1, 1)),
+    "expected_turn": (
+        lambda tables, r, opening=None: ev(_solution(tables, r, opening).expected_turn_score),
+        (0, 1),
+    ),
+    "expected_game": (lambda tables, r: points(round(10 * _solution(tables, r).expected_turn_score)), (0, 0)),
+    "value_after": (lambda tables, r, t, n: ev(_solution(tables, r).value_after(t, n)), (2, 2)),
+    "roll_value": (lambda tables, r, t, n: ev(_solution(tables, r).roll_value(t, n)), (2, 2)),
+    "reach_chance": (lambda tables, r, need, t, n: percent(_reach(tables, r, need).roll_value(t, n)), (3, 3)),
+    "rules_table": (_rules_only(_rules_table), (0, 0)),
+    "odds_table": (_rules_only(_odds_table), (0, 0)),
     "thresholds_table": (_thresholds_table, (0, 0)),
     # Games: the last number is always the target the figure is solved for.
-    "win_chance": (lambda r, a, b, target: percent(_game(r, target).win_chance(a, b)), (3, 3)),
-    "first_player_chance": (lambda r, target: percent(_game(r, target).first_player_chance), (1, 1)),
+    "win_chance": (
+        lambda tables, r, a, b, target: percent(_game(tables, r, target).win_chance(a, b)),
+        (3, 3),
+    ),
+    "first_player_chance": (
+        lambda tables, r, target: percent(_game(tables, r, target).first_player_chance),
+        (1, 1),
+    ),
     "first_player_edge": (_first_player_edge, (1, 1)),
     "fair_head_start": (_fair_head_start, (1, 1)),
     "fair_game_chance": (_fair_game_chance, (1, 1)),
     "game_threshold": (_game_threshold, (4, 4)),
     "game_bank": (_game_bank, (4, 4)),
-    "game_roll": (lambda r, a, b, t, n, target: percent(_game(r, target).roll_value(a, b, t, n)), (5, 5)),
+    "game_roll": (
+        lambda tables, r, a, b, t, n, target: percent(_game(tables, r, target).roll_value(a, b, t, n)),
+        (5, 5),
+    ),
     "solo_turns": (_solo_turns, (2, 2)),
-    "game_note": (_game_note, (0, 0)),
+    "game_note": (_rules_only(_game_note), (0, 0)),
 }
 
 
@@ -334,7 +352,7 @@ GAME_FIGURES = frozenset(
 SOLO_FIGURES = frozenset({"solo_turns"})
 
 
-def tables_needed(template: str, rules: Rules) -> tuple[Solve, ...]:
+def tables_needed(tables: Tables, template: str, rules: Rules) -> tuple[Solve, ...]:
     """The game and solo tables the figures of ``template`` are worked out from under ``rules``."""
     wanted: set[tuple[TableKind, int]] = set()
     for match in FIELD.finditer(template):
@@ -345,12 +363,13 @@ def tables_needed(template: str, rules: Rules) -> tuple[Solve, ...]:
         if kind is not None and args and args[-1].isdigit():
             wanted.add((kind, int(args[-1])))
     return tuple(
-        table for kind, target in sorted(wanted) for table in shared().plan(rules, target, kinds=(kind,))
+        table for kind, target in sorted(wanted) for table in tables.plan(rules, target, kinds=(kind,))
     )
 
 
-def fill(template: str, rules: Rules) -> str:
-    """Replace every ``{{ figure args }}`` in ``template`` with its value under ``rules``."""
+def fill(tables: Tables, template: str, rules: Rules) -> str:
+    """Replace every ``{{ figure args }}`` in ``template`` with its value under ``rules``, the
+    solver's figures solved in ``tables``."""
 
     def one(match: re.Match[str]) -> str:
         name = match["name"]
@@ -361,7 +380,7 @@ def fill(template: str, rules: Rules) -> str:
         if not least <= len(args) <= most:
             raise TemplateError(f"{match.group(0)}: {name} takes {least} to {most} numbers")
         try:
-            return function(rules, *args)
+            return function(tables, rules, *args)
         except ValueError as exc:
             raise TemplateError(f"{match.group(0)}: {exc}") from None
 

@@ -43,12 +43,12 @@ from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.kinds import SCORE_KINDS
 from farkle_trainer.engine.rules import PRESETS, Rules
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.store.rows import ItemState, Mistake
 from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.drills.words import question_line
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.training.games.analysis import Review
     from farkle_trainer.training.games.match import MatchState, Move
@@ -89,10 +89,10 @@ def personal_key(p: Position) -> str:
     return key
 
 
-def mistake_of(p: Position, file: Path | None = None) -> Mistake:
+def mistake_of(tables: Tables, p: Position, file: Path | None = None) -> Mistake:
     """The card of a personal position: the question as a drill asks it, the best play, and what
     is needed to ask it again."""
-    best = decision_for(shared(), p).best
+    best = decision_for(tables, p).best
     return Mistake(
         item=personal_key(p),
         topic=p.kind,
@@ -136,19 +136,21 @@ def game_position(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Position:
 
 
 def game_mistake(
-    setup: Setup, review: Review, runs: Runs = NO_RUNS, file: Path | None = None
+    tables: Tables, setup: Setup, review: Review, runs: Runs = NO_RUNS, file: Path | None = None
 ) -> Mistake | None:
     """A game's decision graded an inaccuracy or worse, as a personal position (None for a right
     one, or one no drill can hold)."""
     if review.right:
         return None
     try:
-        return mistake_of(game_position(setup, review.move, runs), file)
+        return mistake_of(tables, game_position(setup, review.move, runs), file)
     except DrillError:
         return None
 
 
-def game_mistakes(state: MatchState, file: Path | None = None) -> list[tuple[Review, Mistake | None]]:
+def game_mistakes(
+    tables: Tables, state: MatchState, file: Path | None = None
+) -> list[tuple[Review, Mistake | None]]:
     """Every decision of the people of a game, graded in order, each with its personal position
     if it was a mistake."""
     from farkle_trainer.training.games.analysis import review_move
@@ -158,8 +160,8 @@ def game_mistakes(state: MatchState, file: Path | None = None) -> list[tuple[Rev
     found = []
     for move, runs in zip(state.log, move_runs(state), strict=True):
         if move.decision and people[move.seat].human:
-            r = review_move(state.setup, move, runs)
-            found.append((r, game_mistake(state.setup, r, runs, file)))
+            r = review_move(tables, state.setup, move, runs)
+            found.append((r, game_mistake(tables, state.setup, r, runs, file)))
     return found
 
 

@@ -215,6 +215,7 @@ class StatsSummary:
     ``damaged`` counts official attempts whose saved game could not be read back, and those
     whose moves do not give the score stored: they are kept (and a stats reset deletes them)
     but score nothing. ``unverifiable`` names the dates of the latter.
+    ``perfect_play_expected``: what perfect play is expected to score in a daily game.
     """
 
     today: date
@@ -228,6 +229,7 @@ class StatsSummary:
     played_today: bool
     damaged: int = 0
     unverifiable: tuple[str, ...] = ()
+    perfect_play_expected: float | None = None
 
 
 # -- rules

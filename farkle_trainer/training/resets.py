@@ -21,6 +21,7 @@ from farkle_trainer.training.games.play import official_result
 from farkle_trainer.training.progress import load_progress
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
 
 
@@ -69,12 +70,16 @@ def progress_held(store: Store) -> ProgressHeld:
     )
 
 
-def stats_held(store: Store) -> StatsHeld:
+def stats_held(tables: Tables, store: Store) -> StatsHeld:
     """What the stats hold, judged as the stats judge it: each game by its replay (so a game a
     Hard computer played may need its table, as ``stats`` does)."""
     official = [a for a in store.daily_attempts() if a.official]
     # The stats read finished games only; an unfinished one stored as rated is a result to come.
-    games = [row for row in store.games() if (row.rated or row.finished) and official_result(row) is not None]
+    games = [
+        row
+        for row in store.games()
+        if (row.rated or row.finished) and official_result(tables, row) is not None
+    ]
     return StatsHeld(
         daily=len(official),
         daily_unfinished=sum(not a.finished for a in official),

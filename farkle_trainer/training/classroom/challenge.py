@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow, Mistake
     from farkle_trainer.training.frontend import Frontend
@@ -57,6 +58,7 @@ def start_challenge(store: Store, code: str, *, session: int) -> GameRow:
 
 
 def play_challenge(
+    tables: Tables,
     front: Frontend,
     view: GameView,
     store: Store,
@@ -80,7 +82,7 @@ def play_challenge(
     from farkle_trainer.training.games.tenturns import perfect_play
     from farkle_trainer.training.mistakes import game_mistake
 
-    state = saved_state(row)
+    state = saved_state(tables, row)
     setup = state.setup
     source = setup.source()
     version = row.version
@@ -91,8 +93,8 @@ def play_challenge(
         version = store.save_game(row.id, s.to_dict(), version=version, rated=False)
 
     def on_decision(move: Move) -> None:
-        r = review_move(setup, move)
-        decided(r, state.banked, game_mistake(setup, r))
+        r = review_move(tables, setup, move)
+        decided(r, state.banked, game_mistake(tables, setup, r))
 
     def close(outcome: str) -> None:
         try:
@@ -106,6 +108,7 @@ def play_challenge(
 
     try:
         play_game(
+            tables,
             front,
             view,
             state,
@@ -121,4 +124,4 @@ def play_challenge(
         exit_code = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0
         return ChallengeOutcome(state, False, None, (), exit_code, row.id)
     close("over")
-    return ChallengeOutcome(state, True, perfect_play(source), review(state), 0, row.id)
+    return ChallengeOutcome(state, True, perfect_play(tables, source), review(tables, state), 0, row.id)

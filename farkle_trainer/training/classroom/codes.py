@@ -23,6 +23,7 @@ from farkle_trainer.engine.seeded import Stream
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Kind
     from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.training.drills.drills import Level as DrillLevel
     from farkle_trainer.training.drills.drills import Plan
     from farkle_trainer.training.frontend import Frontend
@@ -103,12 +104,12 @@ def class_quiz(code: str, rules: Rules, *, count: int, topics: Sequence[str], le
 
 
 def class_drills(
-    code: str, rules: Rules, *, count: int, kinds: tuple[Kind, ...], level: DrillLevel | None
+    tables: Tables, code: str, rules: Rules, *, count: int, kinds: tuple[Kind, ...], level: DrillLevel | None
 ) -> Plan:
     """The drills of a code: fixed by the code alone, never adapted to a player."""
     from farkle_trainer.training.drills.drills import Plan
 
-    return Plan(rules, code_stream(code, "decide"), count, kinds, level)
+    return Plan(tables, rules, code_stream(code, "decide"), count, kinds, level)
 
 
 # -- names

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from farkle_trainer.training.classroom.codes import (
     ACTIVITIES,
@@ -36,6 +37,9 @@ from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
 from farkle_trainer.training.games.setup import for_challenge
 from farkle_trainer.training.games.tenturns import expected_turn, perfect_play
 from farkle_trainer.training.record import AnswerRecord
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -176,7 +180,7 @@ def _not_a_file(path: Path) -> str:
     return "not a regular file: not a result file"
 
 
-def class_report(paths: Sequence[Path], code: str | None = None) -> ClassReport:
+def class_report(tables: Tables, paths: Sequence[Path], code: str | None = None) -> ClassReport:
     """Read result files and folders into the report of one class code.
 
     The report's code is ``code`` when given, else the code most files carry (the first
@@ -191,15 +195,18 @@ def class_report(paths: Sequence[Path], code: str | None = None) -> ClassReport:
     for path in files:
         try:
             r = read_result(path)
-            if note := verify(r):
+            if note := verify(tables, r):
                 unverified[str(path)] = note
             read.append((str(path), r))
         except ResultError as exc:
             problems.append(Problem(str(path), exc.kind, str(exc)))
-    return build_report(read, problems, code=code, order=[str(p) for p in files], unverified=unverified)
+    return build_report(
+        tables, read, problems, code=code, order=[str(p) for p in files], unverified=unverified
+    )
 
 
 def build_report(
+    tables: Tables,
     results: Sequence[tuple[str, Result]],
     problems: Sequence[Problem] = (),
     *,
@@ -247,7 +254,7 @@ def build_report(
             groups.setdefault((r.activity, r.rules), []).append((path, r))
     rank: dict[str, int] = {a: i for i, a in enumerate(ACTIVITIES)}
     sections = tuple(
-        _section(activity, rules, group)  # type: ignore[arg-type]
+        _section(tables, activity, rules, group)  # type: ignore[arg-type]
         for (activity, rules), group in sorted(groups.items(), key=lambda kv: (rank[kv[0][0]], kv[0][1]))
     )
     unchecked = tuple(
@@ -274,7 +281,7 @@ def _most_common(codes: Sequence[str]) -> str | None:
     return next(c for c in codes if counts[c] == top)
 
 
-def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]) -> Section:
+def _section(tables: Tables, activity: Activity, rules: str, group: Sequence[tuple[str, Result]]) -> Section:
     """The section of checked results ``group``: a result nothing could check is never in one."""
     students = tuple(
         sorted(
@@ -332,6 +339,6 @@ def _section(activity: Activity, rules: str, group: Sequence[tuple[str, Result]]
         students,
         tuple(r[2] for r in rows),
         min_asked,
-        perfect_play_expected=TURNS * expected_turn(),
-        solver_game_score=perfect_play(for_challenge(group[0][1].code).source()),
+        perfect_play_expected=TURNS * expected_turn(tables),
+        solver_game_score=perfect_play(tables, for_challenge(group[0][1].code).source()),
     )

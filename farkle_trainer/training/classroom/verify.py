@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.decisions import KINDS, Kind, decision_for, grade
 from farkle_trainer.engine.dice import counts_of, is_subset
 from farkle_trainer.engine.errors import FarkleError
 from farkle_trainer.engine.notation import parse_number, parse_yes_no
 from farkle_trainer.engine.rules import PRESETS, Rules
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.classroom.challenge import CHALLENGE_RULES
 from farkle_trainer.training.classroom.codes import ACTIVITY_NAMES, class_drills, class_quiz
 from farkle_trainer.training.classroom.results import Result, ResultError
@@ -38,6 +37,9 @@ from farkle_trainer.training.quizzes.quiz import MAX_COUNT, Answered, next_quest
 from farkle_trainer.training.quizzes.quiz import grade as grade_quiz
 from farkle_trainer.training.quizzes.topics import TOPICS
 from farkle_trainer.training.record import AnswerRecord
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 #: The oldest result version whose quizzes and challenges a code still asks the same way, and
 #: the oldest whose drills it does (final rounds were drawn another way before).
@@ -54,7 +56,7 @@ class ClaimError(ResultError):
         super().__init__("wrong", f"does not add up: {message}")
 
 
-def verify(r: Result) -> str | None:
+def verify(tables: Tables, r: Result) -> str | None:
     """Check every claim of ``r`` against its code's questions; :class:`ClaimError` for the first false one.
 
     Returns None when everything was checked, or why it could not be (an older format, a
@@ -65,7 +67,7 @@ def verify(r: Result) -> str | None:
     rules = PRESETS.get(r.rules)
     if r.activity == "challenge":
         # Always played on classic: checked even when it names another table, and refused then.
-        _verify_challenge(r)
+        _verify_challenge(tables, r)
     elif rules is None:
         return f"not verifiable (rules {r.rules!r} are not a preset)"
     else:
@@ -78,7 +80,9 @@ def verify(r: Result) -> str | None:
             said = "complete" if r.complete else "stopped"
             raise ClaimError(f"marked {said} with {len(r.answers)} of {count} answers")
         expected = (
-            _quiz_records(r, rules, count) if r.activity == "score" else _drill_records(r, rules, count)
+            _quiz_records(r, rules, count)
+            if r.activity == "score"
+            else _drill_records(tables, r, rules, count)
         )
         _compare(r.answers, expected)
     return None
@@ -186,13 +190,13 @@ def _dice(text: str) -> tuple[int, ...]:
     return faces
 
 
-def _drill_records(r: Result, rules: Rules, count: int) -> Iterator[AnswerRecord | str]:
+def _drill_records(tables: Tables, r: Result, rules: Rules, count: int) -> Iterator[AnswerRecord | str]:
     """The code's drills asked again, each of the file's plays graded by the drill's grading."""
     kinds = tuple(Kind(k) for k in _choices(r, "kinds", KINDS))
     rules = _with_target(r, rules)
     level = _level(r)
     plan = class_drills(
-        r.code, rules, count=count, kinds=kinds, level=None if level is None else DrillLevel(level)
+        tables, r.code, rules, count=count, kinds=kinds, level=None if level is None else DrillLevel(level)
     )
     for a, p in zip(r.answers, plan, strict=False):
         if (a.topic, a.item, a.question) != (p.kind, p.item, question_line(p)):
@@ -202,7 +206,7 @@ def _drill_records(r: Result, rules: Rules, count: int) -> Iterator[AnswerRecord
             yield f"answer {a.number} does not say its play"
             return
         try:
-            g = grade(decision_for(shared(), p), a.keep, a.action)  # type: ignore[arg-type]
+            g = grade(decision_for(tables, p), a.keep, a.action)  # type: ignore[arg-type]
         except FarkleError:
             yield f"answer {a.number}'s play is not a play of its position"
             return
@@ -225,7 +229,7 @@ class ChallengeGame:
     name: str | None
 
 
-def challenge_game(r: Result) -> ChallengeGame:
+def challenge_game(tables: Tables, r: Result) -> ChallengeGame:
     """The game of a challenge result, its moves played again on the class code's dice once
     every claim of the file is checked: :class:`ClaimError` for the first that is false, and a
     :class:`ResultError` for a result that is no challenge or keeps no moves."""
@@ -236,10 +240,10 @@ def challenge_game(r: Result) -> ChallengeGame:
         )
     if _older(r):
         raise ResultError("not-result", "its result format is older and keeps no moves to play again")
-    return ChallengeGame(_verify_challenge(r), r.code, r.name)
+    return ChallengeGame(_verify_challenge(tables, r), r.code, r.name)
 
 
-def _verify_challenge(r: Result) -> m.MatchState:
+def _verify_challenge(tables: Tables, r: Result) -> m.MatchState:
     """Replay the moves on the code's dice: each decision graded again, the score and the end;
     the game they make."""
     if r.rules != CHALLENGE_RULES or r.planned != SOLO_TURNS:
@@ -262,7 +266,7 @@ def _verify_challenge(r: Result) -> m.MatchState:
         except FarkleError:
             expected.append(f"answer {a.number}'s move cannot be played on the class's dice")
             break
-        expected.append(AnswerRecord.of_game(review_move(setup, state.log[before])))
+        expected.append(AnswerRecord.of_game(review_move(tables, setup, state.log[before])))
     _compare(r.answers, expected)
     # Rolls that need no decision (a Farkle at the start of a turn) follow on their own.
     state = m.to_decision(state, source)
@@ -270,7 +274,7 @@ def _verify_challenge(r: Result) -> m.MatchState:
         raise ClaimError(f"a score of {r.score:,}, but its moves bank {state.banked:,}")
     if r.complete and not state.over:
         raise ClaimError(f"marked complete, but its moves stop in turn {state.turn} of {SOLO_TURNS}")
-    solver_game = perfect_play(source) if r.complete else None
+    solver_game = perfect_play(tables, source) if r.complete else None
     if r.solver_game_score != solver_game:
         raise ClaimError(
             f"the solver's own game on the class's dice scores {_points(solver_game)}, "

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.classroom.codes import class_drills, class_quiz, normalize_code
 from farkle_trainer.training.quizzes.questions import Question, points_text, spaced
 from farkle_trainer.training.quizzes.quiz import fixed_questions, grade
@@ -28,6 +27,7 @@ from farkle_trainer.training.quizzes.topics import TOPICS, spec_of
 if TYPE_CHECKING:
     from farkle_trainer.engine.decisions import Kind, Position
     from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.training.drills.drills import Level as DrillLevel
     from farkle_trainer.training.quizzes.questions import Level
     from farkle_trainer.training.quizzes.quiz import Answer
@@ -95,11 +95,11 @@ def _quiz_entry(number: int, q: Question) -> Entry:
     return Entry(number, (q.text,), _BLANKS[q.form], typed(answer), g.explanation)
 
 
-def _drill_entry(number: int, p: Position) -> Entry:
+def _drill_entry(tables: Tables, number: int, p: Position) -> Entry:
     from farkle_trainer.engine.decisions import decision_for, play_words
     from farkle_trainer.training.drills.words import measure, situation_lines, value_text
 
-    d = decision_for(shared(), p)
+    d = decision_for(tables, p)
     best = d.best
     why = [f"{measure(p.unit).capitalize()} {value_text(best.value)}."]
     runner_up = next((c for c in d.choices[1:] if d.ranked.loss(c) > 0), None)
@@ -170,6 +170,7 @@ def score_sheet(
 
 
 def decide_sheet(
+    tables: Tables,
     code: str,
     rules: Rules,
     *,
@@ -188,7 +189,7 @@ def decide_sheet(
 
     code = normalize_code(code)
     chosen = kinds or TURN_KINDS
-    positions = tuple(class_drills(code, rules, count=count, kinds=chosen, level=level))
+    positions = tuple(class_drills(tables, code, rules, count=count, kinds=chosen, level=level))
     options = []
     if chosen != TURN_KINDS:
         options += ["--kind", ",".join(chosen)]
@@ -200,7 +201,7 @@ def decide_sheet(
     if target_option or any(spec_of(k).needs_target for k in chosen):
         many += f" in games to {rules.target:,}"
     description = f"{many} on {rules.name} rules"
-    entries = (_drill_entry(i, p) for i, p in enumerate(positions, 1))
+    entries = (_drill_entry(tables, i, p) for i, p in enumerate(positions, 1))
     return _sheet("decide", code, count, rules, rules_option, options, description, entries, positions)
 
 

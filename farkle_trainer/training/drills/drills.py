@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.decisions import (
     KINDS,
@@ -26,8 +27,10 @@ from farkle_trainer.engine.notation import Action
 from farkle_trainer.engine.ranked import Option, Ranked, ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.drills.kinds import Setting, spec_of
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 class Level(StrEnum):
@@ -105,7 +108,7 @@ class DrillStrength:
         return self.perfect + given_up if self.unit == Unit.TURNS else self.perfect - given_up
 
 
-def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
+def drill_strengths(tables: Tables, gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
     """The session's :class:`DrillStrength` in points (the turn's decisions: bank or roll, keep,
     opening) and in turns (solo), each where its decisions share one table (and for solo one
     target and opening minimum): a session of one's mistakes may mix them. The decisions of a
@@ -116,15 +119,15 @@ def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
     found = []
     points = [g for g in gradings if g.position.unit == Unit.POINTS]
     if points and len({g.position.rules for g in points}) == 1:
-        turn = shared().turn(points[0].position.rules, Objective.expected())
+        turn = tables.turn(points[0].position.rules, Objective.expected())
         average = sum(g.lost for g in points) / len(points)
         perfect, per = turn.expected_turn_score, turn.decisions_per_turn
         found.append(DrillStrength(Unit.POINTS, len(points), average, perfect, per))
     solo = [g.position.situation for g in gradings if isinstance(g.position.situation, FewestTurns)]
-    tables = {(s.rules, s.target, s.opening) for s in solo}
-    if len(tables) == 1:
-        rules, target, opening = tables.pop()
-        table = shared().solo(rules, target, opening)
+    games = {(s.rules, s.target, s.opening) for s in solo}
+    if len(games) == 1:
+        rules, target, opening = games.pop()
+        table = tables.solo(rules, target, opening)
         average = sum(g.lost for g in gradings if g.position.unit == Unit.TURNS) / len(solo)
         found.append(
             DrillStrength(
@@ -134,7 +137,7 @@ def drill_strengths(gradings: Sequence[Grading]) -> tuple[DrillStrength, ...]:
     return tuple(found)
 
 
-def summarize(gradings: Sequence[Grading]) -> Summary:
+def summarize(tables: Tables, gradings: Sequence[Grading]) -> Summary:
     def mean(values: list[float]) -> float | None:
         return sum(values) / len(values) if values else None
 
@@ -161,7 +164,7 @@ def summarize(gradings: Sequence[Grading]) -> Summary:
         average_win_lost=mean(by_win),
         turn_decisions=len(by_turns),
         average_turns_lost=mean(by_turns),
-        strengths=drill_strengths(gradings),
+        strengths=drill_strengths(tables, gradings),
     )
 
 
@@ -192,7 +195,9 @@ _BOLD_STOPS = (1000, 1500, 2000, 3000)
 MAX_ROLLS = 40
 
 
-def play_turn(rules: Rules, kind: Kind, setting: Setting, stream: Stream) -> Iterator[Position]:
+def play_turn(
+    tables: Tables, rules: Rules, kind: Kind, setting: Setting, stream: Stream
+) -> Iterator[Position]:
     """Play one turn forward and yield the positions of ``kind`` it passes through.
 
     The player's style is drawn per turn (mostly perfect or greedy, some bold, a few
@@ -206,7 +211,7 @@ def play_turn(rules: Rules, kind: Kind, setting: Setting, stream: Stream) -> Ite
     t, n = 0, 6
     for _ in range(MAX_ROLLS):
         roll = stream.dice(n)
-        ranked = ranked_plays(shared(), setting.turn(rules, t), roll)
+        ranked = ranked_plays(tables, setting.turn(rules, t), roll)
         if ranked.is_farkle:
             return
         play, action = _policy(ranked, stream, style, stop)
@@ -245,6 +250,7 @@ MAX_TURNS = 80
 
 
 def generate(
+    tables: Tables,
     rules: Rules,
     kind: Kind,
     stream: Stream,
@@ -263,14 +269,14 @@ def generate(
     pool: list[tuple[Position, float]] = []
     fallback: list[tuple[Position, float]] = []
     spec = spec_of(kind)
-    setting = spec.setting(rules, stream)
+    setting = spec.setting(tables, rules, stream)
     for turn in range(MAX_TURNS):
         if turn and turn % spec.turns_per_setting == 0:
-            setting = spec.setting(rules, stream)
-        for position in play_turn(rules, kind, setting, stream):
+            setting = spec.setting(tables, rules, stream)
+        for position in play_turn(tables, rules, kind, setting, stream):
             if position.item in avoid:
                 continue
-            d = decision_for(shared(), position)
+            d = decision_for(tables, position)
             if not worth_asking(d):
                 continue
             weight = closeness(d) * spec.emphasis(d) * (families or {}).get(position.family, 1.0)
@@ -282,7 +288,7 @@ def generate(
     if not fallback:
         raise DrillError(f"no {kind} decision found under {rules.name} rules")
     # No turn reached the level (rare): the decision nearest to it.
-    return min(fallback, key=lambda c: _distance(decision_for(shared(), c[0]).gap, level))[0]
+    return min(fallback, key=lambda c: _distance(decision_for(tables, c[0]).gap, level))[0]
 
 
 def _distance(gap: float, level: Level | None) -> float:
@@ -296,7 +302,7 @@ def _distance(gap: float, level: Level | None) -> float:
 # -- built-in teaching positions
 
 
-def teaching_positions(rules: Rules) -> tuple[Position, ...]:
+def teaching_positions(tables: Tables, rules: Rules) -> tuple[Position, ...]:
     """The classic positions every player should meet, as far as ``rules`` allow them.
 
     Keep one 1 or the 1 and the 5; keep three 2s or the 1; two dice left at 250 against
@@ -311,7 +317,7 @@ def teaching_positions(rules: Rules) -> tuple[Position, ...]:
                 position = Position(rules=rules, kind=kind, **fields)
             except (DrillError, ValueError):
                 continue  # not possible under these rules (say, three 1s worth 2,000 or more)
-            if worth_asking(decision_for(shared(), position)):
+            if worth_asking(decision_for(tables, position)):
                 made.append(position)
     return tuple(made)
 
@@ -331,9 +337,11 @@ class Plan:
     session) are interleaved, up to a third of the session; kinds the player has mastered
     (``mastery``: recent accuracy per kind) come up less; and after a miss, positions like
     the missed one (same :attr:`Position.family`) are drawn more. Without it the drills
-    depend on ``stream`` alone, so a seed gives the same session on every machine.
+    depend on ``stream`` alone, so a seed gives the same session on every machine. Every
+    position is valued in ``tables``.
     """
 
+    tables: Tables
     rules: Rules
     stream: Stream
     count: int
@@ -346,29 +354,32 @@ class Plan:
     _misses: dict[str, int] = field(default_factory=dict, init=False)
 
     def __iter__(self) -> Iterator[Position]:
-        teaching = [p for p in teaching_positions(self.rules) if p.kind in self.kinds]
+        tables = self.tables
+        teaching = [p for p in teaching_positions(tables, self.rules) if p.kind in self.kinds]
         review = [
-            p for p in self.review if p.kind in self.kinds and fits(decision_for(shared(), p), self.level)
+            p for p in self.review if p.kind in self.kinds and fits(decision_for(tables, p), self.level)
         ]
         review = review if self.adaptive else []
         review = review[: self.count // 3]
         for i in range(self.count):
             stream = self.stream.child(f"drill-{i}")
-            position = review.pop(0) if review and i % 2 == 1 else self._draw(stream, teaching)
+            position = review.pop(0) if review and i % 2 == 1 else self._draw(tables, stream, teaching)
             self._asked.add(position.item)
             yield position
 
-    def _draw(self, stream: Stream, teaching: list[Position]) -> Position:
+    def _draw(self, tables: Tables, stream: Stream, teaching: list[Position]) -> Position:
         kind = stream.weighted(self.kinds, [self._kind_weight(k) for k in self.kinds])
         fresh = [
             p
             for p in teaching
-            if p.kind == kind and p.item not in self._asked and fits(decision_for(shared(), p), self.level)
+            if p.kind == kind and p.item not in self._asked and fits(decision_for(self.tables, p), self.level)
         ]
         if fresh and stream.random() < TEACHING_SHARE:
             return stream.choice(fresh)
         families = {f: 1.0 + 3.0 * min(n, 3) for f, n in self._misses.items()} if self.adaptive else None
-        return generate(self.rules, kind, stream, level=self.level, avoid=self._asked, families=families)
+        return generate(
+            tables, self.rules, kind, stream, level=self.level, avoid=self._asked, families=families
+        )
 
     def _kind_weight(self, kind: Kind) -> float:
         if not self.adaptive:

@@ -30,6 +30,7 @@ from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.situations import ReachTotal, TurnPoints, need_to_pass, opening_in_force
 from farkle_trainer.engine.solver import STEP
+from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.drills.scores import Start, game_scores, solo_score
 
 
@@ -65,11 +66,11 @@ class Setting:
 # -- settings
 
 
-def _opening(rules: Rules, stream: Stream) -> Setting:
+def _opening(tables: Tables, rules: Rules, stream: Stream) -> Setting:
     return Setting(opening=opening_minimum(rules))
 
 
-def _final_round(rules: Rules, stream: Stream) -> Setting:
+def _final_round(tables: Tables, rules: Rules, stream: Stream) -> Setting:
     # The leader has reached the target (taken as at least 1,000 for tiny house targets).
     target = max(rules.target, 1000)
     leader = target + STEP * stream.randint(0, 30)
@@ -95,12 +96,12 @@ def _target(rules: Rules) -> int:
 
 
 #: How a turn start of a game in progress is drawn (see :class:`~.scores.Start`).
-ScoreDraw = Callable[[Rules, int, Stream], Start]
+ScoreDraw = Callable[[Tables, Rules, int, Stream], Start]
 
 
-def _at_drawn_scores(draw: ScoreDraw, rules: Rules, stream: Stream) -> Setting:
+def _at_drawn_scores(draw: ScoreDraw, tables: Tables, rules: Rules, stream: Stream) -> Setting:
     target = _target(rules)
-    start = draw(rules, target, stream)
+    start = draw(tables, rules, target, stream)
     return Setting(
         opening=opening_in_force(rules.opening_minimum, start.banked, start.runs),
         banked=start.banked,
@@ -227,7 +228,8 @@ class KindSpec:
     ``teaching`` gives the fields of each teaching position (less ``rules`` and ``kind``),
     in the order they are offered; one the table does not allow is left out.
     ``emphasis`` multiplies the chance that a decision found in play is drawn, and
-    ``turns_per_setting`` is how many turns are played before a new setting is drawn.
+    ``turns_per_setting`` is how many turns are played before a new setting is drawn, by
+    ``setting`` (which may play a game forward, valued in the tables it is given).
     ``needs_target``: the kind plays to the rules' target, so a session records it.
     ``solves``: the game tables its positions are graded by, solved (or loaded) before the first
     one is asked (see :mod:`farkle_trainer.training.solving`).
@@ -235,7 +237,7 @@ class KindSpec:
 
     kind: Kind
     name: str
-    setting: Callable[[Rules, Stream], Setting] = lambda rules, stream: Setting()
+    setting: Callable[[Tables, Rules, Stream], Setting] = lambda tables, rules, stream: Setting()
     position: Callable[[Rules, Kind, int, tuple[int, ...], Option, Setting], Position] = _before_keeping
     worth_asking: Callable[[Decision], bool] = lambda d: True
     teaching: Callable[[Rules], list[dict[str, Any]]] = lambda rules: []

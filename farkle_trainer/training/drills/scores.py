@@ -10,13 +10,16 @@ all come up about as often as play reaches them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
 from farkle_trainer.engine.situations import TurnPoints
-from farkle_trainer.engine.tables import shared
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 _STYLES = ("perfect", "greedy", "bold")
 _STYLE_WEIGHTS = (3.0, 2.0, 1.0)
@@ -27,11 +30,11 @@ _MAX_ROLLS = 40
 _MAX_TURNS = 400
 
 
-def _turn(rules: Rules, stream: Stream, style: str, stop: int, opening: int) -> int:
+def _turn(tables: Tables, rules: Rules, stream: Stream, style: str, stop: int, opening: int) -> int:
     """Play one turn as ``style``; the points it banks (0 after a Farkle)."""
     t, n = 0, 6
     for _ in range(_MAX_ROLLS):
-        options = ranked_plays(shared(), TurnPoints(rules, t, opening), stream.dice(n)).options
+        options = ranked_plays(tables, TurnPoints(rules, t, opening), stream.dice(n)).options
         if not options:
             return 0
         if style == "perfect":
@@ -76,7 +79,7 @@ def _standing(rules: Rules, scores: list[int], farkles: list[int], opened: list[
     return Runs(farkles[seat], theirs[0], knocked_back(seat), theirs[1])
 
 
-def _played(rules: Rules, target: int, stream: Stream, players: int) -> Start:
+def _played(tables: Tables, rules: Rules, target: int, stream: Stream, players: int) -> Start:
     """A game played forward to ``target`` by ``players`` drawn players (the rules' opening
     minimum and three-Farkle penalty apply); one of its turn starts before the final round."""
     styles = [_player(stream) for _ in range(players)]
@@ -88,7 +91,7 @@ def _played(rules: Rules, target: int, stream: Stream, players: int) -> Start:
         starts.append(Start(scores[mover], other, _standing(rules, scores, farkles, opened, mover)))
         style, stop = styles[mover]
         opening = 0 if opened[mover] else rules.opening_minimum
-        banked = _turn(rules, stream, style, max(stop, opening), opening)
+        banked = _turn(tables, rules, stream, style, max(stop, opening), opening)
         if banked:
             scores[mover] += banked
             farkles[mover], opened[mover] = 0, True
@@ -103,11 +106,11 @@ def _played(rules: Rules, target: int, stream: Stream, players: int) -> Start:
     return stream.choice(starts)
 
 
-def game_scores(rules: Rules, target: int, stream: Stream) -> Start:
+def game_scores(tables: Tables, rules: Rules, target: int, stream: Stream) -> Start:
     """A turn start of a two-player game played forward (see :func:`_played`)."""
-    return _played(rules, target, stream, 2)
+    return _played(tables, rules, target, stream, 2)
 
 
-def solo_score(rules: Rules, target: int, stream: Stream) -> Start:
+def solo_score(tables: Tables, rules: Rules, target: int, stream: Stream) -> Start:
     """A turn start of a solo game to ``target``, drawn like :func:`game_scores`."""
-    return _played(rules, target, stream, 1)
+    return _played(tables, rules, target, stream, 1)

@@ -34,7 +34,6 @@ from farkle_trainer.engine.notation import (
 )
 from farkle_trainer.engine.scoring import explain
 from farkle_trainer.engine.seeded import MAX_SEED, Stream
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.store.schedule import DRILLS
 from farkle_trainer.training.drills.drills import LEVELS, Level, Plan, worth_asking
 from farkle_trainer.training.drills.kinds import spec_of
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from farkle_trainer.engine.rules import Rules
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.training.frontend import Frontend
     from farkle_trainer.training.session import Session
@@ -101,12 +101,14 @@ def session_settings(
     return settings
 
 
-def prepare(rules: Rules, kinds: tuple[Kind, ...], progress: Callable[[float], None] | None = None) -> None:
+def prepare(
+    tables: Tables, rules: Rules, kinds: tuple[Kind, ...], progress: Callable[[float], None] | None = None
+) -> None:
     """Solve (or load) the tables the session's kinds are graded by, before the first drill, so
     no drill waits; ``progress`` is told the fraction done (see :mod:`farkle_trainer.training.solving`)."""
     from farkle_trainer.training.solving import for_kinds, solve_all
 
-    solve_all(for_kinds(rules, kinds), progress)
+    solve_all(tables, for_kinds(tables, rules, kinds), progress)
 
 
 #: The kinds a new learner starts with.
@@ -168,6 +170,7 @@ def new_seed() -> int:
 
 
 def make_plan(
+    tables: Tables,
     store: Store,
     rules: Rules,
     kinds: tuple[Kind, ...],
@@ -179,7 +182,7 @@ def make_plan(
 ) -> Plan:
     """The session's drills, drawn from ``seed``; adapted to the progress in ``store`` if ``adaptive``."""
     if not adaptive:
-        return Plan(rules, drill_stream(seed), count, kinds, level)
+        return Plan(tables, rules, drill_stream(seed), count, kinds, level)
     from farkle_trainer.training.mistakes import MISTAKES, personal_key
 
     # Drill positions and personal positions (a position missed is one), the longest overdue first.
@@ -195,12 +198,15 @@ def make_plan(
     # Only the session's kinds, at its target: a game position is worth what its target makes
     # it, and valuing one the session will not ask could mean solving a game for nothing.
     asked = [p for p in found if p.kind in kinds and p.target in (None, rules.target)]
-    review = [p for p in asked if worth_asking(decision_for(shared(), p))]
+    review = [p for p in asked if worth_asking(decision_for(tables, p))]
     mastery = topic_mastery(store, KIND)
-    return Plan(rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery)
+    return Plan(
+        tables, rules, drill_stream(seed), count, kinds, level, adaptive=True, review=review, mastery=mastery
+    )
 
 
 def play_drills(
+    tables: Tables,
     front: Frontend,
     view: DrillView,
     plan: Plan,
@@ -217,10 +223,10 @@ def play_drills(
 
     def play(item: tuple[int, Position]) -> Grading:
         number, position = item
-        g = ask_drill(front, view, position, number, plan.count)
-        session.record(AnswerRecord.of_drill(g).of_position(mistake_of(g.position, rules_file)))
+        g = ask_drill(tables, front, view, position, number, plan.count)
+        session.record(AnswerRecord.of_drill(g).of_position(mistake_of(tables, g.position, rules_file)))
         plan.answered(g)
-        show_grading(front, view, g, strategy=strategy)
+        show_grading(tables, front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)
@@ -314,19 +320,23 @@ def ask_play(front: Frontend, d: Decision) -> Choice:
         keep = ask_keep(front, d) if answer == "undo" else answer
 
 
-def ask_drill(front: Frontend, view: DrillView, p: Position, number: int, count: int) -> Grading:
+def ask_drill(
+    tables: Tables, front: Frontend, view: DrillView, p: Position, number: int, count: int
+) -> Grading:
     """Show a position, ask for the play and grade it: the caller records the answer, then shows
     the grading (:func:`show_grading`), so an output that closes as the grading is shown (a pipe
     into ``head``) loses no answer."""
-    d = decision_for(shared(), p)
+    d = decision_for(tables, p)
     front.show(view.situation_text(p, number, count), lambda: view.situation_rich(p, number, count))
     choice = ask_play(front, d)
     return grade(d, choice.keep, choice.action)
 
 
-def show_grading(front: Frontend, view: DrillView, g: Grading, *, strategy: bool = False) -> None:
+def show_grading(
+    tables: Tables, front: Frontend, view: DrillView, g: Grading, *, strategy: bool = False
+) -> None:
     """The grading of an answer already recorded (with ``strategy``, the bank thresholds too)."""
-    notes = strategy_notes(shared(), g) if strategy else ()
+    notes = strategy_notes(tables, g) if strategy else ()
     front.show(view.grading_text(g, notes), lambda: view.grading_rich(g, notes))
 
 
@@ -360,6 +370,7 @@ class Sessions:
 
 
 def play_mistakes(
+    tables: Tables,
     front: Frontend,
     view: DrillView,
     due: Sequence[tuple[Position, Path | None]],
@@ -374,9 +385,9 @@ def play_mistakes(
 
     def play(item: tuple[int, tuple[Position, Path | None]]) -> Grading:
         number, (position, file) = item
-        g = ask_drill(front, view, position, number, len(due))
+        g = ask_drill(tables, front, view, position, number, len(due))
         sessions.record(personal_record(g, file), position.rules.name)
-        show_grading(front, view, g, strategy=strategy)
+        show_grading(tables, front, view, g, strategy=strategy)
         return g
 
     front.say(STOP_NOTE)

@@ -46,14 +46,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.situations import Situation, SituationError, opening_in_force, situation
 from farkle_trainer.engine.solver import Objective
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.match import (
     MatchState,
     Move,
@@ -61,6 +60,9 @@ from farkle_trainer.training.games.match import (
     move_runs,
 )
 from farkle_trainer.training.games.setup import SOLO_TURNS, Form, MatchError, Setup
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 Decision = Literal["bank", "roll"]
 
@@ -98,10 +100,12 @@ def situation_of(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs 
     )
 
 
-def values(setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS) -> Ranked:
+def values(
+    tables: Tables, setup: Setup, move: Move, unit: Unit | None = None, runs: Runs = NO_RUNS
+) -> Ranked:
     """Every play of one roll of a game for its mover, ranked, in ``unit`` (default the
     game's), with what the roll was worth before it was thrown and what a Farkle is worth."""
-    return ranked_plays(shared(), situation_of(setup, move, unit, runs), move.roll)
+    return ranked_plays(tables, situation_of(setup, move, unit, runs), move.roll)
 
 
 # -- decisions
@@ -139,7 +143,7 @@ class Review:
         return in_points(self.lost, self.unit)
 
 
-def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
+def review_move(tables: Tables, setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
     """Grade one decision (a coach can call this right after it is made).
 
     Graded in points, a decision gets the grade and the loss the keep drill of its roll and
@@ -148,7 +152,7 @@ def review_move(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Review:
     """
     if not move.decision:
         raise MatchError("a Farkle is not a decision")
-    return _graded(move, values(setup, move, grading_unit(setup, move), runs))
+    return _graded(move, values(tables, setup, move, grading_unit(setup, move), runs))
 
 
 def _graded(move: Move, v: Ranked) -> Review:
@@ -185,22 +189,24 @@ class Step:
     luck: float
 
 
-def step_of(setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Step:
+def step_of(tables: Tables, setup: Setup, move: Move, runs: Runs = NO_RUNS) -> Step:
     """One move, valued for its mover and graded as a person's decision is, whoever made it."""
-    plays = values(setup, move, grading_unit(setup, move), runs)
+    plays = values(tables, setup, move, grading_unit(setup, move), runs)
     return Step(move, _graded(move, plays) if move.decision else None, plays, plays.luck)
 
 
-def steps(state: MatchState) -> tuple[Step, ...]:
+def steps(tables: Tables, state: MatchState) -> tuple[Step, ...]:
     """Every move of the game in order, each decision graded as a person's is, whoever made it."""
-    return tuple(step_of(state.setup, m, runs) for m, runs in zip(state.log, move_runs(state), strict=True))
+    return tuple(
+        step_of(tables, state.setup, m, runs) for m, runs in zip(state.log, move_runs(state), strict=True)
+    )
 
 
-def review(state: MatchState) -> tuple[Review, ...]:
+def review(tables: Tables, state: MatchState) -> tuple[Review, ...]:
     """Every decision of the people playing, graded, in the order they were made."""
     people = state.setup.players
     return tuple(
-        review_move(state.setup, m, runs)
+        review_move(tables, state.setup, m, runs)
         for m, runs in zip(state.log, move_runs(state), strict=True)
         if m.decision and people[m.seat].human
     )
@@ -365,20 +371,22 @@ class Analysis:
         return next((x for x in self.strengths if x.seat == seat), None)
 
 
-def perfect_expectation(setup: Setup) -> float | None:
+def perfect_expectation(tables: Tables, setup: Setup) -> float | None:
     """What perfect play expects of a solo game before its first roll, exactly: the score of
     ten turns (ten times the expected score of a turn), or the turns to reach the target from 0
     (the solo solver's). None for a game to the target, and for ten turns under an opening
     minimum or the three-Farkle penalty, where a turn's value depends on where it starts (what
     the turns were worth from there is each account's ``expected``)."""
     if setup.form == Form.FEWEST_TURNS:
-        return shared().solo(setup.rules, setup.target, setup.opening).expected_turns(0)
+        return tables.solo(setup.rules, setup.target, setup.opening).expected_turns(0)
     if setup.form == Form.TEN_TURNS and not (setup.opening or setup.penalty):
-        return SOLO_TURNS * shared().turn(setup.rules, Objective.expected()).expected_turn_score
+        return SOLO_TURNS * tables.turn(setup.rules, Objective.expected()).expected_turn_score
     return None
 
 
-def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = False) -> Analysis:
+def analyse(
+    tables: Tables, state: MatchState, *, resigned: int | None = None, stopped: bool = False
+) -> Analysis:
     """Analyse a game that has ended: over, given up by the seat ``resigned``, or set aside
     (``stopped``) before its end; the last two up to where they stopped."""
     if not (state.over or resigned is not None or stopped):
@@ -387,13 +395,13 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         resigned, stopped = None, False
     setup = state.setup
     unit = game_unit(setup)
-    moves = steps(state)
-    by_move = move_values(state, moves)
+    moves = steps(tables, state)
+    by_move = move_values(tables, state, moves)
     people = setup.players
     mine = (s.review for s in moves if s.review is not None and people[s.move.seat].human)
     reviews = sorted(mine, key=lambda r: -r.points_lost)
     ended = _results(state, resigned, stopped)
-    accounts = tuple(_account(state, seat, unit, by_move, ended) for seat in range(setup.size))
+    accounts = tuple(_account(tables, state, seat, unit, by_move, ended) for seat in range(setup.size))
     strengths = strengths_of(state, by_move, accounts) if state.over else ()
     chart_seat = setup.humans[0] if setup.humans else 0
     return Analysis(
@@ -401,17 +409,17 @@ def analyse(state: MatchState, *, resigned: int | None = None, stopped: bool = F
         reviews=tuple(reviews),
         summaries=tuple(summarize(seat, reviews) for seat in setup.humans),
         accounts=accounts,
-        chances=win_chances(state, chart_seat, resigned=resigned) if unit == Unit.WIN else (),
+        chances=win_chances(tables, state, chart_seat, resigned=resigned) if unit == Unit.WIN else (),
         chart_seat=chart_seat,
         resigned=resigned,
         stopped=stopped,
-        perfect=perfect_expectation(setup),
+        perfect=perfect_expectation(tables, setup),
         steps=moves,
         strengths=strengths,
     )
 
 
-def move_values(state: MatchState, known: Sequence[Step] = ()) -> tuple[Ranked, ...]:
+def move_values(tables: Tables, state: MatchState, known: Sequence[Step] = ()) -> tuple[Ranked, ...]:
     """Every move's roll valued in the game's unit for its mover, in the order of the log.
     ``known``: the game's steps, if already valued; a step graded in the game's unit (all but
     a last turn's in a game valued in points) is not valued again."""
@@ -420,20 +428,22 @@ def move_values(state: MatchState, known: Sequence[Step] = ()) -> tuple[Ranked, 
     out: list[Ranked] = []
     for i, (m, runs) in enumerate(zip(state.log, move_runs(state), strict=True)):
         plays = known[i].plays if known else None
-        out.append(plays if plays is not None and plays.unit == unit else values(setup, m, unit, runs))
+        out.append(
+            plays if plays is not None and plays.unit == unit else values(tables, setup, m, unit, runs)
+        )
     return tuple(out)
 
 
-def game_strengths(state: MatchState) -> tuple[Strength, ...]:
+def game_strengths(tables: Tables, state: MatchState) -> tuple[Strength, ...]:
     """Every player's :class:`Strength` in a game played to its end, alone: what the figures
     across games read, without grading each decision as :func:`analyse` does."""
     if not state.over:
         raise MatchError("a game's strength is for a game played to its end")
     setup = state.setup
     unit = game_unit(setup)
-    by_move = move_values(state)
+    by_move = move_values(tables, state)
     ended = _results(state, None, False)
-    accounts = tuple(_account(state, seat, unit, by_move, ended) for seat in range(setup.size))
+    accounts = tuple(_account(tables, state, seat, unit, by_move, ended) for seat in range(setup.size))
     return strengths_of(state, by_move, accounts)
 
 
@@ -505,7 +515,12 @@ def _results(state: MatchState, resigned: int | None, stopped: bool) -> tuple[fl
 
 
 def _account(
-    state: MatchState, seat: int, unit: Unit, by_move: Sequence[Ranked], ended: tuple[float, ...] | None
+    tables: Tables,
+    state: MatchState,
+    seat: int,
+    unit: Unit,
+    by_move: Sequence[Ranked],
+    ended: tuple[float, ...] | None,
 ) -> Account:
     setup = state.setup
     luck = 0.0
@@ -523,11 +538,11 @@ def _account(
             given_up += _given_up(move, v)
     result: float | None
     if unit == Unit.WIN:
-        first = shared().game(setup.rules, setup.target, setup.opening).first_player_chance
+        first = tables.game(setup.rules, setup.target, setup.opening).first_player_chance
         expected = 100 * (first if seat == 0 else 1.0 - first)
         result = None if ended is None else 100 * ended[seat]
     elif unit == Unit.TURNS:
-        expected = shared().solo(setup.rules, setup.target, setup.opening).expected_turns(0)
+        expected = tables.solo(setup.rules, setup.target, setup.opening).expected_turns(0)
         result = float(state.turns[seat])
     else:
         expected = starts
@@ -536,7 +551,7 @@ def _account(
 
 
 def win_chances(
-    state: MatchState, seat: int, *, resigned: int | None = None
+    tables: Tables, state: MatchState, seat: int, *, resigned: int | None = None
 ) -> tuple[tuple[int, float], ...]:
     """``(turn, chance)``: the chance that ``seat`` wins a two-player game as each turn
     starts, and its result (1, 0 or 1/2) after the last turn, or once the seat ``resigned``
@@ -544,7 +559,7 @@ def win_chances(
     setup = state.setup
     if game_unit(setup) != Unit.WIN:
         raise MatchError("win chances are for two-player games")
-    table = shared().game(setup.rules, setup.target, setup.opening)
+    table = tables.game(setup.rules, setup.target, setup.opening)
     points: list[tuple[int, float]] = []
     seen: set[int] = set()
     for move, runs in zip(state.log, move_runs(state), strict=True):

@@ -22,18 +22,20 @@ of passing, Hard the best chance of winning (a tie counts one half).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice
 from farkle_trainer.engine.grading import Unit
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.situations import opening_in_force
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.analysis import situation_of
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.match import Claim, MatchState, pending_move, play, roll, runs_of
 from farkle_trainer.training.games.setup import Level, MatchError
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 Decision = Literal["bank", "roll"]
 
@@ -49,7 +51,7 @@ class Choice:
     action: Decision
 
 
-def choose(state: MatchState) -> Choice:
+def choose(tables: Tables, state: MatchState) -> Choice:
     """The choice of the computer whose dice are showing."""
     if state.phase != "pick":
         raise MatchError("a computer chooses when its dice are showing")
@@ -59,8 +61,8 @@ def choose(state: MatchState) -> Choice:
     if level == Level.EASY:
         return easy(state)
     if level == Level.MEDIUM:
-        return medium(state)
-    return hard(state)
+        return medium(tables, state)
+    return hard(tables, state)
 
 
 def _behind(state: MatchState) -> int:
@@ -85,50 +87,50 @@ def easy(state: MatchState) -> Choice:
     return Choice(split.dice, "bank" if bank_now else "roll")
 
 
-def _table_play(state: MatchState, unit: Unit) -> Choice:
+def _table_play(tables: Tables, state: MatchState, unit: Unit) -> Choice:
     """What the table of ``unit`` plays with the dice showing: its best set-aside, then its own
     action (rolling on at a tie)."""
     move = pending_move(state, (), "roll")
     play = ranked_plays(
-        shared(), situation_of(state.setup, move, unit, runs_of(state, state.seat)), state.roll
+        tables, situation_of(state.setup, move, unit, runs_of(state, state.seat)), state.roll
     ).table_play
     assert play is not None
     return Choice(play.keep, play.action)
 
 
-def medium(state: MatchState) -> Choice:
-    return _table_play(state, Unit.CHANCE if state.last_turn else Unit.POINTS)
+def medium(tables: Tables, state: MatchState) -> Choice:
+    return _table_play(tables, state, Unit.CHANCE if state.last_turn else Unit.POINTS)
 
 
-def hard(state: MatchState) -> Choice:
-    return _table_play(state, Unit.WIN)
+def hard(tables: Tables, state: MatchState) -> Choice:
+    return _table_play(tables, state, Unit.WIN)
 
 
-def as_played(state: MatchState, claim: Claim) -> str | None:
+def as_played(tables: Tables, state: MatchState, claim: Claim) -> str | None:
     """What is wrong with a saved game's claim of a computer's move, None when it is the move
     that computer makes on these dice: a computer decides from what it sees alone, so a game
     kept anywhere (a file, the store) replays the computers' moves too."""
     if state.player.human:
         return None
-    choice = choose(state)
+    choice = choose(tables, state)
     if (choice.keep, choice.action) == (tuple(sorted(claim.keep)), claim.action):
         return None
     made = f"sets aside {format_dice(choice.keep, ' ')} and {choice.action}s"
     return f"{state.player.name} does not play that on these dice: it {made}"
 
 
-def step(state: MatchState, source: DiceSource) -> MatchState:
+def step(tables: Tables, state: MatchState, source: DiceSource) -> MatchState:
     """One action of the computer to act: roll at a turn's start, or keep and bank or roll on."""
     if state.over or state.player.human:
         raise MatchError("it is not a computer's turn")
     if state.phase == "roll":
         return roll(state, source)
-    choice = choose(state)
+    choice = choose(tables, state)
     return play(state, source, choice.keep, choice.action)
 
 
-def play_computers(state: MatchState, source: DiceSource) -> MatchState:
+def play_computers(tables: Tables, state: MatchState, source: DiceSource) -> MatchState:
     """Let computers act until a person must act or the game is over."""
     while not state.over and not state.player.human:
-        state = step(state, source)
+        state = step(tables, state, source)
     return state

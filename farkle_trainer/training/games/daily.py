@@ -17,7 +17,7 @@ import os
 import socket
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -29,12 +29,19 @@ from farkle_trainer.training.games.dice import daily_source
 from farkle_trainer.training.games.legacy import read_state
 from farkle_trainer.training.games.match import MatchState, Move, new_match, rebuilt
 from farkle_trainer.training.games.play import GameView, play_game
-from farkle_trainer.training.games.setup import TEN_TURNS, MatchError, for_day
-from farkle_trainer.training.games.tenturns import perfect_play, turn_summaries
+from farkle_trainer.training.games.setup import SOLO_TURNS, TEN_TURNS, MatchError, for_day
+from farkle_trainer.training.games.tenturns import (
+    Account,
+    account,
+    expected_turn,
+    perfect_play,
+    turn_summaries,
+)
 from farkle_trainer.training.progress import load_stats
 from farkle_trainer.training.record import AnswerRecord
 
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import DailyAttempt, DailyResult
     from farkle_trainer.training.mistakes import Kept
@@ -69,7 +76,9 @@ class DailyView(GameView, Protocol):
     def restarted_line(self, state: MatchState) -> str: ...
     def resume_line(self, state: MatchState) -> str: ...
     def stopped_line(self, state: MatchState, command: str) -> str: ...
-    def summary(self, state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str: ...
+    def summary(
+        self, state: MatchState, split: Account, reviews: tuple[Review, ...], recorded: Recorded
+    ) -> str: ...
 
 
 #: How long a terminal keeps its hold on a game after its last action: another terminal may
@@ -188,7 +197,7 @@ def closes_at(day: date) -> datetime:
     return datetime.combine(day + timedelta(days=2), time(0), tzinfo=UTC)
 
 
-def close_expired(store: Store, moment: datetime) -> int:
+def close_expired(tables: Tables, store: Store, moment: datetime) -> int:
     """Close every official game left unfinished past :func:`closes_at`; returns how many.
 
     Closed as it stands: turns already over keep their points, the turns not played score 0.
@@ -210,18 +219,20 @@ def close_expired(store: Store, moment: datetime) -> int:
                     attempt.id, reason=attempt.damage or "unreadable", version=attempt.version
                 )
             else:
-                close_as_it_stands(store, attempt, state, version=attempt.version)
+                close_as_it_stands(tables, store, attempt, state, version=attempt.version)
         except StaleAttemptError:
             continue  # another terminal closed it first
         closed += 1
     return closed
 
 
-def close_as_it_stands(store: Store, attempt: DailyAttempt, state: MatchState, *, version: int) -> None:
+def close_as_it_stands(
+    tables: Tables, store: Store, attempt: DailyAttempt, state: MatchState, *, version: int
+) -> None:
     """Close an attempt where it stopped (its time ran out, or a practice play starts again):
     turns already over keep their points, the turns not played score 0. Its saved game stays,
     so its result replays and it can be reviewed up to there."""
-    perfect = perfect_play(daily_source(date.fromisoformat(attempt.date)))
+    perfect = perfect_play(tables, daily_source(date.fromisoformat(attempt.date)))
     with store.atomic():
         if attempt.state is None:
             # Never rolled: the game is kept as it stood, so its result replays too.
@@ -285,7 +296,7 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     """What ``--status`` shows, read from the store at ``moment``."""
     day = utc_date(moment)
     official = store.daily_attempt(day, official=True)
-    stats = official_stats(store, day)
+    stats = load_stats(store, day, check=result_holds)
     state = None
     if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
@@ -323,7 +334,9 @@ class Outcome:
     restarted: bool = False
 
 
-def restart_practice(store: Store, day: date, today: date, moment: datetime) -> DailyAttempt | None:
+def restart_practice(
+    tables: Tables, store: Store, day: date, today: date, moment: datetime
+) -> DailyAttempt | None:
     """Close the day's unfinished practice play as it stands, so that the next one starts
     from turn 1 (``daily --replay --restart``); the play closed, or None when there was none.
 
@@ -339,7 +352,7 @@ def restart_practice(store: Store, day: date, today: date, moment: datetime) -> 
     practice = take(store, practice, moment)
     state = readable(store, practice, today)
     try:
-        close_as_it_stands(store, practice, state, version=practice.version)
+        close_as_it_stands(tables, store, practice, state, version=practice.version)
     except StaleAttemptError:
         raise GameElsewhere(
             "this game was just moved on in another terminal; run farkle-train daily to see it"
@@ -365,28 +378,28 @@ def resume_command(day: date, today: date, *, official: bool) -> str:
     return "farkle-train daily" if official else "farkle-train daily --replay"
 
 
-def record_decision(store: Store, session_id: int | None, day: date, move: Move) -> None:
+def record_decision(tables: Tables, store: Store, session_id: int | None, day: date, move: Move) -> None:
     """A decision of the day's game, graded on the scale every drill uses: a practice decision as
     a training answer, each mistake with its personal position; an official game's mistakes as
     personal positions alone (its decisions are official, never progress)."""
     from farkle_trainer.training.mistakes import game_mistake
 
     setup = for_day(day)
-    r = review_move(setup, move)
-    mistake = game_mistake(setup, r)
+    r = review_move(tables, setup, move)
+    mistake = game_mistake(tables, setup, r)
     if session_id is not None:
         AnswerRecord.of_game(r, date=day.isoformat()).with_mistake(mistake).save(store, session_id)
     elif mistake is not None:
         store.record_mistake(mistake)
 
 
-def kept_mistakes(store: Store, day: date, reviews: Sequence[Review]) -> Kept:
+def kept_mistakes(tables: Tables, store: Store, day: date, reviews: Sequence[Review]) -> Kept:
     """The personal positions the day's game's decisions graded an inaccuracy or worse are in
     ``store`` (see :func:`record_decision`)."""
     from farkle_trainer.training.mistakes import game_mistake, kept_of
 
     setup = for_day(day)
-    return kept_of(store, [(r, game_mistake(setup, r)) for r in reviews])
+    return kept_of(store, [(r, game_mistake(tables, setup, r)) for r in reviews])
 
 
 def result_holds(result: DailyResult) -> bool:
@@ -411,9 +424,11 @@ def official_game(result: DailyResult) -> MatchState | None:
     return played if played.banked == result.score else None
 
 
-def official_stats(store: Store, today: date | None = None) -> StatsSummary:
-    """The official daily stats of ``store``, each result checked against its moves."""
-    return load_stats(store, today, check=result_holds)
+def official_stats(tables: Tables, store: Store, today: date | None = None) -> StatsSummary:
+    """The official daily stats of ``store``, each result checked against its moves, and what
+    perfect play is expected to score (solved in ``tables``)."""
+    summary = load_stats(store, today, check=result_holds)
+    return replace(summary, perfect_play_expected=SOLO_TURNS * expected_turn(tables))
 
 
 def load_state(attempt: DailyAttempt) -> MatchState:
@@ -503,6 +518,7 @@ def take(store: Store, attempt: DailyAttempt, moment: datetime) -> DailyAttempt:
 
 
 def run_attempt(
+    tables: Tables,
     front: Frontend,
     view: DailyView,
     store: Store,
@@ -525,12 +541,12 @@ def run_attempt(
     me = terminal_id()
     try:
         state = readable(store, attempt, today)
-        outcome = _play(front, view, store, attempt, state, today, day, again, notes)
+        outcome = _play(tables, front, view, store, attempt, state, today, day, again, notes)
         while outcome.restarted:
             # The play was closed where it stood: the next starts from turn 1, on the same dice.
             attempt = take(store, next_attempt(store, day, today), store.now())
             outcome = _play(
-                front, view, store, attempt, readable(store, attempt, today), today, day, again, ()
+                tables, front, view, store, attempt, readable(store, attempt, today), today, day, again, ()
             )
         return outcome
     except StaleAttemptError:
@@ -542,6 +558,7 @@ def run_attempt(
 
 
 def _play(
+    tables: Tables,
     front: Frontend,
     view: DailyView,
     store: Store,
@@ -567,10 +584,11 @@ def _play(
         )
 
     def decided(move: Move) -> None:
-        record_decision(store, attempt.session_id, day, move)
+        record_decision(tables, store, attempt.session_id, day, move)
 
     try:
         played = play_game(
+            tables,
             front,
             view,
             state,
@@ -591,13 +609,14 @@ def _play(
         front.say(view.stopped_line(saved, again))
         return Outcome(saved, False, INTERRUPTED if isinstance(stop, KeyboardInterrupt) else 0)
     if played.ending == "restarted":
-        close_as_it_stands(store, attempt, state, version=version)
+        close_as_it_stands(tables, store, attempt, state, version=version)
         front.say(view.restarted_line(state))
         return Outcome(state, False, 0, restarted=True)
-    reviews = review(state)
-    _finish(store, attempt.id, state, perfect=perfect_play(source), version=version)
-    streak = official_stats(store, today).current_streak if attempt.official else None
+    reviews = review(tables, state)
+    _finish(store, attempt.id, state, perfect=perfect_play(tables, source), version=version)
+    streak = load_stats(store, today, check=result_holds).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
-    kept = kept_mistakes(store, day, reviews)
-    front.say(view.summary(state, reviews, Recorded(share, attempt.official, day, streak, kept)))
+    kept = kept_mistakes(tables, store, day, reviews)
+    split = account(tables, state, reviews)
+    front.say(view.summary(state, split, reviews, Recorded(share, attempt.official, day, streak, kept)))
     return Outcome(state, True, 0)

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import counts_of
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import MatchError, Player, Setup
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 
 @dataclass(frozen=True, order=True)
@@ -44,9 +47,10 @@ class Decision:
 class Game:
     """A game in progress on its own dice (see the module). ``setup`` fixes who plays, the
     rules, the form and the dice; ``state`` is where a game saved earlier stands (by default, its
-    start)."""
+    start); the computers play by the tables solved in ``tables``."""
 
-    def __init__(self, setup: Setup, state: m.MatchState | None = None) -> None:
+    def __init__(self, setup: Setup, state: m.MatchState | None = None, *, tables: Tables) -> None:
+        self._tables = tables
         self._source = setup.source()
         start = m.new_match(setup) if state is None else state
         if start.setup != setup:
@@ -144,7 +148,7 @@ class Game:
 
         if self.over or self.player.human:
             raise MatchError("it is not a computer's turn")
-        choice = choose(self.state)
+        choice = choose(self._tables, self.state)
         return Decision(choice.keep, choice.action)
 
     def play_computers(self) -> tuple[Decision, ...]:

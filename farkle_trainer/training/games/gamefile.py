@@ -20,14 +20,18 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_text, write_whole
 from farkle_trainer.training.games import computers
 from farkle_trainer.training.games import match as m
 from farkle_trainer.training.games.setup import MatchError, Setup
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
 
 FORMAT = "farkle-train game"
 FILE_VERSION = 1
@@ -176,7 +180,7 @@ def numbered(path: Path, number: int) -> Path:
 # -- reading
 
 
-def read_game_file(path: Path) -> SavedGame:
+def read_game_file(tables: Tables, path: Path) -> SavedGame:
     """The game in ``path``, replayed from its setup and seed (see the module)."""
     try:
         text = _read_text(path)
@@ -195,7 +199,7 @@ def read_game_file(path: Path) -> SavedGame:
     if data.get("version") != FILE_VERSION:
         raise GameFileError(f"{path} was saved by another version of farkle-train ({data.get('version')!r})")
     try:
-        return replay(data)
+        return replay(tables, data)
     except GameFileError as exc:
         raise GameFileError(f"{path}: {exc}") from None
 
@@ -213,9 +217,10 @@ def _faces(value: Any, what: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def replay(data: Mapping[str, Any]) -> SavedGame:
-    """Play a game document's moves again on the setup's own dice; :class:`GameFileError`
-    names the first move or figure that does not hold."""
+def replay(tables: Tables, data: Mapping[str, Any]) -> SavedGame:
+    """Play a game document's moves again on the setup's own dice, each computer's move checked
+    as it plays (valued in ``tables``); :class:`GameFileError` names the first move or figure
+    that does not hold."""
     try:
         setup = Setup.from_dict(_need(data, "setup", dict))
     except (MatchError, KeyError, TypeError, ValueError) as exc:
@@ -227,7 +232,7 @@ def replay(data: Mapping[str, Any]) -> SavedGame:
     moves = _need(data, "moves", list)
     claims = (_claim(i, claim) for i, claim in enumerate(moves))
     try:
-        state = m.replay(setup, claims, hints=hints, vet=computers.as_played)
+        state = m.replay(setup, claims, hints=hints, vet=partial(computers.as_played, tables))
     except MatchError as exc:
         raise GameFileError(str(exc)) from None
     return SavedGame(state, _check_result(data, state))

@@ -51,6 +51,7 @@ from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiabl
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow, Mistake
 
@@ -122,11 +123,11 @@ class Played:
     personal: int = 0
 
 
-def position(state: m.MatchState) -> Position:
+def position(tables: Tables, state: m.MatchState) -> Position:
     """The values of the roll showing for its mover (the state's kept dice taken back first)."""
     move = m.pending_move(state, (), "roll")
     unit = grading_unit(state.setup, move)
-    return Position(state, values(state.setup, move, unit, m.runs_of(state, state.seat)), state.kept)
+    return Position(state, values(tables, state.setup, move, unit, m.runs_of(state, state.seat)), state.kept)
 
 
 Answer = Literal["bank", "roll"] | Command | tuple[int, ...]
@@ -216,6 +217,7 @@ def _after_turn(front: Frontend, view: GameView, before: m.MatchState, after: m.
 
 
 def play_game(
+    tables: Tables,
     front: Frontend,
     view: GameView,
     state: m.MatchState,
@@ -261,7 +263,7 @@ def play_game(
                 pause()
             continue
         if not state.player.human:
-            choice = computers.choose(state)
+            choice = computers.choose(tables, state)
             state = m.play(state, source, choice.keep, choice.action)
             save(state)
             front.say(view.computer_line(before, choice))
@@ -288,7 +290,7 @@ def play_game(
         elif answer is Command.HINT:
             state = m.ask_hint(state)
             save(state)
-            at = position(state)
+            at = position(tables, state)
             first = not asked_before
             front.show(view.hint_line(at, first=first), partial(view.hint_rich, at, first=first))
             asked_before = True
@@ -301,7 +303,9 @@ def play_game(
         elif answer == "bank" and not _bank_anyway(front, view, state):
             continue
         else:
-            state = _decide(front, view, state, answer, source, save=save, decided=decided, together=together)
+            state = _decide(
+                tables, front, view, state, answer, source, save=save, decided=decided, together=together
+            )
     return Played(state, "over")
 
 
@@ -313,6 +317,7 @@ def _bank_anyway(front: Frontend, view: GameView, state: m.MatchState) -> bool:
 
 
 def _decide(
+    tables: Tables,
     front: Frontend,
     view: GameView,
     state: m.MatchState,
@@ -327,7 +332,7 @@ def _decide(
     before = state
     if state.setup.coached:
         review = review_move(
-            state.setup, m.pending_move(state, state.kept, action), m.runs_of(state, state.seat)
+            tables, state.setup, m.pending_move(state, state.kept, action), m.runs_of(state, state.seat)
         )
         if review.grade in WARN_FROM:
             front.say(view.coach_line(review), style="yellow")
@@ -436,12 +441,13 @@ class UnreadableGame(MatchError):
     """A stored game whose saved state is not a game's at all: no move of it can be read."""
 
 
-def saved_state(row: GameRow, *, check_computers: bool = True) -> m.MatchState:
+def saved_state(tables: Tables | None, row: GameRow) -> m.MatchState:
     """A stored game as its moves play again on its dice (a rated game's, as its moves record
     them): a score, a turn or a result edited in the store changes nothing. In a game stored as
-    rated, or saved as one, each computer's move must be the one it makes on those dice, as in a
-    game file (:func:`~farkle_trainer.training.games.computers.as_played`), unless
-    ``check_computers`` is off (a list of games, which must not wait for Hard's tables to load).
+    rated, or saved as one, each computer's move must be the one it makes on those dice (valued
+    in ``tables``), as in a game file
+    (:func:`~farkle_trainer.training.games.computers.as_played`); with no tables the computers'
+    moves are not checked (a list of games, which must not wait for Hard's tables to load).
 
     :class:`UnreadableGame` when the saved state is not a game's, :class:`MatchError` when its
     moves do not replay.
@@ -454,7 +460,7 @@ def saved_state(row: GameRow, *, check_computers: bool = True) -> m.MatchState:
         saved = m.MatchState.from_dict(row.state)
     except m.UnreadableState as exc:
         raise UnreadableGame(f"saved game {row.id} cannot be read: {exc.why}") from None
-    vet = computers.as_played if check_computers and (row.rated or saved.rated) else None
+    vet = partial(computers.as_played, tables) if tables is not None and (row.rated or saved.rated) else None
     try:
         return m.rebuilt(saved, vet=vet)
     except MatchError as exc:
@@ -477,10 +483,10 @@ class Unfinished:
         return self.row.rated and (self.state is None or self.state.rated)
 
 
-def unfinished(row: GameRow) -> Unfinished:
+def unfinished(tables: Tables, row: GameRow) -> Unfinished:
     """The unfinished game ``row``, read and replayed once."""
     try:
-        return Unfinished(row, saved_state(row))
+        return Unfinished(row, saved_state(tables, row))
     except MatchError as exc:
         return Unfinished(row, None, str(exc))
 
@@ -509,7 +515,7 @@ def records_decisions(setup: Setup) -> bool:
 
 
 def graded_decisions(
-    state: m.MatchState, rules_file: Path | None = None
+    tables: Tables, state: m.MatchState, rules_file: Path | None = None
 ) -> list[tuple[Review, Mistake | None]]:
     """A finished game's decisions that are its owner's (see :func:`records_decisions`), each
     graded, with its personal position if it was a mistake."""
@@ -517,7 +523,7 @@ def graded_decisions(
         return []
     from farkle_trainer.training.mistakes import game_mistakes
 
-    return game_mistakes(state, rules_file)
+    return game_mistakes(tables, state, rules_file)
 
 
 def record_decisions(
@@ -540,7 +546,7 @@ def record_decisions(
     return len(graded)
 
 
-def official_result(row: GameRow) -> Verdict:
+def official_result(tables: Tables, row: GameRow) -> Verdict:
     """What a finished game gives the stats, from its moves played again on its dice and never
     from what the store says of it: a rated game's result (one that did not end counts as
     resigned), None for a training game, or why a game stored as rated, or replaying as one,
@@ -551,7 +557,7 @@ def official_result(row: GameRow) -> Verdict:
     never a way out of a loss. One that can be read but whose moves do not replay (the
     computer's included), or whose dice are not credible, is listed as not counted.
     """
-    return judged(row).verdict
+    return judged(tables, row).verdict
 
 
 @dataclass(frozen=True)
@@ -564,10 +570,10 @@ class Judged:
     state: m.MatchState | None
 
 
-def judged(row: GameRow) -> Judged:
+def judged(tables: Tables, row: GameRow) -> Judged:
     """The verdict of :func:`official_result` on ``row``, and the game it read."""
     try:
-        state = saved_state(row)
+        state = saved_state(tables, row)
     except UnreadableGame as exc:
         return Judged(row, _resigned_unread(row, str(exc)) if row.rated else None, None)
     except MatchError as exc:
@@ -627,19 +633,21 @@ def not_credible(state: m.MatchState, evidence: Evidence) -> str:
     )
 
 
-def official_game_stats(store: Store) -> GameStats:
-    """The stats of rated games in ``store``, each as its moves replay."""
-    return load_game_stats(store, official_result)
+def official_game_stats(tables: Tables, store: Store) -> GameStats:
+    """The stats of rated games in ``store``, each as its moves replay (its computers' moves
+    valued in ``tables``)."""
+    return load_game_stats(store, partial(official_result, tables))
 
 
-def judged_games(store: Store) -> list[Judged]:
+def judged_games(tables: Tables, store: Store) -> list[Judged]:
     """Every finished game in ``store``, oldest first, as the stats judge it, with the game its
     moves replay to: what the stats of rated games and the figures of play across games read,
     each game replayed once."""
-    return [judged(row) for row in reversed(store.games()) if row.finished]
+    return [judged(tables, row) for row in reversed(store.games()) if row.finished]
 
 
 def run_game(
+    tables: Tables,
     front: Frontend,
     view: GameView,
     store: Store,
@@ -667,6 +675,7 @@ def run_game(
 
     try:
         played = play_game(
+            tables,
             front,
             view,
             state,
@@ -679,7 +688,7 @@ def run_game(
             no_restart=NO_RESTART,
         )
         final = played.state
-        graded = graded_decisions(final, rules_file)
+        graded = graded_decisions(tables, final, rules_file)
         # The game's end and its answers are kept together: a process killed in between
         # leaves the game to resume, and its answers to record then.
         with store.atomic():

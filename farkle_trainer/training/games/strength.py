@@ -41,6 +41,7 @@ from farkle_trainer.training.progress import RatedResult
 
 # The analysis loads the solvers: a figure is worked out only where one is asked for.
 if TYPE_CHECKING:
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.training.games.analysis import Strength
     from farkle_trainer.training.games.play import Judged
@@ -231,7 +232,7 @@ def kind_of(state: MatchState) -> Kind | None:
     return None
 
 
-def figure_of(state: MatchState, played: datetime | date) -> Figure | None:
+def figure_of(tables: Tables, state: MatchState, played: datetime | date) -> Figure | None:
     """The figure of the first person of a game played to its end, if its kind averages."""
     kind = kind_of(state)
     humans = state.setup.humans
@@ -239,10 +240,10 @@ def figure_of(state: MatchState, played: datetime | date) -> Figure | None:
         return None
     from farkle_trainer.training.games.analysis import game_strengths
 
-    return Figure(kind, week_of(played), game_strengths(state)[humans[0]])
+    return Figure(kind, week_of(played), game_strengths(tables, state)[humans[0]])
 
 
-def official_figures(games: Sequence[Judged], store: Store) -> list[Figure]:
+def official_figures(tables: Tables, games: Sequence[Judged], store: Store) -> list[Figure]:
     """The figures of official results: each rated game the stats count that was played to its
     end (a game given up has no figure: its result counts, as a loss, in the stats), and each
     official daily game whose moves give its score."""
@@ -252,16 +253,16 @@ def official_figures(games: Sequence[Judged], store: Store) -> list[Figure]:
     for judged in games:
         if not isinstance(judged.verdict, RatedResult) or judged.state is None:
             continue
-        if (f := figure_of(judged.state, judged.row.started_at)) is not None:
+        if (f := figure_of(tables, judged.state, judged.row.started_at)) is not None:
             found.append(f)
     for result in store.official_results():
         state = official_game(result)
-        if state is not None and (f := figure_of(state, date.fromisoformat(result.date))) is not None:
+        if state is not None and (f := figure_of(tables, state, date.fromisoformat(result.date))) is not None:
             found.append(f)
     return found
 
 
-def training_figures(store: Store, *, rules: str | None = None) -> list[Figure]:
+def training_figures(tables: Tables, store: Store, *, rules: str | None = None) -> list[Figure]:
     """The figures of training games played to their end by the owner of the store: whole games
     against one computer or solo (a coached one too), class challenges and daily practice games;
     ``rules`` keeps only those on that rule set (by name). A game is read as the stats read it,
@@ -276,19 +277,19 @@ def training_figures(store: Store, *, rules: str | None = None) -> list[Figure]:
         if not row.finished:
             continue
         try:
-            state = saved_state(row, check_computers=False)
+            state = saved_state(None, row)
         except MatchError:
             continue
         if state.rated or (row.rated and not rated_by_an_earlier_rule(state.setup)):
             continue
         if state.setup.kind not in (GameKind.SOLO, GameKind.COMPUTER):
             continue  # pass and play: nobody's own decisions
-        if (f := figure_of(state, row.started_at)) is not None:
+        if (f := figure_of(tables, state, row.started_at)) is not None:
             found.append(f)
     for attempt in reversed(store.daily_attempts()):
         if attempt.official or not attempt.finished:
             continue
         practice = saved_game(attempt)
-        if practice is not None and (f := figure_of(practice, attempt.started_at)) is not None:
+        if practice is not None and (f := figure_of(tables, practice, attempt.started_at)) is not None:
             found.append(f)
     return [f for f in found if rules is None or f.kind.rules == rules]

@@ -17,28 +17,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from farkle_trainer.engine.tables import shared
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.match import MatchState, new_match, play, roll
 from farkle_trainer.training.games.setup import SOLO_TURNS, TEN_TURNS
 
 if TYPE_CHECKING:
     from farkle_trainer.engine.ranked import Option
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.training.games.analysis import Review
 
 
-def best_play(state: MatchState) -> Option:
+def best_play(tables: Tables, state: MatchState) -> Option:
     """The solver's play for the dice showing: the most expected final turn score (its best
     set-aside, then its own action)."""
     from farkle_trainer.engine.ranked import ranked_plays
     from farkle_trainer.engine.situations import TurnPoints
 
-    play = ranked_plays(shared(), TurnPoints(state.rules, state.points), state.roll).table_play
+    play = ranked_plays(tables, TurnPoints(state.rules, state.points), state.roll).table_play
     assert play is not None
     return play
 
 
-def perfect_game(source: DiceSource) -> MatchState:
+def perfect_game(tables: Tables, source: DiceSource) -> MatchState:
     """The game the exact solver's max-expected-score policy plays on ``source``.
 
     It keeps its own roll numbering, so it sees different rolls wherever it plays differently.
@@ -48,14 +48,14 @@ def perfect_game(source: DiceSource) -> MatchState:
         if state.phase == "roll":
             state = roll(state, source)
             continue
-        best = best_play(state)
+        best = best_play(tables, state)
         state = play(state, source, best.keep, best.action)
     return state
 
 
-def perfect_play(source: DiceSource) -> int:
+def perfect_play(tables: Tables, source: DiceSource) -> int:
     """The score :func:`perfect_game` reaches on ``source``."""
-    return perfect_game(source).banked
+    return perfect_game(tables, source).banked
 
 
 @dataclass(frozen=True)
@@ -84,17 +84,17 @@ class Account:
         return self.score - self.expected
 
 
-def expected_turn() -> float:
+def expected_turn(tables: Tables) -> float:
     """The exact expected score of a turn under perfect play on the game's table."""
     from farkle_trainer.engine.solver import Objective
 
-    return shared().turn(TEN_TURNS.rules, Objective.expected()).expected_turn_score
+    return tables.turn(TEN_TURNS.rules, Objective.expected()).expected_turn_score
 
 
-def account(state: MatchState, reviews: Iterable[Review]) -> Account:
+def account(tables: Tables, state: MatchState, reviews: Iterable[Review]) -> Account:
     """Split the score of ``state`` (a game played to its end) into play and dice."""
     given_up = sum(r.lost for r in reviews)
-    return Account(state.banked, given_up, SOLO_TURNS * expected_turn())
+    return Account(state.banked, given_up, SOLO_TURNS * expected_turn(tables))
 
 
 def turn_summaries(state: MatchState) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ from farkle_trainer.training.games.setup import Form, MatchError, Player, Setup,
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from farkle_trainer.engine.tables import Tables
     from farkle_trainer.store.db import Store
     from farkle_trainer.store.rows import GameRow
     from farkle_trainer.training.games.analysis import Analysis
@@ -174,14 +175,15 @@ class Sitting:
     ``save``: the file the first game is also written to as it goes (the next ``FILE-2.json``,
     ...), ``force`` to write over a file that is not that game's. ``pause`` runs after each of
     a computer's actions. ``unused``: the options given for a new game (as the front end names
-    them) that the unfinished game, if carried on, does not use. ``solving`` shows the solves a
-    game needs (nothing by default).
+    them) that the unfinished game, if carried on, does not use. Every game is valued in
+    ``tables``, and ``solving`` shows the solves a game needs (nothing by default).
     """
 
     front: Frontend
     view: SittingView
     end: EndView
     store: Store
+    tables: Tables
     save: Path | None = None
     force: bool = False
     pause: Callable[[], None] = lambda: None
@@ -223,7 +225,7 @@ class Sitting:
 
         # Checking a Hard computer's moves may need its game solved: said as the solve starts.
         with self.solving(()):
-            old = None if row is None else play.unfinished(row)
+            old = None if row is None else play.unfinished(self.tables, row)
         begun = self._begin(game, old, save)
         if begun is None:
             return None
@@ -307,11 +309,11 @@ class Sitting:
         showing it when it takes a while."""
         from farkle_trainer.training.solving import for_setup, solve_all
 
-        tables = for_setup(setup)
-        if not tables:
+        needs = for_setup(self.tables, setup)
+        if not needs:
             return
-        with self.solving(tables) as progress:
-            solve_all(tables, progress)
+        with self.solving(needs) as progress:
+            solve_all(self.tables, needs, progress)
 
     def _prepare_before_start(self, setup: Setup, *, unfinished: bool) -> None:
         """The tables before a new game is kept: stopped during the solve, the game never
@@ -349,6 +351,7 @@ class Sitting:
             front.say(note)
         try:
             played = play.run_game(
+                self.tables,
                 front,
                 view,
                 self.store,
@@ -363,14 +366,14 @@ class Sitting:
             interrupted = isinstance(stop, KeyboardInterrupt)
             if interrupted:
                 front.say()
-            front.say(view.stopped_line(play.saved_state(self.store.get_game(row.id))))
+            front.say(view.stopped_line(play.saved_state(self.tables, self.store.get_game(row.id))))
             if interrupted:
                 raise Stopped(INTERRUPTED) from None
             return None
         final = played.state
         write(final, played.resigned)
         # A game given up before any move has nothing to analyse.
-        analysis = analyse(final, resigned=played.resigned) if final.log else None
+        analysis = analyse(self.tables, final, resigned=played.resigned) if final.log else None
         front.show(
             self.end.game_over_text(final, analysis, played.resigned),
             lambda: self.end.game_over_rich(final, analysis, played.resigned),

@@ -36,6 +36,7 @@ from farkle_trainer.ui.views.safe import safe
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from farkle_trainer.training.games.tenturns import Account
     from farkle_trainer.training.quizzes.quiz import Quiz
 
 
@@ -69,8 +70,8 @@ def share_line(code: str, state: MatchState) -> str:
     return f"Farkle class {code}: {points(state.banked)} in {len(state.marks)} turns | {marks}"
 
 
-def challenge_summary(code: str, state: MatchState, reviews: Sequence[Review]) -> str:
-    out = game_over_lines(state, reviews)
+def challenge_summary(code: str, state: MatchState, split: Account, reviews: Sequence[Review]) -> str:
+    out = game_over_lines(state, split, reviews)
     out.append("Practice: recorded as training progress, not in stats.")
     out.append(share_line(code, state))
     return "\n".join(out)

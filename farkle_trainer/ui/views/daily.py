@@ -23,7 +23,7 @@ from farkle_trainer.training.games.analysis import Review
 from farkle_trainer.training.games.daily import share_line
 from farkle_trainer.training.games.match import MatchState, Move
 from farkle_trainer.training.games.setup import SOLO_TURNS
-from farkle_trainer.training.games.tenturns import Account, account
+from farkle_trainer.training.games.tenturns import Account
 from farkle_trainer.ui.views.engine import ev, hint_text, points
 from farkle_trainer.ui.views.engine import hint_rich as engine_hint_rich
 from farkle_trainer.ui.views.fit import fit
@@ -237,17 +237,17 @@ def decision_lines(reviews: Sequence[Review]) -> list[str]:
     return out
 
 
-def game_over_lines(state: MatchState, reviews: Sequence[Review]) -> list[str]:
+def game_over_lines(state: MatchState, split: Account, reviews: Sequence[Review]) -> list[str]:
     """The end of a ten-turn game: the score split into play and dice, the costliest decisions."""
     return [
         f"Game over: {points(state.banked)} in {SOLO_TURNS} turns.",
-        *account_lines(account(state, reviews)),
+        *account_lines(split),
         *decision_lines(reviews),
     ]
 
 
-def summary(state: MatchState, reviews: tuple[Review, ...], recorded: Recorded) -> str:
-    out = game_over_lines(state, reviews)
+def summary(state: MatchState, split: Account, reviews: tuple[Review, ...], recorded: Recorded) -> str:
+    out = game_over_lines(state, split, reviews)
     if recorded.official:
         streak = recorded.streak
         days = f" Streak: {plural(streak or 0, 'day')}." if streak is not None else ""
@@ -288,13 +288,15 @@ def review_heading(attempt: DailyAttempt) -> str:
     )
 
 
-def attempt_review_lines(attempt: DailyAttempt, state: MatchState, reviews: Sequence[Review]) -> list[str]:
+def attempt_review_lines(
+    attempt: DailyAttempt, state: MatchState, split: Account, reviews: Sequence[Review]
+) -> list[str]:
     """A finished play shown again as it ended: the score split into play and dice, the
     costliest decisions and its share line; a play closed early, its decisions up to there."""
     if not state.over:
         return [closed_line(attempt, state), *decision_lines(reviews)]
     share = share_line(attempt.date, state.banked, state.marks, official=attempt.official)
-    return [*game_over_lines(state, reviews), share]
+    return [*game_over_lines(state, split, reviews), share]
 
 
 # -- status

@@ -13,7 +13,6 @@ from farkle_trainer.store.rows import DailyResult, TopicProgress
 from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.games.setup import SOLO_TURNS as TURNS
 from farkle_trainer.training.games.strength import Line
-from farkle_trainer.training.games.tenturns import expected_turn
 from farkle_trainer.training.progress import (
     MASTERED,
     MIN_ANSWERS,
@@ -502,14 +501,14 @@ def daily_status_data(s: DailyStatus) -> dict[str, Any]:
 
 
 def _stats_lines(s: StatsSummary) -> list[str]:
-    assert s.best is not None and s.average_score is not None
+    assert s.best is not None and s.average_score is not None and s.perfect_play_expected is not None
     today = "played" if s.played_today else "not played yet (farkle-train daily)"
     return [
         f"Official daily games played: {s.games_played:,}.",
         f"Today's game ({s.today.isoformat()} UTC): {today}.",
         f"Streak: {plural(s.current_streak, 'day')} (longest {plural(s.longest_streak, 'day')}).",
         f"Best: {points(s.best.score)} on {s.best.date}. Average: {average_points(s.average_score)} "
-        f"(perfect play is expected to score {ev(TURNS * expected_turn())}).",
+        f"(perfect play is expected to score {ev(s.perfect_play_expected)}).",
     ]
 
 
