@@ -117,6 +117,89 @@ def test_no_engine_module_touches_a_file() -> None:
     assert not touching, touching
 
 
+# -- the engine keeps no state of its own: what it holds, the caller's Tables holds
+
+#: Calls that make a container anyone may change.
+_MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "bytearray", "Counter"}
+
+
+def _changeable(node: ast.expr) -> bool:
+    if isinstance(node, ast.Dict | ast.List | ast.Set | ast.DictComp | ast.ListComp | ast.SetComp):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name in _MUTABLE_CALLS
+    return False
+
+
+def _process_state(source: str) -> list[str]:
+    """Every ``global`` (or ``nonlocal``) statement in ``source``, and every container that can be
+    changed made where a module or a class is defined, so shared by whoever imports it."""
+    tree = ast.parse(source)
+    found = [
+        f"line {node.lineno}: {type(node).__name__.lower()} statement"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+    ]
+
+    def scan(body: list[ast.stmt], where: str) -> None:
+        for st in body:
+            if isinstance(st, ast.Assign | ast.AnnAssign) and st.value is not None and _changeable(st.value):
+                target = st.targets[0] if isinstance(st, ast.Assign) else st.target
+                found.append(f"line {st.lineno}: {where}{ast.unparse(target)} can be changed")
+            elif isinstance(st, ast.ClassDef):
+                scan(st.body, f"{st.name}.")
+            elif isinstance(st, ast.If | ast.Try | ast.With):
+                scan(st.body, where)
+
+    scan(tree.body, "")
+    return found
+
+
+def test_the_scan_for_process_state_sees_every_way_in() -> None:
+    ways = [
+        "def f():\n    global x\n    x = 1",
+        "_HELD: set[str] = set()",
+        "_CACHE = {}",
+        "TABLE = {1: 'one'}",
+        "NAMES = ['a']",
+        "SEEN = {k for k in 'ab'}",
+        "class A:\n    memory: dict[str, int] = {}",
+        "if True:\n    _WAITING = []",
+        "from collections import defaultdict\nBY_KIND = defaultdict(list)",
+    ]
+    for way in ways:
+        assert _process_state(way), way
+    frozen = "TABLE = MappingProxyType({1: 'one'})\nNAMES = ('a',)\nKINDS = frozenset({'a'})\n"
+    local = "def f():\n    seen = {}\n    seen[1] = 2\n    return seen\n"
+    assert _process_state(frozen + local) == []
+
+
+def test_the_engine_keeps_no_state_between_calls() -> None:
+    """No ``global`` statement and no changeable container shared by a module: what the solvers
+    work out is held by the caller's :class:`~farkle_trainer.engine.tables.Tables`. Constants are
+    frozen (tuples, frozensets, ``MappingProxyType``); the ``functools`` caches that stay hold pure
+    functions of immutable arguments (the rules' scoring table, roll models, seats)."""
+    keeping = {
+        str(path.relative_to(PACKAGE)): found
+        for path in sorted((PACKAGE / "engine").rglob("*.py"))
+        if (found := _process_state(path.read_text(encoding="utf-8")))
+    }
+    assert not keeping, keeping
+
+
+def test_the_engine_does_not_read_how_busy_the_machine_is() -> None:
+    """The estimate of a solve's time takes how busy the machine is from its caller: reading the
+    load average is the front end's."""
+    reading = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted((PACKAGE / "engine").rglob("*.py"))
+        if "getloadavg" in path.read_text(encoding="utf-8")
+    ]
+    assert reading == []
+
+
 def test_the_import_linter_contract_is_kept() -> None:
     linter = Path(sys.executable).with_name("lint-imports")
     if not linter.exists():

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.dice import counts_of, is_subset, size
@@ -76,24 +77,28 @@ def opening_minimum(rules: Rules) -> int:
 
 
 #: What each kind of position holds besides its points and roll, and what it is played for.
-_HOLDS: dict[Kind, tuple[frozenset[str], Unit]] = {
-    Kind.BANK_OR_ROLL: (frozenset({"kept"}), Unit.POINTS),
-    Kind.KEEP: (frozenset({"banked", "runs"}), Unit.POINTS),
-    Kind.FINAL_ROUND: (frozenset({"leader", "banked", "opening"}), Unit.CHANCE),
-    Kind.OPENING: (frozenset({"opening"}), Unit.POINTS),
-    Kind.GAME: (frozenset({"banked", "opponent", "target", "opening", "runs"}), Unit.WIN),
-    Kind.SOLO: (frozenset({"banked", "target", "opening", "runs"}), Unit.TURNS),
-}
+_HOLDS: Mapping[Kind, tuple[frozenset[str], Unit]] = MappingProxyType(
+    {
+        Kind.BANK_OR_ROLL: (frozenset({"kept"}), Unit.POINTS),
+        Kind.KEEP: (frozenset({"banked", "runs"}), Unit.POINTS),
+        Kind.FINAL_ROUND: (frozenset({"leader", "banked", "opening"}), Unit.CHANCE),
+        Kind.OPENING: (frozenset({"opening"}), Unit.POINTS),
+        Kind.GAME: (frozenset({"banked", "opponent", "target", "opening", "runs"}), Unit.WIN),
+        Kind.SOLO: (frozenset({"banked", "target", "opening", "runs"}), Unit.TURNS),
+    }
+)
 #: Each field a position may hold, as it is when the kind does not hold it, and its name.
-_UNSET: dict[str, tuple[object, str]] = {
-    "kept": (None, "dice already set aside"),
-    "leader": (None, "leader"),
-    "banked": (None, "banked score"),
-    "opponent": (None, "opponent's score"),
-    "target": (None, "target"),
-    "opening": (0, "opening minimum"),
-    "runs": (NO_RUNS, "runs of Farkles"),
-}
+_UNSET: Mapping[str, tuple[object, str]] = MappingProxyType(
+    {
+        "kept": (None, "dice already set aside"),
+        "leader": (None, "leader"),
+        "banked": (None, "banked score"),
+        "opponent": (None, "opponent's score"),
+        "target": (None, "target"),
+        "opening": (0, "opening minimum"),
+        "runs": (NO_RUNS, "runs of Farkles"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -293,14 +298,16 @@ def _check_solo(p: Position) -> None:
         raise DrillError("a game or solo drill has a banked score and a target")
 
 
-_CHECKS = {
-    Kind.BANK_OR_ROLL: _check_bank_or_roll,
-    Kind.KEEP: _check_keep,
-    Kind.FINAL_ROUND: _check_final_round,
-    Kind.OPENING: _check_opening,
-    Kind.GAME: _check_game,
-    Kind.SOLO: _check_solo,
-}
+_CHECKS = MappingProxyType(
+    {
+        Kind.BANK_OR_ROLL: _check_bank_or_roll,
+        Kind.KEEP: _check_keep,
+        Kind.FINAL_ROUND: _check_final_round,
+        Kind.OPENING: _check_opening,
+        Kind.GAME: _check_game,
+        Kind.SOLO: _check_solo,
+    }
+)
 
 
 def position_data(p: Position) -> dict[str, Any]:

@@ -26,7 +26,9 @@ as :data:`POINTS_PER_WIN_PERCENTAGE_POINT`, and a turn as :data:`POINTS_PER_TURN
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 
 from farkle_trainer.engine.notation import figure
 
@@ -77,18 +79,22 @@ POINTS_PER_PERCENTAGE_POINT = 10.0
 POINTS_PER_WIN_PERCENTAGE_POINT = 20.0
 POINTS_PER_TURN = 250.0
 
-_BOUNDS: dict[Unit, tuple[float, float, float, float]] = {
-    Unit.POINTS: POINT_GRADES,
-    Unit.CHANCE: CHANCE_GRADES,
-    Unit.WIN: WIN_GRADES,
-    Unit.TURNS: TURN_GRADES,
-}
-_IN_POINTS: dict[Unit, float] = {
-    Unit.POINTS: 1.0,
-    Unit.CHANCE: POINTS_PER_PERCENTAGE_POINT,
-    Unit.WIN: POINTS_PER_WIN_PERCENTAGE_POINT,
-    Unit.TURNS: POINTS_PER_TURN,
-}
+_BOUNDS: Mapping[Unit, tuple[float, float, float, float]] = MappingProxyType(
+    {
+        Unit.POINTS: POINT_GRADES,
+        Unit.CHANCE: CHANCE_GRADES,
+        Unit.WIN: WIN_GRADES,
+        Unit.TURNS: TURN_GRADES,
+    }
+)
+_IN_POINTS: Mapping[Unit, float] = MappingProxyType(
+    {
+        Unit.POINTS: 1.0,
+        Unit.CHANCE: POINTS_PER_PERCENTAGE_POINT,
+        Unit.WIN: POINTS_PER_WIN_PERCENTAGE_POINT,
+        Unit.TURNS: POINTS_PER_TURN,
+    }
+)
 
 #: Two plays closer than this (points, or percentage points) are a tie: neither loses.
 TIE = POINT_GRADES[0]

@@ -9,14 +9,18 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 from farkle_trainer.engine.errors import InputError
 
 OfAKindMode = Literal["fixed", "multiply"]
 
-FACE_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+FACE_WORDS: Mapping[int, str] = MappingProxyType(
+    {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+)
 
 
 class RulesError(InputError):
@@ -169,39 +173,49 @@ def rules_from_toml(raw: bytes, *, default_name: str, source: str) -> Rules:
 
 # The TOML layout: section -> key -> Rules field.  Face names in [three_of_a_kind]
 # map to positions in Rules.triples.
-_SECTIONS: dict[str, dict[str, str]] = {
-    "singles": {"one": "single_one", "five": "single_five"},
-    "of_a_kind": {
-        "mode": "of_a_kind",
-        "four": "four_of_a_kind",
-        "five": "five_of_a_kind",
-        "six": "six_of_a_kind",
-    },
-    "combinations": {
-        "straight": "straight",
-        "three_pairs": "three_pairs",
-        "four_of_a_kind_and_pair": "four_of_a_kind_and_pair",
-        "two_triplets": "two_triplets",
-        "partial_straight_low": "partial_straight_low",
-        "partial_straight_high": "partial_straight_high",
-    },
-    "house": {
-        "opening_minimum": "opening_minimum",
-        "three_farkle_penalty": "three_farkle_penalty",
-        "target": "target",
-    },
-}
-_OPTIONAL = {
-    "four_of_a_kind",
-    "five_of_a_kind",
-    "six_of_a_kind",
-    "straight",
-    "three_pairs",
-    "four_of_a_kind_and_pair",
-    "two_triplets",
-    "partial_straight_low",
-    "partial_straight_high",
-}
+_SECTIONS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "singles": MappingProxyType({"one": "single_one", "five": "single_five"}),
+        "of_a_kind": MappingProxyType(
+            {
+                "mode": "of_a_kind",
+                "four": "four_of_a_kind",
+                "five": "five_of_a_kind",
+                "six": "six_of_a_kind",
+            }
+        ),
+        "combinations": MappingProxyType(
+            {
+                "straight": "straight",
+                "three_pairs": "three_pairs",
+                "four_of_a_kind_and_pair": "four_of_a_kind_and_pair",
+                "two_triplets": "two_triplets",
+                "partial_straight_low": "partial_straight_low",
+                "partial_straight_high": "partial_straight_high",
+            }
+        ),
+        "house": MappingProxyType(
+            {
+                "opening_minimum": "opening_minimum",
+                "three_farkle_penalty": "three_farkle_penalty",
+                "target": "target",
+            }
+        ),
+    }
+)
+_OPTIONAL = frozenset(
+    {
+        "four_of_a_kind",
+        "five_of_a_kind",
+        "six_of_a_kind",
+        "straight",
+        "three_pairs",
+        "four_of_a_kind_and_pair",
+        "two_triplets",
+        "partial_straight_low",
+        "partial_straight_high",
+    }
+)
 #: The most any value of a rule file may be worth. The solver's work grows with the points a
 #: turn can reach: with every value at these maxima a strategy still takes about 2 s of CPU.
 MAX_RULE_POINTS = 10_000
@@ -213,8 +227,8 @@ MAX_TARGET = 20_000
 #: opens, and the game's chances stop settling in floating point.
 MAX_OPENING = MAX_RULE_POINTS
 MAX_FACTOR = 10
-_HOUSE_ZERO_OK = {"opening_minimum", "three_farkle_penalty"}
-_TOP_LEVEL = {"name", "base", "description", "three_of_a_kind", *_SECTIONS}
+_HOUSE_ZERO_OK = frozenset({"opening_minimum", "three_farkle_penalty"})
+_TOP_LEVEL = frozenset({"name", "base", "description", "three_of_a_kind", *_SECTIONS})
 
 
 def rules_from_mapping(
@@ -403,5 +417,5 @@ MULTIPLIER = replace(
     description="four/five/six of a kind 2x/3x/4x the triple; no two triplets",
 )
 
-PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTIPLIER)}
+PRESETS: Mapping[str, Rules] = MappingProxyType({r.name: r for r in (CLASSIC, FIXED, DOUBLING, MULTIPLIER)})
 DEFAULT_RULES = "classic"

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from types import MappingProxyType
 
 from farkle_trainer.engine.dice import (
     FACES,
@@ -30,7 +31,7 @@ from farkle_trainer.engine.dice import (
 )
 from farkle_trainer.engine.rules import Rules, preset
 
-_COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_COUNT_WORDS = MappingProxyType({1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"})
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import numpy as np
 from farkle_trainer.engine.gameplan import FORMAT, GameSolverError, resolve
 from farkle_trainer.engine.solver import STEP
 
-__all__ = ["FORMAT", "GameSolverError", "Progress", "in_levels", "resolve"]
+__all__ = ("FORMAT", "GameSolverError", "Progress", "in_levels", "resolve")
 
 #: Told the fraction done as a solve goes.
 Progress = Callable[[float], None]
