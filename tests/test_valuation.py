@@ -17,6 +17,7 @@ from farkle_trainer import load_rules
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.grading import Grade, Unit
+from farkle_trainer.engine.house import farkle_cost, least_bank
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.situations import (
@@ -26,8 +27,6 @@ from farkle_trainer.engine.situations import (
     SituationError,
     TurnPoints,
     WinGame,
-    farkle_cost,
-    opening_in_force,
     situation,
 )
 from farkle_trainer.engine.solver import Objective
@@ -75,12 +74,14 @@ def test_a_loss_and_the_luck_come_out_in_the_units_display_scale() -> None:
 
 
 def test_the_opening_minimum_holds_a_player_until_they_have_opened() -> None:
-    assert opening_in_force(500, 0) == 500
-    assert opening_in_force(500, 50) == 0
-    # Knocked back to 0 by the penalty: opened already.
-    assert opening_in_force(500, 0, Runs(my_opened=True)) == 0
-    assert opening_in_force(0, 0) == 0
     house = CLASSIC.with_house_rules(opening_minimum=500)
+    assert least_bank(house, 0) == 500
+    assert least_bank(house, 50) == 0
+    # Knocked back to 0 by the penalty: opened already.
+    assert least_bank(house, 0, Runs(my_opened=True)) == 0
+    assert least_bank(CLASSIC, 0) == 0
+    # A game's own opening minimum, where it is given apart from the rules.
+    assert least_bank(CLASSIC, 0, opening=350) == 350 and least_bank(house, 0, opening=0) == 0
     assert situation(house, 0, Unit.POINTS) == TurnPoints(house, 0, opening=500)
     assert situation(house, 0, Unit.POINTS, score=700) == TurnPoints(house, 0)
     assert situation(house, 300, Unit.CHANCE, leader=10_200) == ReachTotal(house, 300, 10_250, 500)

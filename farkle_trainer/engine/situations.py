@@ -14,10 +14,10 @@ solved table that values it, asked of the caller's :class:`~farkle_trainer.engin
 * :class:`FewestTurns`: solo, the expected turns still needed to reach the target after this
   one (:attr:`Unit.TURNS`, fewer is better).
 
-The opening minimum is not a goal of its own: it holds a player in every goal until they have
-opened. Where a game's scores, runs and rules decide what holds, :func:`situation` works it out:
-the opening minimum in force and the Farkle cost are derived there, and only there
-(:func:`opened`, :func:`opening_in_force`, :func:`farkle_cost`).
+The house rules are not goals of their own: the opening minimum holds a player in every goal
+until they have opened, and the three-Farkle penalty makes a Farkle cost more. Where a game's
+scores, runs and rules decide what holds, :func:`situation` asks
+:mod:`~farkle_trainer.engine.house` (the least bank in force, what a Farkle costs).
 
 A new goal is a variant here with its unit (and the unit's grade scale in
 :mod:`~farkle_trainer.engine.grading`), a :class:`~farkle_trainer.engine.valuers.Valuer` over
@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
+from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Unit
+from farkle_trainer.engine.house import farkle_cost, least_bank, opened
 from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP, Objective, round_up
 from farkle_trainer.engine.valuers import (
@@ -49,32 +50,6 @@ if TYPE_CHECKING:
 class SituationError(InputError):
     """A situation, or a play of one, that is not possible: scores off the table, dice not in
     the roll, dice that don't score, ..."""
-
-
-# -- the rules every game follows: who is held by the opening minimum, what a Farkle costs
-
-
-def opened(score: int, runs: Runs = NO_RUNS) -> bool:
-    """Whether a player on ``score`` has opened: they have banked, so the opening minimum holds
-    them no more. A score above 0 says so, and for a player the three-Farkle penalty knocked
-    back to 0, ``runs.my_opened``."""
-    return score > 0 or bool(runs.my_opened)
-
-
-def opening_in_force(opening: int, score: int, runs: Runs = NO_RUNS) -> int:
-    """The opening minimum that holds a player on ``score``: the game's ``opening`` until they
-    have opened, then none."""
-    return 0 if opened(score, runs) else opening
-
-
-def farkle_cost(rules: Rules, score: int, runs: Runs, *, last_turn: bool = False) -> int:
-    """What a Farkle costs a player on ``score`` beyond the turn's points: on what would be
-    their third Farkle in a row the three-Farkle penalty, never more than they have banked;
-    nothing in a last turn of the final round, which a Farkle just ends."""
-    penalty = rules.three_farkle_penalty
-    if not penalty or last_turn or runs.my_farkles < FARKLES_FOR_PENALTY - 1:
-        return 0
-    return min(penalty, score)
 
 
 def need_to_pass(leader: int, score: int) -> int:
@@ -263,7 +238,7 @@ def situation(
         return WinGame(rules, points, target, opening, score, leader, runs)
     if unit == Unit.TURNS:
         return FewestTurns(rules, points, target, opening, score, runs)
-    in_force = opening_in_force(opening, score, runs)
+    in_force = least_bank(rules, score, runs, opening=opening)
     if unit == Unit.CHANCE:
         return ReachTotal(rules, points, need_to_pass(leader, score), in_force)
     cost = farkle_cost(rules, score, runs, last_turn=leader >= target)

@@ -73,7 +73,7 @@ class Game:
                 raise GameSolverError("the final-turn tables are too short for this game")
             cuts[sel] = b[sel] + lead
         cuts = np.maximum(cuts, self.levels)
-        return np.where(self.seats.opened[u], cuts, np.maximum(cuts, self.opening))
+        return np.maximum(cuts, self.seats.score[u] + self.seats.least[u])
 
 
 def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
@@ -102,6 +102,17 @@ def cut_table(rolls: Rolls, g: FloatArray) -> FloatArray:
     return np.maximum(suffix, negligible)
 
 
+def passing(final: FinalTurn, least: int) -> FloatArray:
+    """``G(d)`` for every lead ``d`` the final-turn tables cover: the chance that an opponent who
+    may bank no less than ``least`` levels passes a lead of ``d`` in their last turn. Where the
+    least is above the tie, only reaching the least itself is left."""
+    g = final.tie[:, 5].copy()
+    if least > 0:
+        span = len(g)
+        g = np.where(least > np.arange(span), final.reach[min(least, span - 1), 5], g)
+    return g
+
+
 def span_for(levels: int, rolls: Rolls) -> int:
     """The leads the final-turn tables of a game to ``levels`` cover: far enough that passing them
     is all but impossible, and always several of the longest single selections (a table of huge
@@ -115,18 +126,14 @@ def game_for(rules: Rules, levels: int, opening: int, penalty: int, rolls: Rolls
     span = len(final.tie)
     if span != span_for(levels, rolls):
         raise ValueError(f"a game to {levels} levels needs final turns over {span_for(levels, rolls)} leads")
-    g_open = final.tie[:, 5].copy()
-    g_closed = g_open.copy()
-    if opening > 0:
-        # An opponent on 0 may not bank below the opening minimum: above the tie that only
-        # leaves reaching the minimum itself.
-        d = np.arange(span)
-        g_closed = np.where(opening > d, final.reach[min(opening, span - 1), 5], g_open)
+    seats = seats_for(levels, opening, penalty)
+    g_open = passing(final, seats.least_bank(True))
+    g_closed = passing(final, seats.least_bank(False))
     return Game(
         rules=rules,
         levels=levels,
         opening=opening,
-        seats=seats_for(levels, opening, penalty),
+        seats=seats,
         rolls=rolls,
         final=final,
         span=span,

@@ -56,7 +56,7 @@ def solo_decisions(rolls: Rolls, seats: Seats, turns: FloatArray, turn: Pass) ->
     pos = np.arange(height)[:, None]
     bank = np.zeros((height, width))
     bank[:levels] = -turns[:levels, 0][:, None]
-    bank[~seats.opened[u][None, :] & (pos < seats.opening)] = -np.inf
+    bank[seats.below_least(u, pos)] = -np.inf
     value = np.zeros((height, 6, width))  # once set aside: the better of banking and rolling on
     rolled = np.full((height, 6, width), -np.inf)
     value[:levels] = turn.after[:levels]

@@ -1,4 +1,5 @@
-"""Where a player stands at the start of a turn, as a row of a solved table.
+"""Where a player stands at the start of a turn, as a row of a solved table, and the least each
+standing may bank: the one place the game solver learns who may bank.
 
 Without the three-Farkle penalty a player's standing is their score, and a player on 0 has
 not opened (the opening minimum holds them until their first bank). The penalty adds the
@@ -40,6 +41,16 @@ class Seats:
     score: IntArray  # (size,) the score of each standing, in levels
     opened: BoolArray  # (size,) whether a standing has opened
     knocked: IntArray  # (size,) the standing after a third Farkle in a row
+    least: IntArray  # (size,) the least a player at each standing may bank, in levels (0: any)
+
+    def least_bank(self, opened: bool) -> int:
+        """The least a player may bank, in levels: the opening minimum until they have opened."""
+        return 0 if opened else self.opening
+
+    def below_least(self, u: IntArray, pos: IntArray) -> BoolArray:
+        """Where banking is no move: positions ``pos`` (scores plus turn points, in levels, one row
+        each) below what a player at standing ``u`` (one column each) may bank."""
+        return pos < (self.score[u] + self.least[u])[None, :]
 
     def index(self, score: int, opened: bool | None = None) -> int:
         """The standing of a player on ``score`` levels (``opened``: None for "score > 0")."""
@@ -87,4 +98,5 @@ def seats_for(levels: int, opening: int, penalty: int) -> Seats:
         score=score,
         opened=opened,
         knocked=knocked,
+        least=np.where(opened, 0, opening),
     )

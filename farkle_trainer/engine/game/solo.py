@@ -79,7 +79,7 @@ class SoloTable:
         """Expected further turns after banking ``t`` now (None where banking is not a move)."""
         u, _ = self._standing(score, runs)
         level = in_levels(t)
-        if level == 0 or (not self._seats.opened[u] and level * STEP < self.opening):
+        if level == 0 or level < self._seats.least[u]:
             return None
         return self.expected_turns((int(self._seats.score[u]) + level) * STEP)
 
@@ -153,7 +153,7 @@ def _solo_turns(
     bank[:levels] = -turns[:levels, 0][:, None]
     s = seats.score[u]
     bank[pos <= s[None, :]] = 0.0
-    bank[~seats.opened[u][None, :] & (pos < seats.opening)] = -np.inf
+    bank[seats.below_least(u, pos)] = -np.inf
     # Banking at the target ends the game: nothing can beat it, so the turn is cut there.
     cut = np.full(len(u), levels, dtype=np.int64)
     x = -_farkle_turns(seats, turns, u, r) if farkle is None else farkle

@@ -88,7 +88,7 @@ class GameTable:
         u, _, v, q = self._standings(my_score, opponent_score, runs)
         seats = self._game.seats
         level = in_levels(t)
-        if level == 0 or (not seats.opened[u] and level < self._game.opening):
+        if level == 0 or level < seats.least[u]:
             return None
         pos = int(seats.score[u]) + level
         if pos < self._game.levels:
@@ -162,9 +162,9 @@ class GameTable:
             raise ValueError("the leader is ahead by at least 50 points in the final round")
         if not 1 <= n <= 6:
             raise ValueError(f"dice to roll must be 1 to 6, not {n}")
-        opening = self._game.opening
-        reach = not opened and opening > need
-        missing = (opening if reach else need) - level
+        least = self._game.seats.least_bank(opened)
+        reach = least > need
+        missing = (least if reach else need) - level
         if missing < 0 or (reach and missing == 0):
             return float(1.0 - self._game.rolls.farkle[n - 1])
         final = self._final_turn(missing)
@@ -173,7 +173,7 @@ class GameTable:
     def final_bank_value(self, behind: int, t: int, *, opened: bool = True) -> float | None:
         """In the last turn: the chance of winning by banking ``t`` now (None if not allowed)."""
         need, level = in_levels(behind), in_levels(t)
-        if level == 0 or (not opened and level < self._game.opening):
+        if level == 0 or level < self._game.seats.least_bank(opened):
             return None
         return 1.0 if level > need else 0.5 if level == need else 0.0
 

@@ -65,8 +65,7 @@ def bank_values(game: Game, w: FloatArray, u: IntArray, v: IntArray, q: IntArray
         lead = pos[levels:] - seats.score[v][None, :]
         bank[levels:] = 1.0 - game.g(seats.opened[v][None, :], lead)
     bank[pos <= seats.score[u][None, :]] = 0.0  # never read: a selection always adds points
-    closed = ~seats.opened[u][None, :] & (pos < game.opening)
-    bank[closed] = -np.inf
+    bank[seats.below_least(u, pos)] = -np.inf
     return bank
 
 

@@ -25,10 +25,11 @@ from farkle_trainer.engine.decisions import (
 )
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.gameplan import TableKind
+from farkle_trainer.engine.house import least_bank
 from farkle_trainer.engine.ranked import Option
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.seeded import Stream
-from farkle_trainer.engine.situations import ReachTotal, TurnPoints, need_to_pass, opening_in_force
+from farkle_trainer.engine.situations import ReachTotal, TurnPoints, need_to_pass
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.engine.tables import Tables
 from farkle_trainer.training.drills.scores import Start, game_scores, solo_score
@@ -103,7 +104,7 @@ def _at_drawn_scores(draw: ScoreDraw, tables: Tables, rules: Rules, stream: Stre
     target = _target(rules)
     start = draw(tables, rules, target, stream)
     return Setting(
-        opening=opening_in_force(rules.opening_minimum, start.banked, start.runs),
+        opening=least_bank(rules, start.banked, start.runs),
         banked=start.banked,
         opponent=start.opponent,
         target=target,

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from farkle_trainer.engine.decisions import Position
 from farkle_trainer.engine.grading import Unit
+from farkle_trainer.engine.house import opened
 from farkle_trainer.engine.notation import dice_count, dice_text, ev, in_a_row, percent, points
-from farkle_trainer.engine.situations import FewestTurns, ReachTotal, WinGame, opened
+from farkle_trainer.engine.situations import FewestTurns, ReachTotal, WinGame
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.engine.value import Value
 

@@ -50,8 +50,9 @@ from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
+from farkle_trainer.engine.house import opened
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
-from farkle_trainer.engine.situations import Situation, SituationError, opening_in_force, situation
+from farkle_trainer.engine.situations import Situation, SituationError, situation
 from farkle_trainer.engine.solver import Objective
 from farkle_trainer.training.games.match import (
     MatchState,
@@ -568,8 +569,7 @@ def win_chances(
         seen.add(move.turn)
         me, other = move.score, move.leader
         if move.last_turn:
-            opened = opening_in_force(setup.opening, me, runs) == 0
-            chance = table.final_turn_chance(other - me, opened=opened)
+            chance = table.final_turn_chance(other - me, opened=opened(me, runs))
         else:
             chance = table.win_chance(me, other, runs)
         points.append((move.turn, chance if move.seat == seat else 1.0 - chance))

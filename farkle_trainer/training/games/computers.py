@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Literal
 
 from farkle_trainer.engine.dice import counts_of, format_dice
 from farkle_trainer.engine.grading import Unit
+from farkle_trainer.engine.house import least_bank
 from farkle_trainer.engine.ranked import ranked_plays
 from farkle_trainer.engine.scoring import score_table
-from farkle_trainer.engine.situations import opening_in_force
 from farkle_trainer.training.games.analysis import situation_of
 from farkle_trainer.training.games.dice import DiceSource
 from farkle_trainer.training.games.match import Claim, MatchState, pending_move, play, roll, runs_of
@@ -73,7 +73,7 @@ def _behind(state: MatchState) -> int:
 
 
 def _opening(state: MatchState) -> int:
-    return opening_in_force(state.setup.opening, state.banked, runs_of(state, state.seat))
+    return least_bank(state.rules, state.banked, runs_of(state, state.seat), opening=state.setup.opening)
 
 
 def easy(state: MatchState) -> Choice:

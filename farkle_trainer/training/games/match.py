@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from farkle_trainer.engine import house
 from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY, NO_RUNS, Runs
 from farkle_trainer.engine.rules import Rules
@@ -254,8 +255,12 @@ class MatchState:
 
     @property
     def can_bank(self) -> bool:
-        """Whether banking now would be allowed (the opening minimum)."""
-        return self.phase == "choose" and (opened(self, self.seat) or self.points >= self.setup.opening)
+        """Whether banking now would be allowed: the turn is worth the least the house rules let
+        this player bank (see :func:`~farkle_trainer.engine.house.least_bank`)."""
+        least = house.least_bank(
+            self.rules, self.banked, runs_of(self, self.seat), opening=self.setup.opening
+        )
+        return self.phase == "choose" and self.points >= least
 
     @property
     def hinted(self) -> bool:
@@ -506,13 +511,10 @@ def _throw(state: MatchState, source: DiceSource) -> MatchState:
         return state
     state = replace(state, log=(*state.log, pending_move(state, (), "farkle")))
     seat = state.seat
-    run = state.farkles[seat] + 1
     score = state.scores[seat]
-    if run == FARKLES_FOR_PENALTY:
-        if state.setup.penalty and not state.last_turn:
-            score = max(0, score - state.setup.penalty)
-        run = 0
-    return _end_turn(state, score, run)
+    # What the Farkle costs is the house rules' to say; the run starts again after a third.
+    cost = house.farkle_cost(state.rules, score, runs_of(state, seat), last_turn=state.last_turn)
+    return _end_turn(state, score - cost, (state.farkles[seat] + 1) % FARKLES_FOR_PENALTY)
 
 
 def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:

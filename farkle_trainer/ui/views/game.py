@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from farkle_trainer.engine.house import opened
 from farkle_trainer.engine.notation import dice_text, in_a_row, points
-from farkle_trainer.engine.situations import opened
 from farkle_trainer.ui.views.engine import ROW_STYLES, plays_table
 from farkle_trainer.ui.views.fit import fit
 
