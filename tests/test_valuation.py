@@ -17,7 +17,7 @@ from farkle_trainer import load_rules
 from farkle_trainer.engine.dice import counts_of, multisets, roll_chance
 from farkle_trainer.engine.farkles import Runs
 from farkle_trainer.engine.grading import Grade, Unit
-from farkle_trainer.engine.house import farkle_cost, least_bank
+from farkle_trainer.engine.house import farkle_cost, least_bank, opened_matters
 from farkle_trainer.engine.ranked import Ranked, ranked_plays
 from farkle_trainer.engine.scoring import score_table
 from farkle_trainer.engine.situations import (
@@ -82,6 +82,9 @@ def test_the_opening_minimum_holds_a_player_until_they_have_opened() -> None:
     assert least_bank(CLASSIC, 0) == 0
     # A game's own opening minimum, where it is given apart from the rules.
     assert least_bank(CLASSIC, 0, opening=350) == 350 and least_bank(house, 0, opening=0) == 0
+    # Only then does a player knocked back to 0 stand apart from one who never banked.
+    assert opened_matters(house) and opened_matters(CLASSIC, opening=350)
+    assert not opened_matters(CLASSIC) and not opened_matters(house, opening=0)
     assert situation(house, 0, Unit.POINTS) == TurnPoints(house, 0, opening=500)
     assert situation(house, 0, Unit.POINTS, score=700) == TurnPoints(house, 0)
     assert situation(house, 300, Unit.CHANCE, leader=10_200) == ReachTotal(house, 300, 10_250, 500)

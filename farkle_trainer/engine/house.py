@@ -32,6 +32,14 @@ def least_bank(rules: Rules, score: int, runs: Runs = NO_RUNS, *, opening: int |
     return 0 if opened(score, runs) else minimum
 
 
+def opened_matters(rules: Rules, opening: int | None = None) -> bool:
+    """Whether a player on 0 who has opened (the three-Farkle penalty knocked them back) stands
+    apart from one who has not: only where the house rules let them bank different amounts."""
+    return least_bank(rules, 0, Runs(my_opened=True), opening=opening) != least_bank(
+        rules, 0, opening=opening
+    )
+
+
 def farkle_cost(rules: Rules, score: int, runs: Runs, *, last_turn: bool = False) -> int:
     """What a Farkle costs a player on ``score`` beyond the turn's points: on what would be
     their third Farkle in a row the three-Farkle penalty, never more than they have banked;

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, ClassVar
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import Unit
-from farkle_trainer.engine.house import farkle_cost, least_bank, opened
+from farkle_trainer.engine.house import farkle_cost, least_bank, opened, opened_matters
 from farkle_trainer.engine.rules import MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP, Objective, round_up
 from farkle_trainer.engine.valuers import (
@@ -95,7 +95,7 @@ def _check_runs(rules: Rules, opening: int, scored: tuple[tuple[int, bool | None
     if not rules.three_farkle_penalty:
         raise SituationError("runs of Farkles count only under the three-Farkle penalty")
     for score, said in scored:
-        if said is not None and said != (score == 0 and opening > 0):
+        if said is not None and said != (score == 0 and opened_matters(rules, opening)):
             raise SituationError("only a player on 0 under an opening minimum can have opened or not")
 
 

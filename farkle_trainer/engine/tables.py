@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from farkle_trainer.engine.game.final import FinalTurn
     from farkle_trainer.engine.game.kernel import Loop
     from farkle_trainer.engine.game.rolls import Rolls
+    from farkle_trainer.engine.game.seats import Seats
     from farkle_trainer.engine.game.solo import SoloTable
     from farkle_trainer.engine.game.table import GameTable
 
@@ -166,12 +167,12 @@ class Tables:
         """The two-player table (its settings checked already): read back from the keeper and
         checked, or solved and handed to it. The watcher is told before a solve starts, and
         ``progress`` the fraction done."""
-        from farkle_trainer.engine.game.seats import seats_for
+        from farkle_trainer.engine.game.seats import seats_of
         from farkle_trainer.engine.game.solve import kept_values, solve_totals, sound
         from farkle_trainer.engine.game.table import GameTable
 
         levels, penalty = target // STEP, rules.three_farkle_penalty
-        seats = seats_for(levels, opening // STEP, penalty // STEP)
+        seats = seats_of(rules, target, opening)
         key = gameplan.values_key("game", rules, target, opening)
         shape = (levels, levels) if not penalty else (seats.size, seats.runs, seats.size, seats.runs)
         kept = kept_values(self.recall(key, ("values",)), shape)
@@ -179,7 +180,7 @@ class Tables:
         if w is None:
             # Said before anything slow (the final-turn tables, the compiler), so a wait is told at once.
             self.starting(Solve("game", rules, target, opening))
-        game = self.setting(rules, levels, opening // STEP, penalty // STEP)
+        game = self._setting(rules, seats)
         if w is not None and kept is not None and not kept[1] and not sound(game, w):
             self.starting(Solve("game", rules, target, opening))
             w = None
@@ -219,12 +220,12 @@ class Tables:
         self, rules: Rules, target: int, opening: int, progress: gameplan.Progress | None
     ) -> SoloTable:
         """The fewest-turns table (its settings checked already), kept or solved as a game's is."""
-        from farkle_trainer.engine.game.seats import seats_for
+        from farkle_trainer.engine.game.seats import seats_of
         from farkle_trainer.engine.game.solo import SoloTable, solo_sound, solve_solo
         from farkle_trainer.engine.game.solve import kept_values
 
         levels = target // STEP
-        seats = seats_for(levels, opening // STEP, rules.three_farkle_penalty // STEP)
+        seats = seats_of(rules, target, opening)
         shape = (seats.size, seats.runs)
         key = gameplan.values_key("solo", rules, target, opening)
         stored = kept_values(self.recall(key, ("values",)), (levels,) if seats.runs == 1 else shape)
@@ -294,14 +295,19 @@ class Tables:
     def setting(self, rules: Rules, levels: int, opening: int = 0, penalty: int = 0) -> Game:
         """Everything fixed before a game to ``levels`` is solved, with an opening minimum and a
         three-Farkle penalty (all in levels of 50; see :mod:`~farkle_trainer.engine.game.cuts`)."""
+        from farkle_trainer.engine.game.seats import seats_for
+
+        return self._setting(rules, seats_for(levels, opening, penalty))
+
+    def _setting(self, rules: Rules, seats: Seats) -> Game:
         from farkle_trainer.engine.game.cuts import game_for, span_for
 
         def made() -> Game:
             rolls = self.rolls(rules)
-            final = self.final_turn(rules, span_for(levels, rolls))
-            return game_for(rules, levels, opening, penalty, rolls, final)
+            final = self.final_turn(rules, span_for(seats.levels, rolls))
+            return game_for(rules, seats, rolls, final)
 
-        return self._memo(("setting", rules, levels, opening, penalty), made)
+        return self._memo(("setting", rules, seats), made)
 
     def _memo(self, key: Hashable, make: Callable[[], T]) -> T:
         if key not in self._parts:

@@ -15,7 +15,7 @@ import numpy as np
 
 from farkle_trainer.engine.game.final import FinalTurn
 from farkle_trainer.engine.game.rolls import Rolls
-from farkle_trainer.engine.game.seats import Seats, seats_for
+from farkle_trainer.engine.game.seats import Seats
 from farkle_trainer.engine.game.settings import GameSolverError
 from farkle_trainer.engine.rules import Rules
 
@@ -120,13 +120,14 @@ def span_for(levels: int, rolls: Rolls) -> int:
     return 3 * levels + max(800, 4 * rolls.maxp)
 
 
-def game_for(rules: Rules, levels: int, opening: int, penalty: int, rolls: Rolls, final: FinalTurn) -> Game:
-    """The game to ``levels`` with an opening minimum and a three-Farkle penalty (in levels), from
-    the rules' merged ``rolls`` and their ``final`` turn tables over :func:`span_for` leads."""
+def game_for(rules: Rules, seats: Seats, rolls: Rolls, final: FinalTurn) -> Game:
+    """The game of ``rules`` between players at ``seats`` (its target, opening minimum and
+    penalty), from the rules' merged ``rolls`` and their ``final`` turn tables over
+    :func:`span_for` leads."""
+    levels, opening = seats.levels, seats.opening
     span = len(final.tie)
     if span != span_for(levels, rolls):
         raise ValueError(f"a game to {levels} levels needs final turns over {span_for(levels, rolls)} leads")
-    seats = seats_for(levels, opening, penalty)
     g_open = passing(final, seats.least_bank(True))
     g_closed = passing(final, seats.least_bank(False))
     return Game(

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from farkle_trainer.engine.farkles import FARKLES_FOR_PENALTY
+from farkle_trainer.engine.rules import Rules
+from farkle_trainer.engine.solver import STEP
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -66,14 +68,27 @@ class Seats:
             raise ValueError(f"Farkles in a row so far must be 0 to {FARKLES_FOR_PENALTY - 1}, not {farkles}")
         return farkles if self.runs > 1 else 0
 
+    def without_penalty(self) -> Seats:
+        """The standings of the same game without the three-Farkle penalty."""
+        return seats_for(self.levels, self.opening, 0)
+
     def after_farkle(self, index: IntArray, run: IntArray) -> tuple[IntArray, IntArray]:
         """The mover's standing and run once their turn ends in a Farkle."""
         last = run == self.runs - 1
         return np.where(last, self.knocked[index], index), np.where(last, 0, run + 1)
 
 
+def seats_of(rules: Rules, target: int, opening: int) -> Seats:
+    """The standings of a game of ``rules`` to ``target`` with opening minimum ``opening`` (in
+    points): where the house rules become the game solver's standings."""
+    return seats_for(target // STEP, opening // STEP, rules.three_farkle_penalty // STEP)
+
+
 @cache
 def seats_for(levels: int, opening: int, penalty: int) -> Seats:
+    """The standings of a game to ``levels`` with an opening minimum and a three-Farkle penalty,
+    all in levels of 50."""
+    # Whether a player on 0 has opened matters only where it changes the least they may bank.
     extra = opening > 0 and penalty > 0
     size = levels + (1 if extra else 0)
     score = np.arange(size, dtype=np.int64)

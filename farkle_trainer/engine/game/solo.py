@@ -11,7 +11,7 @@ from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.rolls import Rolls
 from farkle_trainer.engine.game.runs import EXPECTED_SWEEPS, MAX_SWEEPS
 from farkle_trainer.engine.game.runs import TOLERANCE as RUNS_TOLERANCE
-from farkle_trainer.engine.game.seats import Seats, seats_for
+from farkle_trainer.engine.game.seats import Seats
 from farkle_trainer.engine.game.settings import GameSolverError, Progress, in_levels
 from farkle_trainer.engine.game.solve import DELTA, MAX_PASSES, TOLERANCE
 from farkle_trainer.engine.game.table import at_least
@@ -147,15 +147,16 @@ def _solo_turns(
     """Turns from standings ``u`` with runs ``r``, valued as minus the expected further turns
     (so more is better)."""
     levels = seats.levels
-    height = levels + rolls.maxp + 1
+    s = seats.score[u]
+    # Banking at the target ends the game: nothing can beat it, so the turn is cut there (or
+    # where the player may first bank, if that is higher).
+    cut = np.maximum(levels, s + seats.least[u])
+    height = int(cut.max()) + rolls.maxp + 1
     pos = np.arange(height)[:, None]
     bank = np.zeros((height, len(u)))
     bank[:levels] = -turns[:levels, 0][:, None]
-    s = seats.score[u]
     bank[pos <= s[None, :]] = 0.0
     bank[seats.below_least(u, pos)] = -np.inf
-    # Banking at the target ends the game: nothing can beat it, so the turn is cut there.
-    cut = np.full(len(u), levels, dtype=np.int64)
     x = -_farkle_turns(seats, turns, u, r) if farkle is None else farkle
     return turn_values(rolls, Turns(bank, s, cut, x), keep=keep, loop=loop)
 
@@ -248,7 +249,7 @@ def _solve_solo_runs(
         if progress is not None:
             progress(share * fraction)
 
-    plain = _solve_solo(rolls, seats_for(seats.levels, seats.opening, 0), plain_done, loop)
+    plain = _solve_solo(rolls, seats.without_penalty(), plain_done, loop)
     turns = np.repeat(plain[seats.score], seats.runs, axis=1)
     order = [
         (np.flatnonzero(seats.score == s), np.full(int((seats.score == s).sum()), r, dtype=np.int64))

@@ -473,9 +473,12 @@ def _runs(
     if not setup.penalty:
         return NO_RUNS
 
+    # Only a player on 0 whom the house rules treat apart once opened needs saying (as the
+    # opening minimum does); otherwise the score tells.
+    tells_apart = house.opened_matters(setup.rules, setup.opening)
+
     def knocked_back(i: int) -> bool | None:
-        # Only a player on 0 under an opening minimum needs saying; otherwise the score tells.
-        return True if scores[i] == 0 and setup.opening and has_opened[i] else None
+        return True if scores[i] == 0 and tells_apart and has_opened[i] else None
 
     if setup.size == 1:
         return Runs(farkles[seat], 0, knocked_back(seat), None)
