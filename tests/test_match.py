@@ -383,3 +383,22 @@ def test_saved_games_that_cannot_be_read() -> None:
     for bad in broken:
         with pytest.raises(MatchError, match="saved game cannot be read"):
             m.MatchState.from_dict(bad)
+
+
+def test_a_game_saved_before_a_house_rule_was_made_was_played_without_it() -> None:
+    setup = new_setup((ANN, BOB), PRESETS["classic"].with_house_rules(three_farkle_penalty=500), target=2000)
+    data = json.loads(json.dumps(m.new_match(setup).to_dict()))
+    older = json.loads(json.dumps(data))
+    del older["setup"]["rules"]["three_farkle_penalty"]
+    assert m.MatchState.from_dict(older).setup.penalty == 0
+    assert m.MatchState.from_dict(data).setup.penalty == 500
+    # The scoring table and the target are every saved game's: without one it is not a game's.
+    for field in ("straight", "target"):
+        broken = json.loads(json.dumps(data))
+        del broken["setup"]["rules"][field]
+        with pytest.raises(MatchError, match="do not have the fields of a rule table"):
+            m.MatchState.from_dict(broken)
+    broken = json.loads(json.dumps(data))
+    broken["setup"]["rules"]["house_rule_to_come"] = 300
+    with pytest.raises(MatchError, match="do not have the fields of a rule table"):
+        m.MatchState.from_dict(broken)

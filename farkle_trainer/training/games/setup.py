@@ -22,7 +22,14 @@ from enum import StrEnum
 from typing import Any
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.rules import PRESETS, Rules, RulesError, as_rule_file, rules_from_mapping
+from farkle_trainer.engine.rules import (
+    HOUSE_FIELDS,
+    PRESETS,
+    Rules,
+    RulesError,
+    as_rule_file,
+    rules_from_mapping,
+)
 from farkle_trainer.engine.solver import STEP
 from farkle_trainer.training.classroom.codes import normalize_code
 from farkle_trainer.training.games.dice import (
@@ -409,8 +416,13 @@ def _rules_data(rules: Rules) -> dict[str, Any]:
 def _rules_from_data(data: Any) -> Rules:
     """Saved rules, checked as a rule file is (the same bounds, in the same words) before
     anything is built from them: a table of impossible points would fail deep in the solver."""
-    if not isinstance(data, dict) or set(data) != set(_RULE_FIELDS):
+    if not isinstance(data, dict):
         raise MatchError("the saved rules do not have the fields of a rule table")
+    # A game saved before a house rule was made was played without it.
+    missing = set(_RULE_FIELDS) - set(data)
+    if not set(data) <= set(_RULE_FIELDS) or not missing <= HOUSE_FIELDS - {"target"}:
+        raise MatchError("the saved rules do not have the fields of a rule table")
+    data = {**{name: getattr(Rules(), name) for name in missing}, **data}
     triples = data["triples"]
     if not isinstance(triples, list) or len(triples) != 6:
         raise MatchError("the saved rules need six three-of-a-kind values")
