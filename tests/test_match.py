@@ -385,20 +385,26 @@ def test_saved_games_that_cannot_be_read() -> None:
             m.MatchState.from_dict(bad)
 
 
-def test_a_game_saved_before_a_house_rule_was_made_was_played_without_it() -> None:
-    setup = new_setup((ANN, BOB), PRESETS["classic"].with_house_rules(three_farkle_penalty=500), target=2000)
-    data = json.loads(json.dumps(m.new_match(setup).to_dict()))
-    older = json.loads(json.dumps(data))
-    del older["setup"]["rules"]["three_farkle_penalty"]
-    assert m.MatchState.from_dict(older).setup.penalty == 0
-    assert m.MatchState.from_dict(data).setup.penalty == 500
-    # The scoring table and the target are every saved game's: without one it is not a game's.
-    for field in ("straight", "target"):
-        broken = json.loads(json.dumps(data))
-        del broken["setup"]["rules"][field]
+def test_a_rule_made_after_saved_games_is_saved_only_where_it_is_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from farkle_trainer.training.games import setup as game_setup
+
+    plain = new_setup((ANN, BOB), PRESETS["classic"], target=2000)
+    harder = new_setup((ANN, BOB), PRESETS["classic"], target=2000, penalty=500)
+    first = json.loads(json.dumps(m.new_match(plain).to_dict()))
+    assert set(first["setup"]["rules"]) == game_setup._FIRST_FIELDS
+    # As if the three-Farkle penalty had been made after saved games were first written.
+    monkeypatch.setattr(game_setup, "_FIRST_FIELDS", game_setup._FIRST_FIELDS - {"three_farkle_penalty"})
+    without = json.loads(json.dumps(m.new_match(plain).to_dict()))
+    assert "three_farkle_penalty" not in without["setup"]["rules"]
+    assert m.MatchState.from_dict(without).setup.penalty == 0
+    kept = json.loads(json.dumps(m.new_match(harder).to_dict()))
+    assert kept["setup"]["rules"]["three_farkle_penalty"] == 500
+    assert m.MatchState.from_dict(kept).setup.penalty == 500
+    # A field saved games have always had is every saved game's, and a field no table has is none's.
+    broken = json.loads(json.dumps(first))
+    del broken["setup"]["rules"]["straight"]
+    unknown = json.loads(json.dumps(first))
+    unknown["setup"]["rules"]["house_rule_to_come"] = 300
+    for data in (broken, unknown):
         with pytest.raises(MatchError, match="do not have the fields of a rule table"):
-            m.MatchState.from_dict(broken)
-    broken = json.loads(json.dumps(data))
-    broken["setup"]["rules"]["house_rule_to_come"] = 300
-    with pytest.raises(MatchError, match="do not have the fields of a rule table"):
-        m.MatchState.from_dict(broken)
+            m.MatchState.from_dict(data)

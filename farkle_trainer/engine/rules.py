@@ -228,8 +228,6 @@ MAX_TARGET = 20_000
 MAX_OPENING = MAX_RULE_POINTS
 MAX_FACTOR = 10
 _HOUSE_ZERO_OK = frozenset({"opening_minimum", "three_farkle_penalty"})
-#: The fields of the house rules (a rule file's ``[house]``): what a game adds to its table.
-HOUSE_FIELDS = frozenset(_SECTIONS["house"].values())
 _TOP_LEVEL = frozenset({"name", "base", "description", "three_of_a_kind", *_SECTIONS})
 
 

@@ -23,7 +23,6 @@ from typing import Any
 
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import (
-    HOUSE_FIELDS,
     PRESETS,
     Rules,
     RulesError,
@@ -405,12 +404,38 @@ def new_setup(
 
 
 _RULE_FIELDS = {f.name: f.type for f in fields(Rules)}
+#: The fields of the rules every saved game and game file has held since they were first written.
+#: A field added since (a house rule, say) is written only where it is not its default, so a game
+#: without it is saved as it always was; a saved game without it was played without it.
+_FIRST_FIELDS = frozenset(
+    {
+        "name",
+        "single_one",
+        "single_five",
+        "triples",
+        "of_a_kind",
+        "four_of_a_kind",
+        "five_of_a_kind",
+        "six_of_a_kind",
+        "straight",
+        "three_pairs",
+        "four_of_a_kind_and_pair",
+        "two_triplets",
+        "partial_straight_low",
+        "partial_straight_high",
+        "opening_minimum",
+        "three_farkle_penalty",
+        "target",
+        "description",
+    }
+)
 
 
 def _rules_data(rules: Rules) -> dict[str, Any]:
     data = asdict(rules)
     data["triples"] = list(rules.triples)
-    return data
+    unchanged = {name for name in set(data) - _FIRST_FIELDS if data[name] == getattr(Rules(), name)}
+    return {name: value for name, value in data.items() if name not in unchanged}
 
 
 def _rules_from_data(data: Any) -> Rules:
@@ -418,9 +443,9 @@ def _rules_from_data(data: Any) -> Rules:
     anything is built from them: a table of impossible points would fail deep in the solver."""
     if not isinstance(data, dict):
         raise MatchError("the saved rules do not have the fields of a rule table")
-    # A game saved before a house rule was made was played without it.
+    # A field made since saved games were first written is there only where it is not its default.
     missing = set(_RULE_FIELDS) - set(data)
-    if not set(data) <= set(_RULE_FIELDS) or not missing <= HOUSE_FIELDS - {"target"}:
+    if not set(data) <= set(_RULE_FIELDS) or missing & _FIRST_FIELDS:
         raise MatchError("the saved rules do not have the fields of a rule table")
     data = {**{name: getattr(Rules(), name) for name in missing}, **data}
     triples = data["triples"]
