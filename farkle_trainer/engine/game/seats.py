@@ -88,14 +88,16 @@ def seats_of(rules: Rules, target: int, opening: int) -> Seats:
 def seats_for(levels: int, opening: int, penalty: int) -> Seats:
     """The standings of a game to ``levels`` with an opening minimum and a three-Farkle penalty,
     all in levels of 50."""
-    # Whether a player on 0 has opened matters only where it changes the least they may bank.
-    extra = opening > 0 and penalty > 0
+    # Whether a player on 0 has opened matters only where it changes the least they may bank;
+    # under the penalty, "on 0 and opened" is then a standing of its own.
+    matters = opening > 0
+    extra = matters and penalty > 0
     size = levels + (1 if extra else 0)
     score = np.arange(size, dtype=np.int64)
     if extra:
         score[levels] = 0
     opened = score > 0
-    if opening == 0:
+    if not matters:
         opened[:] = True
     if extra:
         opened[levels] = True
