@@ -86,3 +86,31 @@ def test_every_quoted_command_parses(command: str) -> None:
         assert name in command_obj.commands, command
         command_obj = command_obj.commands[name]
     command_obj.make_context(name, list(args))
+
+
+# -- the architecture page a contributor reads first
+
+ARCHITECTURE = README.with_name("ARCHITECTURE.md")
+#: A path of the repository named in backticks: a module, a folder, a test, a file at the top.
+NAMED_PATH = re.compile(r"`((?:farkle_trainer|tests|tools|benchmarks)/[\w/.]*|pyproject\.toml)`")
+
+
+def test_the_architecture_page_is_linked_and_names_only_what_is_there() -> None:
+    assert "[ARCHITECTURE.md](ARCHITECTURE.md)" in README.read_text()
+    text = ARCHITECTURE.read_text()
+    named = set(NAMED_PATH.findall(text))
+    assert len(named) >= 30, named
+    missing = sorted(path for path in named if not (README.parent / path).exists())
+    assert not missing, missing
+    # Every layer is described, in the order the imports point.
+    layers = [
+        text.index(f"**{layer}** (`farkle_trainer/{layer}`)")
+        for layer in ("engine", "store", "training", "ui", "cli")
+    ]
+    assert layers == sorted(layers)
+
+
+def test_the_scan_of_named_paths_sees_a_path_that_is_not_there() -> None:
+    found = NAMED_PATH.findall("the `farkle_trainer/engine/nowhere.py` and `tests/conftest.py` files")
+    assert found == ["farkle_trainer/engine/nowhere.py", "tests/conftest.py"]
+    assert not (README.parent / found[0]).exists()
