@@ -19,6 +19,24 @@ CLASSIC = PRESETS["classic"]
 pytestmark = pytest.mark.own_table_cache
 
 
+# -- a command's tables
+
+
+def test_a_command_keeps_its_tables_in_its_data_directory_and_says_the_solvers_notes(
+    tmp_path: Path, farkle_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from farkle_trainer.cli.storage import solved_tables
+
+    given = solved_tables(tmp_path / "student")
+    assert isinstance(given.keeper, DiskTables)
+    assert given.keeper.directory == tmp_path / "student" / "cache"
+    default = solved_tables()
+    assert isinstance(default.keeper, DiskTables)
+    assert default.keeper.directory == farkle_home / "cache"
+    default.tell("The solver's note.")
+    assert capsys.readouterr().err == "The solver's note.\n"
+
+
 # -- the turn solver's solutions
 
 
@@ -56,6 +74,7 @@ def test_a_readable_cache_file_from_an_older_release_is_still_used(farkle_home: 
     assert path.stat().st_mtime_ns == before
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_without_a_keeper_a_solve_keeps_nothing(farkle_home: Path) -> None:
     tables = Tables()  # as a program that gives no keeper
     assert tables.turn(Rules(name="unkept", straight=2250)).expected_turn_score > 0
@@ -90,6 +109,7 @@ def test_an_unwritable_cache_only_costs_speed(monkeypatch: pytest.MonkeyPatch, t
 # -- the game solver's tables
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_game_cache_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FARKLE_TRAIN_CACHE", str(tmp_path / "game-cache"))
     tables = Tables(disk_tables())
