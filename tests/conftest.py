@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import profiles
 import pytest
@@ -23,6 +24,9 @@ from prompt_toolkit.output import DummyOutput
 
 from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.tables import DiskTables
+
+if TYPE_CHECKING:
+    from farkle_trainer.engine.game.kernel import Loop
 
 settings.load_profile(profiles.CI)
 
@@ -66,6 +70,50 @@ def tables(run_tables: Path) -> Tables:
     """The context a test hands to what it solves or values: the run's tables, kept in the run's
     directory and held in memory for every test of the worker."""
     return Tables(DiskTables(run_tables))
+
+
+@pytest.fixture(scope="session")
+def run_loop(run_tables: Path) -> Loop | None:
+    """The game solver's compiled loop for the worker, kept with the run's tables."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FARKLE_TRAIN_CACHE", str(run_tables))
+        return Tables(DiskTables(run_tables)).loop()
+
+
+@pytest.fixture
+def compiled_once(run_loop: Loop | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test of its own tables that is not about the compiler: every context it builds
+    solves with the worker's compiled loop, as a user's commands find the loop's machine code
+    kept whatever their data directory (it is the program's, kept once for the user), instead
+    of compiling it again in the test's own user cache."""
+    monkeypatch.setattr(Tables, "loop", lambda self: run_loop)
+
+
+@pytest.fixture(autouse=True)
+def commands_share_the_run_tables(
+    request: pytest.FixtureRequest,
+    farkle_home: Path,
+    tables: Tables,
+    run_tables: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A command a test runs in its process solves in the worker's tables: what one command read
+    back or solved, the next finds held in memory, as in one long-lived program (both keep them in
+    the run's directory). A command given a data directory or a cache of its own, and a test about
+    the cache itself, build their own tables, as a command run alone does."""
+    if request.node.get_closest_marker("own_table_cache") is not None:
+        return
+    from farkle_trainer.cli import storage
+    from farkle_trainer.store.tables import cache_dir
+    from farkle_trainer.ui.progress import say
+
+    built = storage.solved_tables
+
+    def solved_tables(data_dir: Path | None = None) -> Tables:
+        return built(data_dir) if data_dir is not None or cache_dir() != run_tables else tables
+
+    monkeypatch.setattr(storage, "solved_tables", solved_tables)
+    monkeypatch.setattr(tables, "listener", say)
 
 
 @pytest.fixture(autouse=True)

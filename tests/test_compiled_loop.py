@@ -45,6 +45,7 @@ def _tables(notes: list[str], data_dir: Path | None = None) -> Tables:
 # -- the same numbers either way
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_a_game_solved_with_numpy_alone_agrees_with_the_compiled_loop(notes: list[str]) -> None:
     tables = _tables(notes)
     game = tables.setting(CLASSIC, 16, 6)  # to 800, opening 300
@@ -55,6 +56,7 @@ def test_a_game_solved_with_numpy_alone_agrees_with_the_compiled_loop(notes: lis
     assert np.abs(compiled - plain).max() < 1e-12
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_the_penalty_and_solo_agree_too(notes: list[str]) -> None:
     tables = _tables(notes)
     loop = tables.loop()

@@ -21,7 +21,7 @@ from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.tables import cache_dir, disk_tables
 
 #: These tests are about what is solved and kept: each keeps its tables in its own directory.
-pytestmark = pytest.mark.own_table_cache
+pytestmark = [pytest.mark.own_table_cache, pytest.mark.usefixtures("compiled_once")]
 
 
 @pytest.fixture

@@ -251,6 +251,7 @@ def test_strategy_picture(table_2000: gs.GameTable) -> None:
 
 
 @pytest.mark.own_table_cache
+@pytest.mark.usefixtures("compiled_once")
 def test_the_public_contract_and_the_disk_cache(table_2000: gs.GameTable) -> None:
     assert farkle_trainer.win_chance(0, 0, rules="classic", target=2000) == table_2000.first_player_chance
     # The disk cache alone (the shipped tables would answer for classic to 2,000).
@@ -310,6 +311,7 @@ def test_solo_expected_turns_match_value_iteration(tables: Tables) -> None:
 
 
 @pytest.mark.own_table_cache
+@pytest.mark.usefixtures("compiled_once")
 def test_every_farkle_value_a_solve_evaluates_is_a_chance(monkeypatch: pytest.MonkeyPatch) -> None:
     # Far behind at a high target the opponent's chance comes within a hair of one; the slope's
     # second evaluation must then step down, never past one, where no cut certificate holds.

@@ -395,6 +395,7 @@ def test_a_cold_solve_says_so_before_numpy_is_loaded(tmp_path: Path, args: list[
     assert "Solving" not in run.stdout
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_json_output_stays_data_alone() -> None:
     result = runner.invoke(app, ["strategy", "--game", "--target", "1200", "--json"])
     assert result.exit_code == 0
@@ -402,6 +403,7 @@ def test_json_output_stays_data_alone() -> None:
     assert SENTENCE.match(result.stderr.splitlines()[0])
 
 
+@pytest.mark.usefixtures("compiled_once")
 def test_a_kept_table_that_fails_its_check_is_announced_as_it_is_solved(
     tables: Tables, capsys: pytest.CaptureFixture[str]
 ) -> None:

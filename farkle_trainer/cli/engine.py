@@ -24,7 +24,6 @@ from farkle_trainer.cli.groups import Options
 from farkle_trainer.cli.options import DiceArg, JsonOpt, OpeningOpt, PenaltyOpt, PlainOpt, RulesOpt, TargetOpt
 from farkle_trainer.cli.params import dice_from, parse_points
 from farkle_trainer.cli.rules import load, opening_for, with_penalty
-from farkle_trainer.cli.storage import solved_tables
 from farkle_trainer.ui.progress import turn_progress
 from farkle_trainer.ui.terminal import open_terminal
 
@@ -126,6 +125,8 @@ def hint(
             "--target, --last-turn, --penalty, the Farkles in a row and who has opened describe a game: "
             "give --score and --opponent too"
         )
+    from farkle_trainer.cli.storage import solved_tables
+
     needed = parse_points(need, "--need", positive=True) if need is not None else None
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
@@ -177,6 +178,8 @@ def strategy(
         return
     if target is not None or step is not None or penalty is not None:
         fail("--target, --step and --penalty are for the game picture: add --game")
+    from farkle_trainer.cli.storage import solved_tables
+
     out = open_terminal(options.plain)
     with turn_progress(out, quiet=options.json) as progress:
         result = summarize(solved_tables(), table, opening=opening_for(table, opening), progress=progress)

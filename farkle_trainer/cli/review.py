@@ -11,7 +11,7 @@ from farkle_trainer.cli.app import command_group
 from farkle_trainer.cli.errors import fail
 from farkle_trainer.cli.options import DataDirOpt, JsonOpt, PlainOpt, argument
 from farkle_trainer.cli.params import number_or_text, quoted
-from farkle_trainer.cli.storage import open_store_or_explain, solved_tables
+from farkle_trainer.cli.storage import open_store_or_explain
 from farkle_trainer.ui.terminal import open_terminal
 
 if TYPE_CHECKING:
@@ -103,6 +103,8 @@ def review(
     do not give, is refused.
     Example: farkle-train review 3
     """
+    from farkle_trainer.cli.storage import solved_tables
+
     term = open_terminal(plain or json)
     tables = solved_tables(data_dir)
     text = game.strip()
