@@ -52,13 +52,15 @@ def insert_session(
 
 
 def _item_state(r: sqlite3.Row) -> ItemState:
+    # What asks a card again is a JSON object; anything else (a file edited by hand) asks nothing.
+    extra = load(r["extra"])
     return ItemState(
         **columns(r, "kind", "item", "topic", "seen", "wrong", "question", "correct_answer"),
         **columns(r, "state", "step", "stability", "difficulty"),
         due_at=parse_time(r["due_at"]),
         last_seen=parse_time(r["last_seen"]),
         last_correct=bool(r["last_correct"]),
-        extra=load(r["extra"]),
+        extra=extra if isinstance(extra, dict) else None,
         reviewed_at=maybe_time(r["reviewed_at"]),
     )
 
