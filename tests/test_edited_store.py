@@ -3,10 +3,13 @@ wrong and how to go on; nothing it does not understand ends in a traceback or a 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +17,11 @@ from typer.testing import CliRunner
 from farkle_trainer.cli import app
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
+from farkle_trainer.training.games.daily import next_attempt
+from farkle_trainer.training.games.dice import Seeded
+from farkle_trainer.training.games.setup import Level, Player, new_setup
+from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fixture used by name
+from tests.plays import HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
 
 runner = CliRunner()
 
@@ -31,6 +39,63 @@ def sql(farkle_home: Path) -> Iterator[sqlite3.Connection]:
     Store.open(farkle_home).close()
     with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
         yield db
+
+
+def stats() -> dict[str, Any]:
+    code, out = run(["stats", "--json"])
+    assert code == 0, out
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+#: A rated game against Hard to 2,000 that the person loses, banking from 500 up on seed 3's dice.
+LOSING, LOST = greedy_script(
+    new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, dice=Seeded("3")), bank_at=500
+)
+
+
+def play_official_daily(score: int) -> str:
+    """Today's official daily game, played to ``score`` and finished; its date."""
+    today = datetime.now(UTC).date()
+    with Store.open() as store:
+        attempt = next_attempt(store, today, today)
+        version = store.save_daily_state(
+            attempt.id, game_banking(today, score).to_dict(), version=attempt.version
+        )
+        store.finish_daily(attempt.id, score=score, perfect_score=None, marks="", turns=[], version=version)
+    return today.isoformat()
+
+
+# -- numbers JSON reads that no game holds
+
+
+def test_a_rated_game_whose_state_an_edit_gave_infinity_counts_as_resigned(sql: sqlite3.Connection) -> None:
+    run(HARD_2000, LOSING)
+    sql.execute("UPDATE games SET state = replace(state, '\"turn\":1,', '\"turn\":Infinity,')")
+    (level,) = stats()["rated_games"]["levels"]
+    assert (level["played"], level["losses"], level["resigned"]) == (1, 1, 1)
+    code, out = run(["review", "1", "--plain"])
+    assert code == 2
+    assert out.strip() == (
+        "Error: saved game 1 cannot be read: a value in it is not one a saved game holds "
+        "(cannot convert float infinity to integer)"
+    )
+    code, out = run(["games", "--plain"])
+    assert code == 0 and "Game 1," in out
+
+
+@pytest.mark.usefixtures("fifty_a_roll_days")
+def test_an_official_daily_game_whose_state_an_edit_gave_infinity_is_not_counted(
+    sql: sqlite3.Connection,
+) -> None:
+    day = play_official_daily(4550)
+    sql.execute("UPDATE daily_attempts SET state = replace(state, '\"points\":0,', '\"points\":Infinity,')")
+    data = stats()
+    assert (data["games_played"], data["unverifiable"]) == (0, [day])
+    assert run(["games", "--plain"])[0] == 0
+    assert run(["daily", "--status", "--json"])[0] == 0
+    code, out = run(["review", "d1", "--plain"])
+    assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
 
 
 # -- the review schedule's cards
