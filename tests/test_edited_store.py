@@ -98,6 +98,32 @@ def test_an_official_daily_game_whose_state_an_edit_gave_infinity_is_not_counted
     assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
 
 
+# -- moves cut short
+
+
+def test_a_finished_game_whose_moves_an_edit_cut_short_reads_as_given_up_everywhere(
+    sql: sqlite3.Connection,
+) -> None:
+    run(HARD_2000, LOSING)
+    (text,) = sql.execute("SELECT state FROM games").fetchone()
+    state = json.loads(text)
+    state["log"] = state["log"][:3]
+    sql.execute("UPDATE games SET state = ?", (json.dumps(state),))
+    # The stats count a rated game that did not end as resigned; the list and the review say so too.
+    (level,) = stats()["rated_games"]["levels"]
+    assert (level["played"], level["losses"], level["resigned"]) == (1, 1, 1)
+    # The scores banked before the game's fourth move, as the game itself was played.
+    you, hard = (f"{score:,}" for score in LOST.log[3].scores)
+    code, out = run(["games", "--plain"])
+    assert code == 0 and out.splitlines()[1].endswith(
+        f"rated; You resigned, Hard wins; You {you}, Hard {hard}."
+    )
+    code, out = run(["review", "1", "--plain"])
+    assert code == 0 and out.splitlines()[1] == f"You resigned: Hard wins. Scores: You {you}, Hard {hard}."
+    code, out = run(["games", "--json"])
+    assert json.loads(out)["games"][0]["winners"] == ["Hard"]
+
+
 # -- the review schedule's cards
 
 

@@ -113,7 +113,7 @@ def review(
         return
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
-    from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
+    from farkle_trainer.training.games.play import SET_ASIDE, given_up_seat
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import review as view
     from farkle_trainer.ui.views.games import is_challenge
@@ -132,11 +132,9 @@ def review(
         challenge = is_challenge(row)
         if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
-        resigned = None
-        if row.outcome == "resigned" and not state.over:
-            resigned = resigned_seat(state)
         # A challenge is never carried on: one not over is shown up to where it stopped.
         stopped = (row.outcome == SET_ASIDE or challenge) and not state.over
+        resigned = None if stopped else given_up_seat(state, row.outcome)
         started = f"started {row.started_at:%Y-%m-%d %H:%M} UTC"
         heading = f"Game {number}, {started}"
         if challenge:

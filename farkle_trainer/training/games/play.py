@@ -377,6 +377,15 @@ def resigned_seat(state: m.MatchState) -> int | None:
     return state.seat if state.player.human else (humans[0] if humans else None)
 
 
+def given_up_seat(state: m.MatchState, outcome: str | None, *, finished: bool = True) -> int | None:
+    """Who gave up a stored game (:func:`resigned_seat`): a finished game whose moves stop short of
+    its end, whatever outcome the store keeps for it, as the stats count it (:func:`official_result`);
+    None for a game over, unfinished or set aside."""
+    if not finished or state.over or outcome == SET_ASIDE:
+        return None
+    return resigned_seat(state)
+
+
 def person_score(state: m.MatchState) -> int:
     humans = state.setup.humans
     return state.scores[humans[0]] if humans else max(state.scores)
