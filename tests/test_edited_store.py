@@ -98,6 +98,29 @@ def test_an_official_daily_game_whose_state_an_edit_gave_infinity_is_not_counted
     assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
 
 
+# -- the count of a saved game's writes
+
+
+def test_a_game_whose_count_of_writes_an_edit_made_text_is_carried_on_to_its_end(
+    sql: sqlite3.Connection,
+) -> None:
+    run(HARD_2000, [*LOSING[:2], "q"])
+    sql.execute("UPDATE games SET version = 'lots'")
+    code, out = run(["play", "--resume", "--plain"], LOSING[2:])
+    assert code == 0 and "Game over: Hard wins." in out
+    assert stats()["rated_games"]["levels"][0]["losses"] == 1
+
+
+def test_a_daily_game_whose_count_of_writes_an_edit_made_text_is_carried_on(sql: sqlite3.Connection) -> None:
+    day = ["daily", "--date", "2026-11-01", "--plain"]
+    assert run(day, ["q"])[0] == 0
+    sql.execute("UPDATE daily_attempts SET version = 'lots'")
+    code, out = run(day, ["5 5 5 5", "b", "q"])
+    assert code == 0 and "Banked 1,000: total 1,000 after turn 1 of 10." in out
+    code, out = run(day, ["q"])
+    assert code == 0 and "Turn 2 of 10, 1,000 banked." in out
+
+
 # -- moves cut short
 
 
