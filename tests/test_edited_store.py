@@ -98,6 +98,20 @@ def test_an_official_daily_game_whose_state_an_edit_gave_infinity_is_not_counted
     assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
 
 
+@pytest.mark.usefixtures("fifty_a_roll_days")
+def test_a_daily_game_whose_date_an_edit_made_no_date_is_listed_as_damaged(sql: sqlite3.Connection) -> None:
+    play_official_daily(4550)
+    sql.execute("UPDATE daily_attempts SET date = 'someday'")
+    assert stats()["unverifiable"] == ["someday"]
+    code, out = run(["games", "--plain"])
+    assert code == 0
+    assert out.splitlines()[1].endswith(
+        "official game of someday; its saved game is damaged and scores nothing."
+    )
+    code, out = run(["review", "d1", "--plain"])
+    assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
+
+
 # -- the count of a saved game's writes
 
 

@@ -354,7 +354,8 @@ def saved_game(attempt: DailyAttempt) -> MatchState | None:
         return None
     try:
         return load_state(attempt)
-    except MatchError:
+    except (MatchError, ValueError):
+        # ValueError: a date an edit made no date, whose dice no one can deal.
         return None
 
 
