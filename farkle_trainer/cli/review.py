@@ -264,8 +264,11 @@ def _kept_daily(store: Store, attempt: DailyAttempt) -> Kept | None:
 def _review_daily(
     term: Terminal, attempt: DailyAttempt, *, moves: bool, json: bool, kept: Kept | None = None
 ) -> None:
+    from datetime import date
+
+    from farkle_trainer.cli.daily import clock
     from farkle_trainer.training.games.analysis import analyse, review
-    from farkle_trainer.training.games.daily import saved_game
+    from farkle_trainer.training.games.daily import resume_command, saved_game, utc_date
     from farkle_trainer.ui.views import daily as view
     from farkle_trainer.ui.views import review as review_view
     from farkle_trainer.ui.views.games import daily_name
@@ -275,7 +278,9 @@ def _review_daily(
     if state is None:
         fail(f"daily game {name} cannot be reviewed: its saved game is damaged")
     if not attempt.finished:
-        fail(f"daily game {name} is not over: carry on with it with farkle-train daily first")
+        day, today = date.fromisoformat(attempt.date), utc_date(clock())
+        command = resume_command(day, today, official=attempt.official)
+        fail(f"daily game {name} is not over: carry on with it with {command}")
     analysis = analyse(state, stopped=not state.over)
     if json:
         data = review_view.review_json(state, analysis, None)
