@@ -34,6 +34,26 @@ def is_damage(exc: sqlite3.Error) -> bool:
     return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
+#: The files SQLite keeps beside the store, by the store's name and these endings.
+COMPANIONS = ("-journal", "-wal", "-shm")
+
+
+def _only_files(file: Path) -> None:
+    """Refuse a store, or a file SQLite keeps beside it, that is there but is no regular file:
+    SQLite would open a FIFO there and wait for a writer that never comes."""
+    for path in (file, *(file.with_name(file.name + ending) for ending in COMPANIONS)):
+        if path.exists() and not path.is_file():
+            why = (
+                "so it cannot be a farkle-trainer store"
+                if path == file
+                else "and SQLite keeps the store's journal at that name"
+            )
+            raise StoreError(
+                f"{path} is not a regular file, {why}: move it away, or keep your records "
+                "elsewhere with --data-dir DIR"
+            )
+
+
 class Connection:
     """An open store file. Make one with :meth:`open`; use it as a context manager to close it."""
 
@@ -65,6 +85,7 @@ class Connection:
                     f"{file} is a folder, not a farkle-trainer store: move it away, or keep "
                     "your records elsewhere with --data-dir DIR"
                 )
+            _only_files(file)
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -146,6 +148,35 @@ def test_a_foreign_file_is_refused_untouched(tmp_path: Path) -> None:
     path.write_text("my notes, not a database\n" * 20)
     with pytest.raises(DamagedStoreError, match="not a database"):
         Store.open(tmp_path / "data")
+
+
+OPEN_STORE = (
+    "import sys, pathlib; from farkle_trainer.store.db import Store; Store.open(pathlib.Path(sys.argv[1]))"
+)
+
+
+@pytest.mark.parametrize("ending", ["", "-journal", "-wal", "-shm"])
+def test_a_fifo_where_the_store_or_its_journal_goes_is_refused_at_once(tmp_path: Path, ending: str) -> None:
+    data = tmp_path / "data"
+    Store.open(data).close()
+    path = data / (FILE_NAME + ending)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)  # opened to be read, it would wait for a writer that never comes
+    # In a process of its own, so that a wait fails the test rather than hang it.
+    opened = subprocess.run(
+        [sys.executable, "-c", OPEN_STORE, str(data)], capture_output=True, text=True, timeout=60
+    )
+    assert opened.returncode == 1
+    assert opened.stderr.splitlines()[-1] == (
+        f"farkle_trainer.store.errors.StoreError: {path} is not a regular file, "
+        + (
+            "so it cannot be a farkle-trainer store"
+            if not ending
+            else "and SQLite keeps the store's journal at that name"
+        )
+        + ": move it away, or keep your records elsewhere with --data-dir DIR"
+    )
+    assert stat.S_ISFIFO(path.stat().st_mode)
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
