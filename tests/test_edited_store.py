@@ -112,6 +112,20 @@ def test_a_daily_game_whose_date_an_edit_made_no_date_is_listed_as_damaged(sql: 
     assert (code, out.strip()) == (2, "Error: daily game d1 cannot be reviewed: its saved game is damaged")
 
 
+@pytest.mark.usefixtures("fifty_a_roll_days")
+def test_a_copy_of_an_official_daily_game_made_past_its_unique_index_counts_once(
+    sql: sqlite3.Connection,
+) -> None:
+    play_official_daily(4550)
+    columns = "date, official, rules, started_at, updated_at, finished_at, state, score, marks, turns"
+    sql.execute("DROP INDEX one_official_attempt_per_date")
+    sql.execute(f"INSERT INTO daily_attempts ({columns}) SELECT {columns} FROM daily_attempts")
+    data = stats()
+    assert (data["games_played"], data["average_score"], data["unverifiable"]) == (1, 4550, [])
+    (daily,) = data["strength"]
+    assert (daily["what"], daily["games"]) == ("ten-turns", 1)
+
+
 # -- the count of a saved game's writes
 
 

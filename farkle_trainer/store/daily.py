@@ -209,11 +209,13 @@ class DailyQueries(VersionedRows):
         return int(row[0])
 
     def official_results(self) -> list[DailyResult]:
-        """Every finished official daily attempt, in date order."""
+        """Every finished official daily attempt, in date order: a date's first official attempt
+        only, the one its unique index allows (a second one is a file edited by hand)."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT date, score, perfect_score, marks, state FROM daily_attempts
+                """SELECT date, score, perfect_score, marks, state FROM daily_attempts a
                    WHERE official = 1 AND finished_at IS NOT NULL AND damage IS NULL AND score IS NOT NULL
+                     AND id = (SELECT min(id) FROM daily_attempts b WHERE b.official = 1 AND b.date = a.date)
                    ORDER BY date"""
             ).fetchall()
         return [_result(r) for r in rows]
