@@ -66,6 +66,45 @@ def play_official_daily(score: int) -> str:
     return today.isoformat()
 
 
+# -- a rated game copied
+
+
+#: The same game played to a win: it keeps the most points of each roll and banks from 300.
+WINNING, WON = greedy_script(
+    new_setup((Player("You"), Player("Hard", Level.HARD)), target=2000, dice=Seeded("3")), bank_at=300
+)
+GAME_COLUMNS = (
+    "kind, level, rated, session_id, started_at, updated_at, finished_at, state, version, outcome, score"
+)
+
+
+def test_a_rated_game_copied_in_the_store_counts_once(sql: sqlite3.Connection) -> None:
+    assert WON.winners() == (0,)
+    dice = sum(len(move.roll) for move in WON.log)
+    assert 6**dice > 10**9  # fair dice throw these rolls twice less than once in a billion games
+    run(HARD_2000, WINNING)
+    sql.execute(f"INSERT INTO games ({GAME_COLUMNS}) SELECT {GAME_COLUMNS} FROM games")
+    sql.execute(f"INSERT INTO games ({GAME_COLUMNS}) SELECT {GAME_COLUMNS} FROM games WHERE id = 1")
+    data = stats()
+    (level,) = data["rated_games"]["levels"]
+    assert (level["played"], level["wins"]) == (1, 1)
+    why = (
+        "its rolls are game 1's, die for die: "
+        "fair dice throw the same rolls twice less than once in 1,000,000,000 games"
+    )
+    assert data["rated_games"]["unverifiable"] == [{"game": 2, "reason": why}, {"game": 3, "reason": why}]
+    (match,) = data["strength"]
+    assert (match["what"], match["games"]) == ("match", 1)
+
+
+def test_two_rated_games_given_up_on_one_same_roll_both_count() -> None:
+    # Six dice are thrown the same twice once in 46,656 pairs of games: that is no copy.
+    for _ in range(2):
+        assert run(HARD_2000, ["resign", "y"])[0] == 0
+    (level,) = stats()["rated_games"]["levels"]
+    assert (level["played"], level["losses"], level["resigned"]) == (2, 2, 2)
+
+
 # -- numbers JSON reads that no game holds
 
 

@@ -29,7 +29,6 @@ from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
     DailyResult,
-    GameRow,
     LossUnit,
     ProgressRows,
     SessionLoss,
@@ -706,12 +705,6 @@ def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiab
         )
     unread = tuple(Unverifiable(r.game, r.unread) for r in results if r.unread is not None)
     return GameStats(tuple(levels), run, longest, tuple(unverifiable), unread)
-
-
-def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:
-    """The stats of the finished games in ``store`` as ``verdict`` judges each (oldest first):
-    its replay, never what the store says of it."""
-    return verdicts_stats(verdict(row) for row in reversed(store.games()) if row.finished)
 
 
 def verdicts_stats(verdicts: Iterable[Verdict]) -> GameStats:
