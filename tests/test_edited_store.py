@@ -4,6 +4,7 @@ wrong and how to go on; nothing it does not understand ends in a traceback or a 
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
@@ -19,6 +20,7 @@ from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
 from farkle_trainer.training.games.daily import next_attempt
 from farkle_trainer.training.games.dice import Seeded
+from farkle_trainer.training.games.play import stored
 from farkle_trainer.training.games.setup import Level, Player, new_setup
 from tests.factories import fifty_a_roll_days, game_banking  # noqa: F401 - a fixture used by name
 from tests.plays import HARD_2000, drawn_seed, greedy_script  # noqa: F401 - drawn_seed is autouse
@@ -212,6 +214,64 @@ def test_a_finished_game_whose_moves_an_edit_cut_short_reads_as_given_up_everywh
     assert code == 0 and out.splitlines()[1] == f"You resigned: Hard wins. Scores: You {you}, Hard {hard}."
     code, out = run(["games", "--json"])
     assert json.loads(out)["games"][0]["winners"] == ["Hard"]
+
+
+# -- times an edit made no time
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory with a rated game lost, a quiz answer missed, a drill answered, a daily
+    practice game under way and a blunder in a game's drill due again."""
+    home = tmp_path_factory.mktemp("trained")
+    with Store.open(home) as store:
+        game = store.add_game(stored(LOST), kind="computer", level="hard", rated=True, rules="classic")
+        store.finish_game(game.id, stored(LOST), outcome="loss", score=700, version=game.version)
+    where = ["--plain", "--data-dir", str(home)]
+    assert run(["score", "--topic", "worth", "--seed", "7", "--count", "1", *where], ["0"])[0] == 0
+    assert run(["decide", "--kind", "keep", "--seed", "5", "--count", "1", *where], ["1", "b"])[0] == 0
+    assert run(["daily", "--date", "2026-11-01", *where], ["5 5 5 5", "b", "q"])[0] == 0
+    return home
+
+
+@pytest.mark.parametrize(
+    ("table", "column"),
+    [
+        ("answers", "answered_at"),
+        ("sessions", "started_at"),
+        ("items", "due_at"),
+        ("items", "last_seen"),
+        ("items", "reviewed_at"),
+        ("daily_attempts", "started_at"),
+        ("daily_attempts", "updated_at"),
+        ("daily_attempts", "held_until"),
+        ("games", "started_at"),
+        ("games", "updated_at"),
+        ("games", "finished_at"),
+    ],
+)
+def test_a_time_an_edit_made_no_time_stops_nothing_and_each_reset_still_resets(
+    trained: Path, farkle_home: Path, table: str, column: str
+) -> None:
+    shutil.copytree(trained, farkle_home)
+    with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
+        db.execute(f"UPDATE {table} SET {column} = 'teatime'")
+    for args, lines in [
+        (["progress", "--plain"], []),
+        (["progress", "--json"], []),
+        (["stats", "--plain"], []),
+        (["games", "--plain"], []),
+        (["review", "1", "--plain"], []),
+        (["decide", "--mistakes", "--plain"], ["q"]),
+        (["daily", "--date", "2026-11-01", "--plain"], ["q"]),
+        (["learn", "--plain"], []),
+    ]:
+        code, out = run(args, lines)
+        assert code == 0, (args, out)
+    for what in ("progress", "stats"):
+        code, out = run(["reset", what, "--yes"])
+        assert code == 0 and out.startswith("Deleted all"), out
+    assert run(["stats", "--json"])[0] == run(["progress", "--json"])[0] == 0
 
 
 # -- the review schedule's cards

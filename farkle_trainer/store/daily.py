@@ -16,10 +16,10 @@ from farkle_trainer.store.encoding import (
     columns,
     dump,
     load_checked,
-    maybe_time,
+    maybe_time_or_long_ago,
     parse_day,
-    parse_time,
     stamp,
+    time_or_long_ago,
 )
 from farkle_trainer.store.progress import insert_session
 from farkle_trainer.store.rows import DailyAttempt, DailyResult
@@ -45,10 +45,10 @@ def _attempt(r: sqlite3.Row) -> DailyAttempt:
             r, "id", "date", "rules", "session_id", "score", "perfect_score", "marks", "version", "holder"
         ),
         official=bool(r["official"]),
-        started_at=parse_time(r["started_at"]),
-        updated_at=parse_time(r["updated_at"]),
-        finished_at=maybe_time(r["finished_at"]),
-        held_until=maybe_time(r["held_until"]),
+        started_at=time_or_long_ago(r["started_at"]),
+        updated_at=time_or_long_ago(r["updated_at"]),
+        finished_at=maybe_time_or_long_ago(r["finished_at"]),
+        held_until=maybe_time_or_long_ago(r["held_until"]),
         state=state,
         turns=turns,
         damage=damage,

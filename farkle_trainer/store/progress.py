@@ -14,7 +14,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from farkle_trainer.store.connection import Connection
-from farkle_trainer.store.encoding import columns, dump, load, maybe_time, parse_time, stamp
+from farkle_trainer.store.encoding import columns, dump, load, maybe_time_or_long_ago, stamp, time_or_long_ago
 from farkle_trainer.store.errors import StoreError
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
@@ -57,11 +57,11 @@ def _item_state(r: sqlite3.Row) -> ItemState:
     return ItemState(
         **columns(r, "kind", "item", "topic", "seen", "wrong", "question", "correct_answer"),
         **columns(r, "state", "step", "stability", "difficulty"),
-        due_at=parse_time(r["due_at"]),
-        last_seen=parse_time(r["last_seen"]),
+        due_at=time_or_long_ago(r["due_at"]),
+        last_seen=time_or_long_ago(r["last_seen"]),
         last_correct=bool(r["last_correct"]),
         extra=extra if isinstance(extra, dict) else None,
-        reviewed_at=maybe_time(r["reviewed_at"]),
+        reviewed_at=maybe_time_or_long_ago(r["reviewed_at"]),
     )
 
 
@@ -345,7 +345,7 @@ class ProgressQueries(Connection):
                     recent_accuracy=recent_accuracy[(r["kind"], r["topic"])],
                     decisions=r["decisions"],
                     average_points_lost=r["lost"],
-                    last_answered=parse_time(r["last_answered"]),
+                    last_answered=time_or_long_ago(r["last_answered"]),
                     loss_unit=r["unit"] or "points",
                 )
                 for r in topic_rows
@@ -354,7 +354,7 @@ class ProgressQueries(Connection):
                 SessionLoss(
                     session_id=r[0],
                     kind=r[1],
-                    started_at=parse_time(r[2]),
+                    started_at=time_or_long_ago(r[2]),
                     decisions=r[3],
                     average_points_lost=r[4],
                 )

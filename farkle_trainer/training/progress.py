@@ -363,22 +363,25 @@ def unit_losses(answers: Iterable[AnswerRow]) -> tuple[UnitLoss, ...]:
     return tuple(UnitLoss(u, len(lost[u]), sum(lost[u]) / len(lost[u])) for u in LOSS_UNITS if u in lost)
 
 
-def week_of(moment: str) -> date:
-    """The Monday (UTC) that starts the week of a stored time."""
-    day = datetime.fromisoformat(moment).date()
+def week_of(moment: str) -> date | None:
+    """The Monday (UTC) that starts the week of a stored time; None for text an edit made no time."""
+    try:
+        day = datetime.fromisoformat(moment).date()
+    except (TypeError, ValueError):
+        return None
     return day - timedelta(days=day.weekday())
 
 
 def weekly(answers: Sequence[AnswerRow], weeks: int = WEEKS) -> tuple[WeekScore, ...]:
     """Each topic's answers week by week, over the ``weeks`` weeks up to the last one answered in;
-    in week order, then topic order."""
-    if not answers:
+    in week order, then topic order. An answer whose time cannot be read is in no week."""
+    dated = [(week, a) for a in answers if (week := week_of(a.time)) is not None]
+    if not dated:
         return ()
-    last = max(week_of(a.time) for a in answers)
+    last = max(week for week, _ in dated)
     first = last - timedelta(weeks=weeks - 1)
     groups: dict[tuple[date, str, str], list[AnswerRow]] = {}
-    for a in answers:
-        week = week_of(a.time)
+    for week, a in dated:
         if week >= first:
             groups.setdefault((week, a.kind, a.topic), []).append(a)
     scores = []
