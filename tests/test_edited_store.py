@@ -8,7 +8,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +165,25 @@ def test_a_copy_of_an_official_daily_game_made_past_its_unique_index_counts_once
     assert (data["games_played"], data["average_score"], data["unverifiable"]) == (1, 4550, [])
     (daily,) = data["strength"]
     assert (daily["what"], daily["games"]) == ("ten-turns", 1)
+
+
+@pytest.mark.parametrize("held", [True, False])
+def test_a_daily_game_held_further_off_than_any_terminal_holds_it_is_not_held(
+    sql: sqlite3.Connection, held: bool
+) -> None:
+    day = ["daily", "--date", "2026-11-01", "--plain"]
+    assert run(day, ["q"])[0] == 0
+    # Five minutes from now, as another terminal holds it; or the year 9999, as no terminal does.
+    until = datetime.now(UTC) + timedelta(minutes=5) if held else datetime(9999, 12, 31, tzinfo=UTC)
+    sql.execute(
+        "UPDATE daily_attempts SET holder = 'elsewhere:1', held_until = ?",
+        (until.isoformat(timespec="seconds"),),
+    )
+    code, out = run(day, ["q"])
+    if held:
+        assert code == 1 and "this game is open in another terminal" in out
+    else:
+        assert code == 0 and "Carrying on where you stopped: turn 1 of 10, 0 banked." in out
 
 
 # -- the count of a saved game's writes
