@@ -210,3 +210,45 @@ def test_a_menu_hint_is_shortened_rather_than_wrapped_on_a_narrow_terminal() -> 
     for width in range(20, 120):
         line = f"? {prompt} {menu_instruction(prompt, 'b/r', width)}"
         assert len(line) <= width or menu_instruction(prompt, "b/r", width) == "(b/r, enter; q stops)"
+
+
+LONG_QUESTION = (
+    "Delete all training progress (43 answers in 5 sessions; 89 cards of the review schedule, 50 of "
+    "them your personal positions) from /home/ana/farkle.sqlite3? Official stats are kept."
+)
+
+
+@pytest.mark.parametrize("hint", ["", "(y/N)", "(b/r, enter; q stops)"])
+def test_a_long_question_is_broken_at_spaces_to_the_terminal_width(hint: str) -> None:
+    from farkle_trainer.ui.terminal import fitted
+
+    assert fitted(LONG_QUESTION, hint, 1000) == LONG_QUESTION
+    for width in range(20, 121):
+        # As questionary draws it: "?", a space, the question, a space, the hint.
+        drawn = f"? {fitted(LONG_QUESTION, hint, width)} {hint}".rstrip()
+        lines = drawn.splitlines()
+        assert all(len(line) < width or line.strip() == hint for line in lines), (width, lines)
+        assert all(line.startswith("  ") and not line.startswith("   ") for line in lines[1:]), lines
+        assert lines[-1].endswith(hint)
+        # Nothing lost or moved, and no word broken that a line could hold whole.
+        assert "".join(drawn.split()) == "".join(f"? {LONG_QUESTION} {hint}".split())
+        whole = [word for word in LONG_QUESTION.split() if len(word) <= width - 5]
+        assert set(whole) <= set(drawn.split()), width
+
+
+def test_a_yes_no_question_on_a_narrow_terminal_is_asked_broken_at_spaces(
+    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import questionary
+
+    from farkle_trainer.ui.terminal import fitted
+
+    asked: list[str] = []
+    confirm = questionary.confirm
+    monkeypatch.setattr(
+        questionary, "confirm", lambda message, **kw: asked.append(message) or confirm(message, **kw)
+    )
+    front, _ = interactive_frontend(pipe, width=40)
+    pipe.send_text("n")
+    assert front.yes_no(LONG_QUESTION, default=False) is False
+    assert asked == [fitted(LONG_QUESTION, "(y/N)", 40)] and "\n  " in asked[0]
