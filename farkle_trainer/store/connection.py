@@ -8,6 +8,7 @@ them together.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -100,6 +101,15 @@ class Connection:
         store = cls(db, file, clock or system_clock)
         try:
             store._prepare()
+        except StoreFailure:
+            db.close()
+            if not os.access(file.parent, os.W_OK):
+                # SQLite says only that it is "unable to open database file".
+                raise StoreError(
+                    f"cannot write in {file.parent}: the store keeps every answer as it is given, "
+                    "so it needs a folder it can write in; keep your records elsewhere with --data-dir DIR"
+                ) from None
+            raise
         except BaseException:
             db.close()
             raise

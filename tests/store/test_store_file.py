@@ -179,6 +179,34 @@ def test_a_fifo_where_the_store_or_its_journal_goes_is_refused_at_once(tmp_path:
     assert stat.S_ISFIFO(path.stat().st_mode)
 
 
+@pytest.mark.parametrize("writable", [False, True])
+def test_a_folder_that_cannot_be_written_in_is_said_to_be_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writable: bool
+) -> None:
+    from farkle_trainer.store.connection import Connection
+    from farkle_trainer.store.errors import StoreFailure
+
+    data = tmp_path / "data"
+    Store.open(data).close()
+
+    # What SQLite says in a folder on a read-only disk (root writes anywhere else, so it is mimicked).
+    def cannot_open(self: Connection) -> None:
+        raise StoreFailure(f"{self.path}: unable to open database file")
+
+    real = os.access
+    monkeypatch.setattr(Connection, "_prepare", cannot_open)
+    monkeypatch.setattr(os, "access", lambda path, mode: writable and real(path, mode))
+    with pytest.raises(StoreError) as raised:
+        Store.open(data)
+    if writable:
+        assert isinstance(raised.value, StoreFailure)
+    else:
+        assert str(raised.value) == (
+            f"cannot write in {data}: the store keeps every answer as it is given, so it needs a "
+            "folder it can write in; keep your records elsewhere with --data-dir DIR"
+        )
+
+
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = filled_store(tmp_path / "data")
     db = sqlite3.connect(path)
