@@ -81,6 +81,22 @@ def test_bad_selections_say_why(text: str, message: str) -> None:
         parse_selection(text, (5, 2, 1, 3, 5, 6))
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("\x00\x1b[31m", "'\\x00\\x1b[31m' is neither faces (like 1 5) nor places (like a c)"),
+        ("\x07", "'\\x07' is neither faces (like 1 5) nor places (like a c)"),
+        ("1x" * 5000, f"'{'1x' * 14}1…' is neither faces (like 1 5) nor places (like a c)"),
+        ("g", "'g' is not a place in this roll: places are a to f"),
+    ],
+)
+def test_a_pick_is_quoted_back_once_escaped_and_cut_short(text: str, said: str) -> None:
+    # A control character reads as its one escape (\x1b), never as a doubled one (\\x1b).
+    with pytest.raises(AnswerError) as refused:
+        parse_selection(text, (5, 2, 1, 3, 5, 6))
+    assert str(refused.value) == said
+
+
 @given(
     st.text(alphabet=st.sampled_from("123456789 abcdefgx,-ub\t"), max_size=40) | st.text(max_size=20),
     st.lists(st.integers(1, 6), min_size=1, max_size=6),
