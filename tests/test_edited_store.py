@@ -209,6 +209,22 @@ def test_a_daily_game_whose_count_of_writes_an_edit_made_text_is_carried_on(sql:
     assert code == 0 and "Turn 2 of 10, 1,000 banked." in out
 
 
+def test_a_saved_roll_of_more_dice_than_a_roll_throws_is_named_and_never_quoted_whole(
+    sql: sqlite3.Connection,
+) -> None:
+    run(HARD_2000, LOSING)
+    (text,) = sql.execute("SELECT state FROM games").fetchone()
+    state = json.loads(text)
+    state["log"][1]["roll"] = [1] * 10_000
+    sql.execute("UPDATE games SET state = ?", (json.dumps(state),))
+    code, out = run(["review", "1", "--plain"])
+    assert (code, out) == (
+        2,
+        "Error: saved game 1 cannot be read: a value in it is not one a saved game holds "
+        "(10,000 dice where a roll throws at most 6)\n",
+    )
+
+
 # -- moves cut short
 
 
