@@ -3,6 +3,7 @@ wrong and how to go on; nothing it does not understand ends in a traceback or a 
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import sqlite3
@@ -307,6 +308,32 @@ def test_a_time_an_edit_made_no_time_stops_nothing_and_each_reset_still_resets(
         code, out = run(["reset", what, "--yes"])
         assert code == 0 and out.startswith("Deleted all"), out
     assert run(["stats", "--json"])[0] == run(["progress", "--json"])[0] == 0
+
+
+# -- what a decision gave up
+
+
+@pytest.mark.parametrize("lost", ["'lots'", "9e999", "-5", "1e12"])
+def test_a_loss_an_edit_made_no_loss_counts_in_no_average(
+    sql: sqlite3.Connection, tmp_path: Path, lost: str
+) -> None:
+    # README's drill: rolling 2 dice at 250 gives up 0.83 points.
+    drill = ["decide", "--kind", "bank-or-roll", "--seed", "3", "--count", "1", "--plain"]
+    for _ in range(2):
+        assert run(drill, ["r"])[0] == 0
+    sql.execute(f"UPDATE answers SET points_lost = {lost} WHERE id = 2")
+    code, out = run(["progress", "--json"])
+    assert code == 0, out
+    data = json.loads(out)
+    assert (data["answers"], data["decisions"]) == (2, 1)
+    assert data["losses"] == [
+        {"unit": "points", "decisions": 1, "average_lost": pytest.approx(0.83, abs=0.005)}
+    ]
+    assert run(["progress", "--plain"])[0] == 0
+    code, out = run(["progress", "--export", str(tmp_path / "answers.csv")])
+    assert code == 0
+    with (tmp_path / "answers.csv").open(newline="") as f:
+        assert [row["points_lost"] for row in csv.DictReader(f)] == ["0.83", ""]
 
 
 # -- the review schedule's cards

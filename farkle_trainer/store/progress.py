@@ -31,6 +31,15 @@ from farkle_trainer.store.schedule import MISTAKES, Note, has_card, note_mistake
 
 LESSON = "lesson"
 
+#: The answers with each loss as a number it can be: a loss is 0 or more, and none is near a
+#: billion in any unit; anything else (text, infinity, a negative, a file edited by hand) reads as
+#: no loss at all, so no average of them takes it in.
+ANSWERS = """(SELECT id, session_id, answered_at, topic, item, question, answer, correct_answer, correct,
+                     grade, unit, extra,
+                     CASE WHEN typeof(points_lost) IN ('integer', 'real') AND points_lost BETWEEN 0 AND 1e9
+                          THEN points_lost END AS points_lost
+              FROM answers)"""
+
 
 def insert_session(
     db: sqlite3.Connection,
@@ -269,20 +278,20 @@ class ProgressQueries(Connection):
         until = stamp(datetime.combine(today + timedelta(days=days + 1), time(), UTC))
         with self._transaction(write=False) as db:
             totals = db.execute(
-                """SELECT count(*), coalesce(sum(a.correct), 0),
+                f"""SELECT count(*), coalesce(sum(a.correct), 0),
                           count(CASE WHEN a.unit = 'points' THEN a.points_lost END),
                           avg(CASE WHEN a.unit = 'points' THEN a.points_lost END),
                           count(DISTINCT a.session_id)
-                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id
                    WHERE ? IS NULL OR s.rules = ?""",
                 only,
             ).fetchone()
             topic_rows = db.execute(
-                """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
+                f"""SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
                           count(a.points_lost) AS decisions, avg(a.points_lost) AS lost,
                           max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
                           max(a.answered_at) AS last_answered
-                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id
                    WHERE ? IS NULL OR s.rules = ?
                    GROUP BY s.kind, a.topic""",
                 only,
@@ -300,8 +309,8 @@ class ProgressQueries(Connection):
                 )
             }
             session_rows = db.execute(
-                """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
-                   FROM sessions s JOIN answers a ON a.session_id = s.id
+                f"""SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
+                   FROM sessions s JOIN {ANSWERS} a ON a.session_id = s.id
                    WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
                    GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
                 (*only, sessions),
@@ -369,9 +378,9 @@ class ProgressQueries(Connection):
         """Every training answer with its session, oldest first."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
+                f"""SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
                           a.answer, a.correct_answer, a.correct, a.grade, a.points_lost, a.unit, a.extra
-                   FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
             ).fetchall()
         return [
             AnswerRow(
