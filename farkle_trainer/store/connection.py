@@ -55,6 +55,16 @@ def _only_files(file: Path) -> None:
             )
 
 
+def _unwritable(file: Path) -> None:
+    """Where SQLite failed to open the store: say so if its folder cannot be written in (SQLite
+    says only that it is "unable to open database file")."""
+    if not os.access(file.parent, os.W_OK):
+        raise StoreError(
+            f"cannot write in {file.parent}: the store keeps every answer as it is given, so it "
+            "needs a folder it can write in; keep your records elsewhere with --data-dir DIR"
+        )
+
+
 class Connection:
     """An open store file. Make one with :meth:`open`; use it as a context manager to close it."""
 
@@ -97,18 +107,14 @@ class Connection:
             # No implicit transactions: each method opens its own short one.
             db = sqlite3.connect(file, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
+            _unwritable(file)
             raise StoreError(f"cannot open {file}: {exc}") from None
         store = cls(db, file, clock or system_clock)
         try:
             store._prepare()
         except StoreFailure:
             db.close()
-            if not os.access(file.parent, os.W_OK):
-                # SQLite says only that it is "unable to open database file".
-                raise StoreError(
-                    f"cannot write in {file.parent}: the store keeps every answer as it is given, "
-                    "so it needs a folder it can write in; keep your records elsewhere with --data-dir DIR"
-                ) from None
+            _unwritable(file)
             raise
         except BaseException:
             db.close()

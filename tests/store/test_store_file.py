@@ -179,9 +179,10 @@ def test_a_fifo_where_the_store_or_its_journal_goes_is_refused_at_once(tmp_path:
     assert stat.S_ISFIFO(path.stat().st_mode)
 
 
+@pytest.mark.parametrize("when", ["connecting", "preparing"])
 @pytest.mark.parametrize("writable", [False, True])
 def test_a_folder_that_cannot_be_written_in_is_said_to_be_so(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writable: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writable: bool, when: str
 ) -> None:
     from farkle_trainer.store.connection import Connection
     from farkle_trainer.store.errors import StoreFailure
@@ -189,17 +190,24 @@ def test_a_folder_that_cannot_be_written_in_is_said_to_be_so(
     data = tmp_path / "data"
     Store.open(data).close()
 
-    # What SQLite says in a folder on a read-only disk (root writes anywhere else, so it is mimicked).
-    def cannot_open(self: Connection) -> None:
+    # What SQLite says in a folder on a read-only disk (root writes anywhere else, so it is mimicked),
+    # as it connects or at its first statement.
+    def cannot_prepare(self: Connection) -> None:
         raise StoreFailure(f"{self.path}: unable to open database file")
 
+    def cannot_connect(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
     real = os.access
-    monkeypatch.setattr(Connection, "_prepare", cannot_open)
+    if when == "connecting":
+        monkeypatch.setattr(sqlite3, "connect", cannot_connect)
+    else:
+        monkeypatch.setattr(Connection, "_prepare", cannot_prepare)
     monkeypatch.setattr(os, "access", lambda path, mode: writable and real(path, mode))
     with pytest.raises(StoreError) as raised:
         Store.open(data)
     if writable:
-        assert isinstance(raised.value, StoreFailure)
+        assert "unable to open database file" in str(raised.value)
     else:
         assert str(raised.value) == (
             f"cannot write in {data}: the store keeps every answer as it is given, so it needs a "
