@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from factories import interactive_frontend
@@ -268,3 +271,40 @@ def test_a_yes_no_question_on_a_narrow_terminal_is_asked_broken_at_spaces(
     pipe.send_text("n")
     assert front.yes_no(LONG_QUESTION, default=False) is False
     assert asked == [fitted(LONG_QUESTION, "(y/N)", 40)] and "\n  " in asked[0]
+
+
+PASTED_COLOUR = """
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from factories import interactive_frontend
+
+def some(text):
+    if not text:
+        raise ValueError("type something")
+    return text
+
+with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+    front, _ = interactive_frontend(pipe, width=60)
+    pipe.send_text("\\x1b[31m\\r1 5\\r")
+    print("picked", front.ask("Set aside:", some))
+    pipe.send_text("\\x1b[31m\\rn")
+    print("answered", front.yes_no("Carry on?"))
+"""
+
+
+def test_a_colour_code_pasted_at_a_prompt_is_passed_over() -> None:
+    # "\x1b[31m" reads as a mouse report that prompt_toolkit cannot parse: it stopped the prompt
+    # with "Exception not enough values to unpack" and waited for Enter. Passed over, it leaves
+    # each Enter to the question, where it takes nothing. In a process of its own, so that a wait
+    # fails the test rather than hang it.
+    asked = subprocess.run(
+        [sys.executable, "-c", PASTED_COLOUR],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent,
+    )
+    assert asked.returncode == 0, asked.stderr
+    assert "Exception" not in asked.stdout
+    assert asked.stdout.splitlines()[-2:] == ["picked 1 5", "answered False"]

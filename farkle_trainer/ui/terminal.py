@@ -258,6 +258,7 @@ class InteractiveFrontend(Terminal):
     def _run(question: Any, keys: Any = None) -> Any:
         """Ask ``question``; ``keys`` are bindings of our own, which win over questionary's."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+        from prompt_toolkit.keys import Keys
 
         # Text prompts end on Ctrl-D by themselves; lists ignore it, so give every prompt the
         # same way out.
@@ -266,6 +267,13 @@ class InteractiveFrontend(Terminal):
         @eof.add("c-d", eager=True)
         def _(event: Any) -> None:
             event.app.exit(exception=EOFError())
+
+        # What reads as a mouse report: no prompt here takes the mouse, and text pasted with a
+        # colour code in it ("\x1b[31m") is no report prompt_toolkit can read: it would stop the
+        # prompt with "Exception not enough values to unpack" and wait for Enter.
+        @eof.add(Keys.Vt100MouseEvent)
+        def _(event: Any) -> None:
+            pass
 
         app = question.application
         # Bindings merged later win, so a letter picks its choice whatever questionary binds.
