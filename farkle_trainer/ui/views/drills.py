@@ -495,10 +495,12 @@ def mistakes_intro(asked: int, due: int) -> str:
 
 def skipped_lines(skipped: Sequence[Skipped]) -> list[str]:
     """One line for each reason some due mistakes cannot be asked, with how many."""
-    reasons: dict[str, int] = {}
+    counts: dict[tuple[str, str], int] = {}
     for s in skipped:
-        reasons[s.reason] = reasons.get(s.reason, 0) + 1
-    return [f"Skipped {n:,} of your mistakes: {reason}." for reason, n in reasons.items()]
+        counts[s.reason, s.reasons] = counts.get((s.reason, s.reasons), 0) + 1
+    return [
+        f"Skipped {n:,} of your mistakes: {one if n == 1 else many}." for (one, many), n in counts.items()
+    ]
 
 
 def until_text(delta: timedelta) -> str:
