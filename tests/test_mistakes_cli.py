@@ -309,6 +309,11 @@ def test_a_drill_missed_is_one_card_due_today_drilled_by_both_commands(farkle_ho
     plain = cli(["progress", "--plain"])[1].splitlines()
     assert "Due today: 1 of your mistakes." in plain
     assert "Your mistakes due now: 1 (farkle-train decide --mistakes)." in plain
+    # What to practise next is the mistake due, ahead of the quiz's weakest topics.
+    assert data["next"] == {
+        "command": "farkle-train decide --mistakes",
+        "reason": "1 of your mistakes is due now.",
+    }
     # It comes back in decide --mistakes, played well there: the same card, a day out.
     code, out, _ = cli(["decide", "--mistakes", "--plain"], ["1", "r"])
     assert code == 0 and "Your mistakes: 1 due" in out and "Best: that is the best play." in out

@@ -299,13 +299,16 @@ class Suggestion:
 
 def recent_words(t: TopicProgress) -> str:
     """How a topic's recent answers went, in a sentence that reads for any count: ``None of your
-    4 keep answers so far were right.``, ``3 of your last 20 keep answers were right (15%).``"""
+    4 keep answers so far were right.``, ``3 of your last 20 keep answers were right (15%).``;
+    of a topic of personal positions, ``... answers to keep mistakes ...``."""
     recent = min(t.answers, RECENT_ANSWERS)
     # The recent accuracy is a share of whole answers: this many of them were right.
     right = round(t.recent_accuracy * recent)
+    mistakes = t.kind == MISTAKES
     if recent == 1:
-        return f"Your only {t.topic} answer so far was {'right' if right else 'wrong'}."
-    answers = f"{t.topic} answers"
+        answer = f"answer to a {t.topic} mistake" if mistakes else f"{t.topic} answer"
+        return f"Your only {answer} so far was {'right' if right else 'wrong'}."
+    answers = f"answers to {t.topic} mistakes" if mistakes else f"{t.topic} answers"
     scope = f"your last {recent} {answers}" if t.answers > recent else f"your {recent} {answers} so far"
     if right == 0:
         return f"None of {scope} were right."
@@ -315,16 +318,21 @@ def recent_words(t: TopicProgress) -> str:
     return f"{right} of {scope} {verb} right ({right / recent:.0%})."
 
 
-def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:
-    """What to practise next: the weakest topic, else one not tried yet, else the daily game."""
+def suggest(
+    topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...], mistakes_due: int = 0
+) -> Suggestion:
+    """What to practise next: the mistakes due now, else the weakest topic, else one not tried
+    yet, else the daily game."""
+    if mistakes_due:
+        verb = "is" if mistakes_due == 1 else "are"
+        return Suggestion(
+            "farkle-train decide --mistakes", f"{mistakes_due:,} of your mistakes {verb} due now."
+        )
     if not topics:
         return Suggestion("farkle-train score", "Start with the scoring quiz.")
     for t in weakest:
         if t.kind == MISTAKES:
-            return Suggestion(
-                "farkle-train decide --mistakes",
-                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} mistakes drilled again were right.",
-            )
+            return Suggestion("farkle-train decide --mistakes", recent_words(t))
         if t.topic in PRACTICE_COMMANDS:
             return Suggestion(PRACTICE_COMMANDS[t.topic], recent_words(t))
     tried = {t.topic for t in topics}
@@ -451,6 +459,7 @@ def progress_summary(
     due and the days trained (on ``today``, UTC), what next."""
     topics = tuple(sorted(rows.topics, key=topic_order))
     weakest = weakest_topics(topics)
+    due = due_summary(rows, today)
     return ProgressSummary(
         answers=rows.answers,
         correct=rows.correct,
@@ -461,10 +470,10 @@ def progress_summary(
         average_points_lost=rows.average_points_lost,
         recent_sessions=rows.sessions,
         weakest=weakest,
-        next=suggest(topics, weakest),
+        next=suggest(topics, weakest, due.count(MISTAKES, now=True)),
         losses=unit_losses(answers),
         weeks=weekly(answers),
-        due=due_summary(rows, today),
+        due=due,
         trained=trained_summary(rows, today),
     )
 
