@@ -66,7 +66,7 @@ def test_games_lists_the_daily_games_and_review_opens_them(farkle_home: Path) ->
     ]
     assert run("review", "2026-11-29", "--plain")[1] == review
     code, _, err = run("review", "d2", "--plain")
-    assert code == 2 and "daily game d2 is not over" in err
+    assert code == 2 and "daily game d2 is not over: carry on with it with farkle-train daily --replay" in err
     data = json.loads(run("games", "--json")[1])
     assert [(d["id"], d["official"], d["score"], d["over"]) for d in data["daily"]] == [
         ("d2", False, 0, False),
@@ -75,6 +75,13 @@ def test_games_lists_the_daily_games_and_review_opens_them(farkle_home: Path) ->
     review_data = json.loads(run("review", "d1", "--json")[1])
     assert review_data["daily"] == {"id": "d1", "date": "2026-11-29", "official": True}
     assert review_data["scores"] == {"You": 4550} and review_data["analysis"]["unit"] == "points"
+    # A past day's game is carried on by its date.
+    run("daily", "--date", "2026-11-01", "--plain", input="q\n")
+    code, _, err = run("review", "d3", "--plain")
+    assert (
+        code == 2
+        and "daily game d3 is not over: carry on with it with farkle-train daily --date 2026-11-01" in err
+    )
 
 
 def test_a_daily_game_is_reviewed_move_by_move(farkle_home: Path) -> None:

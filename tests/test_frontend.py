@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from factories import interactive_frontend
@@ -79,6 +82,22 @@ def test_selection_by_faces_or_places() -> None:
 def test_bad_selections_say_why(text: str, message: str) -> None:
     with pytest.raises(AnswerError, match=message):
         parse_selection(text, (5, 2, 1, 3, 5, 6))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("\x00\x1b[31m", "'\\x00\\x1b[31m' is neither faces (like 1 5) nor places (like a c)"),
+        ("\x07", "'\\x07' is neither faces (like 1 5) nor places (like a c)"),
+        ("1x" * 5000, f"'{'1x' * 14}1…' is neither faces (like 1 5) nor places (like a c)"),
+        ("g", "'g' is not a place in this roll: places are a to f"),
+    ],
+)
+def test_a_pick_is_quoted_back_once_escaped_and_cut_short(text: str, said: str) -> None:
+    # A control character reads as its one escape (\x1b), never as a doubled one (\\x1b).
+    with pytest.raises(AnswerError) as refused:
+        parse_selection(text, (5, 2, 1, 3, 5, 6))
+    assert str(refused.value) == said
 
 
 @given(
@@ -210,3 +229,82 @@ def test_a_menu_hint_is_shortened_rather_than_wrapped_on_a_narrow_terminal() -> 
     for width in range(20, 120):
         line = f"? {prompt} {menu_instruction(prompt, 'b/r', width)}"
         assert len(line) <= width or menu_instruction(prompt, "b/r", width) == "(b/r, enter; q stops)"
+
+
+LONG_QUESTION = (
+    "Delete all training progress (43 answers in 5 sessions; 89 cards of the review schedule, 50 of "
+    "them your personal positions) from /home/ana/farkle.sqlite3? Official stats are kept."
+)
+
+
+@pytest.mark.parametrize("hint", ["", "(y/N)", "(b/r, enter; q stops)"])
+def test_a_long_question_is_broken_at_spaces_to_the_terminal_width(hint: str) -> None:
+    from farkle_trainer.ui.terminal import fitted
+
+    assert fitted(LONG_QUESTION, hint, 1000) == LONG_QUESTION
+    for width in range(20, 121):
+        # As questionary draws it: "?", a space, the question, a space, the hint.
+        drawn = f"? {fitted(LONG_QUESTION, hint, width)} {hint}".rstrip()
+        lines = drawn.splitlines()
+        assert all(len(line) < width or line.strip() == hint for line in lines), (width, lines)
+        assert all(line.startswith("  ") and not line.startswith("   ") for line in lines[1:]), lines
+        assert lines[-1].endswith(hint)
+        # Nothing lost or moved, and no word broken that a line could hold whole.
+        assert "".join(drawn.split()) == "".join(f"? {LONG_QUESTION} {hint}".split())
+        whole = [word for word in LONG_QUESTION.split() if len(word) <= width - 5]
+        assert set(whole) <= set(drawn.split()), width
+
+
+def test_a_yes_no_question_on_a_narrow_terminal_is_asked_broken_at_spaces(
+    pipe: PipeInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import questionary
+
+    from farkle_trainer.ui.terminal import fitted
+
+    asked: list[str] = []
+    confirm = questionary.confirm
+    monkeypatch.setattr(
+        questionary, "confirm", lambda message, **kw: asked.append(message) or confirm(message, **kw)
+    )
+    front, _ = interactive_frontend(pipe, width=40)
+    pipe.send_text("n")
+    assert front.yes_no(LONG_QUESTION, default=False) is False
+    assert asked == [fitted(LONG_QUESTION, "(y/N)", 40)] and "\n  " in asked[0]
+
+
+PASTED_COLOUR = """
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from factories import interactive_frontend
+
+def some(text):
+    if not text:
+        raise ValueError("type something")
+    return text
+
+with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+    front, _ = interactive_frontend(pipe, width=60)
+    pipe.send_text("\\x1b[31m\\r1 5\\r")
+    print("picked", front.ask("Set aside:", some))
+    pipe.send_text("\\x1b[31m\\rn")
+    print("answered", front.yes_no("Carry on?"))
+"""
+
+
+def test_a_colour_code_pasted_at_a_prompt_is_passed_over() -> None:
+    # "\x1b[31m" reads as a mouse report that prompt_toolkit cannot parse: it stopped the prompt
+    # with "Exception not enough values to unpack" and waited for Enter. Passed over, it leaves
+    # each Enter to the question, where it takes nothing. In a process of its own, so that a wait
+    # fails the test rather than hang it.
+    asked = subprocess.run(
+        [sys.executable, "-c", PASTED_COLOUR],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent,
+    )
+    assert asked.returncode == 0, asked.stderr
+    assert "Exception" not in asked.stdout
+    assert asked.stdout.splitlines()[-2:] == ["picked 1 5", "answered False"]

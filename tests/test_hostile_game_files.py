@@ -131,3 +131,15 @@ def test_every_game_changed_above_replays_as_it_is(tmp_path: Path, name: str) ->
     path.write_text(json.dumps(GAMES[name]))
     result = runner.invoke(app, ["review", str(path), "--plain"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_roll_of_more_dice_than_a_roll_throws_is_named_and_never_quoted_whole(tmp_path: Path) -> None:
+    document = json.loads(json.dumps(GAMES["drawn"]))
+    document["moves"][0]["roll"] = [1] * 10_000
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(app, ["review", str(path), "--plain"])
+    assert result.exit_code == 2
+    assert (
+        result.output == f"Error: {path}: move 1: the roll has 10,000 dice, where a roll throws at most 6\n"
+    )

@@ -318,6 +318,11 @@ def test_a_drill_missed_is_one_card_due_today_drilled_by_both_commands(farkle_ho
     plain = cli(["progress", "--plain"])[1].splitlines()
     assert "Due today: 1 of your mistakes." in plain
     assert "Your mistakes due now: 1 (farkle-train decide --mistakes)." in plain
+    # What to practise next is the mistake due, ahead of the quiz's weakest topics.
+    assert data["next"] == {
+        "command": "farkle-train decide --mistakes",
+        "reason": "1 of your mistakes is due now.",
+    }
     # It comes back in decide --mistakes, played well there: the same card, a day out.
     code, out, _ = cli(["decide", "--mistakes", "--plain"], ["1", "r"])
     assert code == 0 and "Your mistakes: 1 due" in out and "Best: that is the best play." in out
@@ -372,3 +377,29 @@ def test_the_personal_positions_line(mistakes: int, positions: int, due: int | N
     assert (
         personal_line(mistakes, positions, due_now=due) == f"{said}; farkle-train progress shows what is due."
     )
+
+
+def test_mistakes_skipped_for_one_reason_are_told_in_one_line_of_the_right_number() -> None:
+    from datetime import UTC, datetime
+
+    from farkle_trainer.store.rows import ItemState
+    from farkle_trainer.training.mistakes import Skipped, revive
+    from farkle_trainer.ui.views.drills import skipped_lines
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def card(item: str) -> ItemState:
+        return ItemState(
+            kind=MISTAKES, item=item, topic="keep", due_at=now, last_seen=now, seen=1, wrong=1,
+            last_correct=False, question="", correct_answer="", extra={"rules": [1, 2]},
+            state=1, step=0, stability=None, difficulty=None, reviewed_at=None,
+        )  # fmt: skip
+
+    unread = [revive(card(f"p{i}")) for i in range(3)]
+    assert all(isinstance(s, Skipped) for s in unread)
+    assert skipped_lines([s for s in unread if isinstance(s, Skipped)]) == [
+        "Skipped 3 of your mistakes: their records cannot be read."
+    ]
+    assert skipped_lines([s for s in unread[:1] if isinstance(s, Skipped)]) == [
+        "Skipped 1 of your mistakes: its record cannot be read."
+    ]

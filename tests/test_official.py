@@ -244,9 +244,12 @@ def test_a_rated_game_resumes_on_the_rolls_it_kept(
 
 def test_a_saved_rated_game_on_a_seed_still_opens_and_replays(tables: Tables, farkle_home: Path) -> None:
     """Rated games were saved with a program-drawn seed before they drew their dice."""
-    lines, final = greedy_script(tables, hard_setup())
+    _, final = greedy_script(tables, hard_setup())
+    # Each game on a seed of its own, as each drew its own: two on one seed are a copy.
+    lines, other = greedy_script(tables, hard_setup("5"))
+    assert other.winners() == (0,)
     with Store.open(farkle_home) as store:
-        start = m.to_decision(m.new_match(hard_setup()), hard_setup().source())
+        start = m.to_decision(m.new_match(hard_setup("5")), hard_setup("5").source())
         going_on = store.add_game(stored(start), kind="computer", level="hard", rated=True, rules="classic")
         done = store.add_game(stored(final), kind="computer", level="hard", rated=True, rules="classic")
         store.finish_game(done.id, stored(final), outcome="win", score=2150, version=done.version)
@@ -255,7 +258,7 @@ def test_a_saved_rated_game_on_a_seed_still_opens_and_replays(tables: Tables, fa
     assert rated(data) == (1, 1, 0) and data["rated_games"]["unverifiable"] == []
     code, out = run(["play", "--resume", "--plain"], lines)
     assert code == 0, out
-    assert "You roll 6 dice: a:6 b:3 c:3 d:1 e:6 f:3" in out and "Game over: You win." in out
+    assert "You roll 6 dice: a:6 b:3 c:6 d:2 e:2 f:3" in out and "Game over: You win." in out
     assert rated(stats()) == (2, 2, 0)
 
 

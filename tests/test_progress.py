@@ -11,6 +11,7 @@ import pytest
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.leitner import next_box
 from farkle_trainer.store.rows import TopicProgress
+from farkle_trainer.store.schedule import MISTAKES
 from farkle_trainer.training.progress import histogram, load_progress, recent_words, streaks
 
 
@@ -67,9 +68,9 @@ def test_the_reason_to_practise_reads_for_any_count(
     assert progress.next.reason == reason
 
 
-def topic(answers: int, recent_accuracy: float) -> TopicProgress:
+def topic(answers: int, recent_accuracy: float, kind: str = "decide") -> TopicProgress:
     return TopicProgress(
-        kind="decide",
+        kind=kind,
         topic="keep",
         answers=answers,
         correct=0,
@@ -87,3 +88,13 @@ def test_the_recent_answers_in_words_at_every_edge() -> None:
     assert recent_words(topic(40, 1.0)) == "All of your last 20 keep answers were right."
     assert recent_words(topic(3, 2 / 3)) == "2 of your 3 keep answers so far were right (67%)."
     assert recent_words(topic(25, 19 / 20)) == "19 of your last 20 keep answers were right (95%)."
+
+
+def test_the_recent_answers_to_mistakes_drilled_again_in_words() -> None:
+    assert recent_words(topic(1, 0.0, MISTAKES)) == "Your only answer to a keep mistake so far was wrong."
+    assert (
+        recent_words(topic(4, 0.0, MISTAKES)) == "None of your 4 answers to keep mistakes so far were right."
+    )
+    assert recent_words(topic(30, 0.5, MISTAKES)) == (
+        "10 of your last 20 answers to keep mistakes were right (50%)."
+    )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
@@ -111,3 +114,32 @@ def test_escape_enter_and_ctrl_o_do_not_end_a_menu_with_its_hidden_text(keys: st
     # Escape then Enter is Enter, the choice pointed at; Ctrl-O does nothing.
     assert answer(keys, PROMPTS["menu"][0]) == "bank"
     assert answer("\x0fy", PROMPTS["confirm"][0]) is True
+
+
+PASTED_IN_A_WALK = """
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from factories import interactive_frontend
+from farkle_trainer.ui.views.moves import WalkWords, walk_prompt
+from farkle_trainer.ui.walk import read_key
+
+with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+    front, _ = interactive_frontend(pipe)
+    pipe.send_text("\\x1b[31m\\x1b[Mabcn")
+    print("key", read_key(front, walk_prompt(1, 9), WalkWords("you")))
+"""
+
+
+def test_a_colour_code_or_a_broken_mouse_report_in_a_walk_is_passed_over() -> None:
+    # prompt_toolkit reads both as mouse reports it cannot parse: it printed a traceback and waited
+    # for Enter. In a process of its own, so that a wait fails the test rather than hang it.
+    walked = subprocess.run(
+        [sys.executable, "-c", PASTED_IN_A_WALK],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parent,
+    )
+    assert walked.returncode == 0, walked.stderr
+    assert walked.stdout.splitlines() == ["key next"]

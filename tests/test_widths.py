@@ -190,3 +190,14 @@ def test_a_narrow_hint_gives_each_play_two_whole_lines(tables: Tables) -> None:
     assert "  1.  keep 1    +100  5 left  -> roll, best" in shown
     assert "    bank 350.00  roll 599.10  42.07 points" in shown
     assert engine.hint_text(h) == engine.hint_text(h, 100)  # where it fits, the columns stay
+
+
+def test_a_drills_plays_each_read_on_one_line_at_60_columns(tables: Tables) -> None:
+    # Keeping one 1 and banking 100 from 3 1 2 2 1 4 is a blunder: four plays are listed.
+    g = grade(decision_for(tables, Position(CLASSIC, "keep", 0, (3, 1, 2, 2, 1, 4))), (1,), "bank")
+    assert "gives up 303.65 points  <- your play" in drills.grading_text(g)  # --plain: no width
+    narrow = rendered(drills.grading_rich(g), 60).splitlines()
+    rows = [line for line in narrow if re.match(r"\s+\d\. ", line)]
+    assert len(rows) == 4 and all(len(row) <= 60 for row in rows)
+    assert rows[-1].split()[-4:] == ["100.00", "-303.65", "<-", "you"]
+    assert "Top plays (expected turn score, and what each gives up):" in narrow

@@ -117,7 +117,7 @@ def review(
         return
     from farkle_trainer.training.games.analysis import analyse
     from farkle_trainer.training.games.gamefile import GameFileError, read_game_file
-    from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
+    from farkle_trainer.training.games.play import SET_ASIDE, given_up_seat
     from farkle_trainer.ui.progress import solving
     from farkle_trainer.ui.views import review as view
     from farkle_trainer.ui.views.games import is_challenge
@@ -136,11 +136,9 @@ def review(
         challenge = is_challenge(row)
         if not row.finished and not challenge:
             fail(f"game {number} is not over: carry on with it with farkle-train play --resume")
-        resigned = None
-        if row.outcome == "resigned" and not state.over:
-            resigned = resigned_seat(state)
         # A challenge is never carried on: one not over is shown up to where it stopped.
         stopped = (row.outcome == SET_ASIDE or challenge) and not state.over
+        resigned = None if stopped else given_up_seat(state, row.outcome)
         started = f"started {row.started_at:%Y-%m-%d %H:%M} UTC"
         heading = f"Game {number}, {started}"
         if challenge:
@@ -280,8 +278,11 @@ def _review_daily(
     json: bool,
     kept: Kept | None = None,
 ) -> None:
+    from datetime import date
+
+    from farkle_trainer.cli.daily import clock
     from farkle_trainer.training.games.analysis import analyse, review
-    from farkle_trainer.training.games.daily import saved_game
+    from farkle_trainer.training.games.daily import resume_command, saved_game, utc_date
     from farkle_trainer.training.games.tenturns import account
     from farkle_trainer.ui.views import daily as view
     from farkle_trainer.ui.views import review as review_view
@@ -292,7 +293,9 @@ def _review_daily(
     if state is None:
         fail(f"daily game {name} cannot be reviewed: its saved game is damaged")
     if not attempt.finished:
-        fail(f"daily game {name} is not over: carry on with it with farkle-train daily first")
+        day, today = date.fromisoformat(attempt.date), utc_date(clock())
+        command = resume_command(day, today, official=attempt.official)
+        fail(f"daily game {name} is not over: carry on with it with {command}")
     analysis = analyse(tables, state, stopped=not state.over)
     if json:
         data = review_view.review_json(state, analysis, None)

@@ -51,6 +51,13 @@ def printable(text: str) -> str:
     return "".join("?" if ch == "\ufffd" else ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+def quoted_answer(text: str, most: int = 30) -> str:
+    """An answer quoted back in a line that says what is wrong with it: :func:`printable`, in
+    quotes, cut short where it would flood the line."""
+    shown = printable(text)
+    return f"'{shown}'" if len(shown) <= most else f"'{shown[: most - 1]}…'"
+
+
 def parse_number(text: str) -> int:
     """``"1100"``, ``"1,100"``, ``"1 100"`` and ``"1_100"`` are all 1,100.
 
@@ -174,14 +181,14 @@ def parse_selection(text: str, roll: tuple[int, ...] | list[int]) -> tuple[int, 
                 if index < 0 or index >= len(roll):
                     last = place_label(len(roll) - 1)
                     raise AnswerError(
-                        f"{printable(ch)!r} is not a place in this roll: places are a to {last}"
+                        f"{quoted_answer(ch)} is not a place in this roll: places are a to {last}"
                     )
                 if index in places:
                     raise AnswerError(f"place {ch} is picked twice")
                 places.add(index)
                 picked.append(roll[index])
         else:
-            raise AnswerError(f"{printable(word)!r} is neither faces (like 1 5) nor places (like a c)")
+            raise AnswerError(f"{quoted_answer(word)} is neither faces (like 1 5) nor places (like a c)")
     have = Counter(roll)
     want = Counter(picked)
     for face, n in sorted(want.items()):

@@ -8,6 +8,7 @@ them together.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -32,6 +33,36 @@ def system_clock() -> datetime:
 def is_damage(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+#: The files SQLite keeps beside the store, by the store's name and these endings.
+COMPANIONS = ("-journal", "-wal", "-shm")
+
+
+def _only_files(file: Path) -> None:
+    """Refuse a store, or a file SQLite keeps beside it, that is there but is no regular file:
+    SQLite would open a FIFO there and wait for a writer that never comes."""
+    for path in (file, *(file.with_name(file.name + ending) for ending in COMPANIONS)):
+        if path.exists() and not path.is_file():
+            why = (
+                "so it cannot be a farkle-trainer store"
+                if path == file
+                else "and SQLite keeps the store's journal at that name"
+            )
+            raise StoreError(
+                f"{path} is not a regular file, {why}: move it away, or keep your records "
+                "elsewhere with --data-dir DIR"
+            )
+
+
+def _unwritable(file: Path) -> None:
+    """Where SQLite failed to open the store: say so if its folder cannot be written in (SQLite
+    says only that it is "unable to open database file")."""
+    if not os.access(file.parent, os.W_OK):
+        raise StoreError(
+            f"cannot write in {file.parent}: the store keeps every answer as it is given, so it "
+            "needs a folder it can write in; keep your records elsewhere with --data-dir DIR"
+        )
 
 
 class Connection:
@@ -65,6 +96,7 @@ class Connection:
                     f"{file} is a folder, not a farkle-trainer store: move it away, or keep "
                     "your records elsewhere with --data-dir DIR"
                 )
+            _only_files(file)
         except OSError as exc:
             raise StoreError(
                 f"cannot create the data directory {file.parent}: {exc.strerror or exc}"
@@ -75,10 +107,15 @@ class Connection:
             # No implicit transactions: each method opens its own short one.
             db = sqlite3.connect(file, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
+            _unwritable(file)
             raise StoreError(f"cannot open {file}: {exc}") from None
         store = cls(db, file, clock or system_clock)
         try:
             store._prepare()
+        except StoreFailure:
+            db.close()
+            _unwritable(file)
+            raise
         except BaseException:
             db.close()
             raise

@@ -16,10 +16,10 @@ from farkle_trainer.store.encoding import (
     columns,
     dump,
     load_checked,
-    maybe_time,
+    maybe_time_or_long_ago,
     parse_day,
-    parse_time,
     stamp,
+    time_or_long_ago,
 )
 from farkle_trainer.store.progress import insert_session
 from farkle_trainer.store.rows import DailyAttempt, DailyResult
@@ -45,10 +45,10 @@ def _attempt(r: sqlite3.Row) -> DailyAttempt:
             r, "id", "date", "rules", "session_id", "score", "perfect_score", "marks", "version", "holder"
         ),
         official=bool(r["official"]),
-        started_at=parse_time(r["started_at"]),
-        updated_at=parse_time(r["updated_at"]),
-        finished_at=maybe_time(r["finished_at"]),
-        held_until=maybe_time(r["held_until"]),
+        started_at=time_or_long_ago(r["started_at"]),
+        updated_at=time_or_long_ago(r["updated_at"]),
+        finished_at=maybe_time_or_long_ago(r["finished_at"]),
+        held_until=maybe_time_or_long_ago(r["held_until"]),
         state=state,
         turns=turns,
         damage=damage,
@@ -209,11 +209,13 @@ class DailyQueries(VersionedRows):
         return int(row[0])
 
     def official_results(self) -> list[DailyResult]:
-        """Every finished official daily attempt, in date order."""
+        """Every finished official daily attempt, in date order: a date's first official attempt
+        only, the one its unique index allows (a second one is a file edited by hand)."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT date, score, perfect_score, marks, state FROM daily_attempts
+                """SELECT date, score, perfect_score, marks, state FROM daily_attempts a
                    WHERE official = 1 AND finished_at IS NOT NULL AND damage IS NULL AND score IS NOT NULL
+                     AND id = (SELECT min(id) FROM daily_attempts b WHERE b.official = 1 AND b.date = a.date)
                    ORDER BY date"""
             ).fetchall()
         return [_result(r) for r in rows]

@@ -36,6 +36,24 @@ def maybe_time(text: str | None) -> datetime | None:
     return None if text is None else parse_time(text)
 
 
+#: What a stored time reads as where an edit has made it no time: long past, so the row it is in
+#: still reads (a card is due, a hold is over) and nothing of it is lost.
+LONG_AGO = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def time_or_long_ago(text: str) -> datetime:
+    """A stored time; :data:`LONG_AGO` for text an edit made no time."""
+    try:
+        return parse_time(text)
+    except StoreError:
+        return LONG_AGO
+
+
+def maybe_time_or_long_ago(text: str | None) -> datetime | None:
+    """A stored time that may be missing (None); :data:`LONG_AGO` for text an edit made no time."""
+    return None if text is None else time_or_long_ago(text)
+
+
 def dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 

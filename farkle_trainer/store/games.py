@@ -13,7 +13,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from farkle_trainer.store.encoding import columns, dump, load_checked, maybe_time, parse_time, stamp
+from farkle_trainer.store.encoding import (
+    columns,
+    dump,
+    load_checked,
+    maybe_time_or_long_ago,
+    stamp,
+    time_or_long_ago,
+)
 from farkle_trainer.store.progress import insert_session
 from farkle_trainer.store.rows import GameRow
 from farkle_trainer.store.versioned import Versioned, VersionedRows
@@ -46,9 +53,9 @@ def _game(r: sqlite3.Row) -> GameRow:
     return GameRow(
         **columns(r, "id", "kind", "level", "session_id", "version", "outcome", "score"),
         rated=bool(r["rated"]),
-        started_at=parse_time(r["started_at"]),
-        updated_at=parse_time(r["updated_at"]),
-        finished_at=maybe_time(r["finished_at"]),
+        started_at=time_or_long_ago(r["started_at"]),
+        updated_at=time_or_long_ago(r["updated_at"]),
+        finished_at=maybe_time_or_long_ago(r["finished_at"]),
         state=state if not bad and isinstance(state, dict) else None,
         state_error=_state_error(state, bad),
     )

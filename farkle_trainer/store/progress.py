@@ -14,7 +14,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from farkle_trainer.store.connection import Connection
-from farkle_trainer.store.encoding import columns, dump, load, maybe_time, parse_time, stamp
+from farkle_trainer.store.encoding import columns, dump, load, maybe_time_or_long_ago, stamp, time_or_long_ago
 from farkle_trainer.store.errors import StoreError
 from farkle_trainer.store.rows import (
     LOSS_UNITS,
@@ -30,6 +30,15 @@ from farkle_trainer.store.rows import (
 from farkle_trainer.store.schedule import MISTAKES, Note, has_card, note_mistake, review
 
 LESSON = "lesson"
+
+#: The answers with each loss as a number it can be: a loss is 0 or more, and none is near a
+#: billion in any unit; anything else (text, infinity, a negative, a file edited by hand) reads as
+#: no loss at all, so no average of them takes it in.
+ANSWERS = """(SELECT id, session_id, answered_at, topic, item, question, answer, correct_answer, correct,
+                     grade, unit, extra,
+                     CASE WHEN typeof(points_lost) IN ('integer', 'real') AND points_lost BETWEEN 0 AND 1e9
+                          THEN points_lost END AS points_lost
+              FROM answers)"""
 
 
 def insert_session(
@@ -52,14 +61,16 @@ def insert_session(
 
 
 def _item_state(r: sqlite3.Row) -> ItemState:
+    # What asks a card again is a JSON object; anything else (a file edited by hand) asks nothing.
+    extra = load(r["extra"])
     return ItemState(
         **columns(r, "kind", "item", "topic", "seen", "wrong", "question", "correct_answer"),
         **columns(r, "state", "step", "stability", "difficulty"),
-        due_at=parse_time(r["due_at"]),
-        last_seen=parse_time(r["last_seen"]),
+        due_at=time_or_long_ago(r["due_at"]),
+        last_seen=time_or_long_ago(r["last_seen"]),
         last_correct=bool(r["last_correct"]),
-        extra=load(r["extra"]),
-        reviewed_at=maybe_time(r["reviewed_at"]),
+        extra=extra if isinstance(extra, dict) else None,
+        reviewed_at=maybe_time_or_long_ago(r["reviewed_at"]),
     )
 
 
@@ -267,20 +278,20 @@ class ProgressQueries(Connection):
         until = stamp(datetime.combine(today + timedelta(days=days + 1), time(), UTC))
         with self._transaction(write=False) as db:
             totals = db.execute(
-                """SELECT count(*), coalesce(sum(a.correct), 0),
+                f"""SELECT count(*), coalesce(sum(a.correct), 0),
                           count(CASE WHEN a.unit = 'points' THEN a.points_lost END),
                           avg(CASE WHEN a.unit = 'points' THEN a.points_lost END),
                           count(DISTINCT a.session_id)
-                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id
                    WHERE ? IS NULL OR s.rules = ?""",
                 only,
             ).fetchone()
             topic_rows = db.execute(
-                """SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
+                f"""SELECT s.kind, a.topic, count(*) AS answers, sum(a.correct) AS correct,
                           count(a.points_lost) AS decisions, avg(a.points_lost) AS lost,
                           max(CASE WHEN a.points_lost IS NOT NULL THEN a.unit END) AS unit,
                           max(a.answered_at) AS last_answered
-                   FROM answers a JOIN sessions s ON s.id = a.session_id
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id
                    WHERE ? IS NULL OR s.rules = ?
                    GROUP BY s.kind, a.topic""",
                 only,
@@ -298,8 +309,8 @@ class ProgressQueries(Connection):
                 )
             }
             session_rows = db.execute(
-                """SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
-                   FROM sessions s JOIN answers a ON a.session_id = s.id
+                f"""SELECT s.id, s.kind, s.started_at, count(a.points_lost), avg(a.points_lost)
+                   FROM sessions s JOIN {ANSWERS} a ON a.session_id = s.id
                    WHERE a.points_lost IS NOT NULL AND a.unit = 'points' AND (? IS NULL OR s.rules = ?)
                    GROUP BY s.id ORDER BY s.id DESC LIMIT ?""",
                 (*only, sessions),
@@ -343,7 +354,7 @@ class ProgressQueries(Connection):
                     recent_accuracy=recent_accuracy[(r["kind"], r["topic"])],
                     decisions=r["decisions"],
                     average_points_lost=r["lost"],
-                    last_answered=parse_time(r["last_answered"]),
+                    last_answered=time_or_long_ago(r["last_answered"]),
                     loss_unit=r["unit"] or "points",
                 )
                 for r in topic_rows
@@ -352,7 +363,7 @@ class ProgressQueries(Connection):
                 SessionLoss(
                     session_id=r[0],
                     kind=r[1],
-                    started_at=parse_time(r[2]),
+                    started_at=time_or_long_ago(r[2]),
                     decisions=r[3],
                     average_points_lost=r[4],
                 )
@@ -367,9 +378,9 @@ class ProgressQueries(Connection):
         """Every training answer with its session, oldest first."""
         with self._errors():
             rows = self._db.execute(
-                """SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
+                f"""SELECT a.answered_at, s.kind, a.session_id, s.rules, a.topic, a.item, a.question,
                           a.answer, a.correct_answer, a.correct, a.grade, a.points_lost, a.unit, a.extra
-                   FROM answers a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
+                   FROM {ANSWERS} a JOIN sessions s ON s.id = a.session_id ORDER BY a.id"""
             ).fetchall()
         return [
             AnswerRow(

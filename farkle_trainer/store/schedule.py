@@ -24,7 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from farkle_trainer.engine.grading import Grade
-from farkle_trainer.store.encoding import load, maybe_time, parse_time, stamp
+from farkle_trainer.store.encoding import load, maybe_time, parse_time, stamp, time_or_long_ago
 from farkle_trainer.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -124,8 +124,8 @@ def card_from_row(row: sqlite3.Row) -> CardState:
 
     The answers that made it are never touched: only the schedule starts again.
     """
-    due = parse_time(row["due_at"])
-    reviewed = maybe_time(row["reviewed_at"])
+    due = time_or_long_ago(row["due_at"])
+    reviewed = _reviewed_or_none(row)
     state, step, stability, difficulty = row["state"], row["step"], row["stability"], row["difficulty"]
     learning = state in (LEARNING, RELEARNING) and isinstance(step, int) and 0 <= step < 100
     reviewing = state == REVIEW and step is None
@@ -191,6 +191,15 @@ def position_of(extra: str | None) -> Any:
     if isinstance(position, dict):
         return {k: v for k, v in position.items() if k != "title"}
     return None
+
+
+def _reviewed_or_none(row: sqlite3.Row) -> datetime | None:
+    """When a card was last reviewed; None for one never reviewed, or whose time an edit has made
+    unreadable (its schedule then starts again)."""
+    try:
+        return maybe_time(row["reviewed_at"])
+    except StoreError:
+        return None
 
 
 def _reviewed(row: sqlite3.Row) -> datetime:

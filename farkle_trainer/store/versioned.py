@@ -62,7 +62,8 @@ class VersionedRows(Connection):
             if row["version"] != version:
                 raise StaleAttemptError(kind.stale, row_id)
             raise StoreError(kind.finished.format(row_id))
-        return version + 1
+        # The version the row holds now: one an edit made text or a fraction counts on from there.
+        return int(db.execute(f"SELECT version FROM {kind.table} WHERE id = ?", (row_id,)).fetchone()[0])
 
     def _finish_versioned(
         self, kind: Versioned, row_id: int, version: int, sets: str, args: tuple[Any, ...]

@@ -194,10 +194,24 @@ def kept_of(store: Store, graded: Sequence[tuple[Review, Mistake | None]]) -> Ke
 
 @dataclass(frozen=True)
 class Skipped:
-    """A due personal position that cannot be asked, and why (the same words for every one alike)."""
+    """A due personal position that cannot be asked, and why: ``reason`` said of one, ``reasons``
+    of several (the same words for every one alike)."""
 
     item: str
     reason: str
+    reasons: str
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why a position cannot be asked, said of one and of several."""
+
+    one: str
+    many: str
+
+    @classmethod
+    def alike(cls, text: str) -> Why:
+        return cls(text, text)
 
 
 @dataclass(frozen=True)
@@ -212,29 +226,32 @@ class DueMistakes:
     skipped: tuple[Skipped, ...]
 
 
-def revived_rules(record: Any, known: Sequence[Rules] = ()) -> Rules | str:
+def revived_rules(record: Any, known: Sequence[Rules] = ()) -> Rules | Why:
     """The rules a position was made under, from what it kept (:func:`rules_record`), or why they
     cannot be had: a preset by name, a rule file read again (it must still hold the same table),
     or one of the ``known`` tables (``--rules``) of the same name and digest."""
     from farkle_trainer.store.rules import load_rules
 
     if not isinstance(record, Mapping):
-        return "its record cannot be read"
+        return Why("its record cannot be read", "their records cannot be read")
     name, key, file = record.get("name"), record.get("scoring_key"), record.get("file")
     table: Rules | None = None
     if isinstance(file, str) and file:
         try:
             table = load_rules(Path(file))
         except InputError:
-            return f"the rule file {file} is gone or cannot be read"
+            return Why.alike(f"the rule file {file} is gone or cannot be read")
         if (table.name, table.scoring_key) != (name, key):
-            return f"the rule file {file} has changed since"
+            return Why.alike(f"the rule file {file} has changed since")
     elif isinstance(name, str) and name.lower() in PRESETS and PRESETS[name.lower()].scoring_key == key:
         table = PRESETS[name.lower()]
     else:
         table = next((r for r in known if (r.name, r.scoring_key) == (name, key)), None)
         if table is None:
-            return f"it was made under the rule table {name!r}: give its file with --rules"
+            return Why(
+                f"it was made under the rule table {name!r}: give its file with --rules",
+                f"they were made under the rule table {name!r}: give its file with --rules",
+            )
     try:
         return table.with_house_rules(
             opening_minimum=record.get("opening_minimum"),
@@ -242,7 +259,7 @@ def revived_rules(record: Any, known: Sequence[Rules] = ()) -> Rules | str:
             target=record.get("target"),
         )
     except (InputError, TypeError):
-        return "its house rules cannot be read"
+        return Why("its house rules cannot be read", "their house rules cannot be read")
 
 
 def revive(item: ItemState, known: Sequence[Rules] = ()) -> tuple[Position, Path | None] | Skipped:
@@ -250,11 +267,11 @@ def revive(item: ItemState, known: Sequence[Rules] = ()) -> tuple[Position, Path
     extra = item.extra if isinstance(item.extra, Mapping) else {}
     record = extra.get("rules")
     rules = revived_rules(record, known)
-    if isinstance(rules, str):
-        return Skipped(item.item, rules)
+    if isinstance(rules, Why):
+        return Skipped(item.item, rules.one, rules.many)
     p = position_from_data(extra.get("position"), rules)
     if p is None or personal_key(p) != item.item:
-        return Skipped(item.item, "its position cannot be read")
+        return Skipped(item.item, "its position cannot be read", "their positions cannot be read")
     file = record.get("file") if isinstance(record, Mapping) else None
     return p, Path(file) if isinstance(file, str) and file else None
 

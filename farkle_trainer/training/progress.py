@@ -29,7 +29,6 @@ from farkle_trainer.store.rows import (
     LOSS_UNITS,
     AnswerRow,
     DailyResult,
-    GameRow,
     LossUnit,
     ProgressRows,
     SessionLoss,
@@ -302,13 +301,16 @@ class Suggestion:
 
 def recent_words(t: TopicProgress) -> str:
     """How a topic's recent answers went, in a sentence that reads for any count: ``None of your
-    4 keep answers so far were right.``, ``3 of your last 20 keep answers were right (15%).``"""
+    4 keep answers so far were right.``, ``3 of your last 20 keep answers were right (15%).``;
+    of a topic of personal positions, ``... answers to keep mistakes ...``."""
     recent = min(t.answers, RECENT_ANSWERS)
     # The recent accuracy is a share of whole answers: this many of them were right.
     right = round(t.recent_accuracy * recent)
+    mistakes = t.kind == MISTAKES
     if recent == 1:
-        return f"Your only {t.topic} answer so far was {'right' if right else 'wrong'}."
-    answers = f"{t.topic} answers"
+        answer = f"answer to a {t.topic} mistake" if mistakes else f"{t.topic} answer"
+        return f"Your only {answer} so far was {'right' if right else 'wrong'}."
+    answers = f"answers to {t.topic} mistakes" if mistakes else f"{t.topic} answers"
     scope = f"your last {recent} {answers}" if t.answers > recent else f"your {recent} {answers} so far"
     if right == 0:
         return f"None of {scope} were right."
@@ -318,16 +320,21 @@ def recent_words(t: TopicProgress) -> str:
     return f"{right} of {scope} {verb} right ({right / recent:.0%})."
 
 
-def suggest(topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...]) -> Suggestion:
-    """What to practise next: the weakest topic, else one not tried yet, else the daily game."""
+def suggest(
+    topics: tuple[TopicProgress, ...], weakest: tuple[TopicProgress, ...], mistakes_due: int = 0
+) -> Suggestion:
+    """What to practise next: the mistakes due now, else the weakest topic, else one not tried
+    yet, else the daily game."""
+    if mistakes_due:
+        verb = "is" if mistakes_due == 1 else "are"
+        return Suggestion(
+            "farkle-train decide --mistakes", f"{mistakes_due:,} of your mistakes {verb} due now."
+        )
     if not topics:
         return Suggestion("farkle-train score", "Start with the scoring quiz.")
     for t in weakest:
         if t.kind == MISTAKES:
-            return Suggestion(
-                "farkle-train decide --mistakes",
-                f"Only {t.recent_accuracy:.0%} of your recent {t.topic} mistakes drilled again were right.",
-            )
+            return Suggestion("farkle-train decide --mistakes", recent_words(t))
         if t.topic in PRACTICE_COMMANDS:
             return Suggestion(PRACTICE_COMMANDS[t.topic], recent_words(t))
     tried = {t.topic for t in topics}
@@ -366,22 +373,25 @@ def unit_losses(answers: Iterable[AnswerRow]) -> tuple[UnitLoss, ...]:
     return tuple(UnitLoss(u, len(lost[u]), sum(lost[u]) / len(lost[u])) for u in LOSS_UNITS if u in lost)
 
 
-def week_of(moment: str) -> date:
-    """The Monday (UTC) that starts the week of a stored time."""
-    day = datetime.fromisoformat(moment).date()
+def week_of(moment: str) -> date | None:
+    """The Monday (UTC) that starts the week of a stored time; None for text an edit made no time."""
+    try:
+        day = datetime.fromisoformat(moment).date()
+    except (TypeError, ValueError):
+        return None
     return day - timedelta(days=day.weekday())
 
 
 def weekly(answers: Sequence[AnswerRow], weeks: int = WEEKS) -> tuple[WeekScore, ...]:
     """Each topic's answers week by week, over the ``weeks`` weeks up to the last one answered in;
-    in week order, then topic order."""
-    if not answers:
+    in week order, then topic order. An answer whose time cannot be read is in no week."""
+    dated = [(week, a) for a in answers if (week := week_of(a.time)) is not None]
+    if not dated:
         return ()
-    last = max(week_of(a.time) for a in answers)
+    last = max(week for week, _ in dated)
     first = last - timedelta(weeks=weeks - 1)
     groups: dict[tuple[date, str, str], list[AnswerRow]] = {}
-    for a in answers:
-        week = week_of(a.time)
+    for week, a in dated:
         if week >= first:
             groups.setdefault((week, a.kind, a.topic), []).append(a)
     scores = []
@@ -451,6 +461,7 @@ def progress_summary(
     due and the days trained (on ``today``, UTC), what next."""
     topics = tuple(sorted(rows.topics, key=topic_order))
     weakest = weakest_topics(topics)
+    due = due_summary(rows, today)
     return ProgressSummary(
         answers=rows.answers,
         correct=rows.correct,
@@ -461,10 +472,10 @@ def progress_summary(
         average_points_lost=rows.average_points_lost,
         recent_sessions=rows.sessions,
         weakest=weakest,
-        next=suggest(topics, weakest),
+        next=suggest(topics, weakest, due.count(MISTAKES, now=True)),
         losses=unit_losses(answers),
         weeks=weekly(answers),
-        due=due_summary(rows, today),
+        due=due,
         trained=trained_summary(rows, today),
     )
 
@@ -708,12 +719,6 @@ def game_stats(results: Sequence[RatedResult], unverifiable: Sequence[Unverifiab
         )
     unread = tuple(Unverifiable(r.game, r.unread) for r in results if r.unread is not None)
     return GameStats(tuple(levels), run, longest, tuple(unverifiable), unread)
-
-
-def load_game_stats(store: Store, verdict: Callable[[GameRow], Verdict]) -> GameStats:
-    """The stats of the finished games in ``store`` as ``verdict`` judges each (oldest first):
-    its replay, never what the store says of it."""
-    return verdicts_stats(verdict(row) for row in reversed(store.games()) if row.finished)
 
 
 def verdicts_stats(verdicts: Iterable[Verdict]) -> GameStats:

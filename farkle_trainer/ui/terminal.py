@@ -244,7 +244,8 @@ class InteractiveFrontend(Terminal):
             keys.add("enter", eager=True)(lambda event: None)
         # questionary shows (Y/n) or (y/N) for a default, and needs telling where there is none.
         instruction = f"{hint} " if default is None else None
-        asked = questionary.confirm(question, default=bool(default), instruction=instruction, **self._io())
+        message = fitted(question, hint, self.console.width)
+        asked = questionary.confirm(message, default=bool(default), instruction=instruction, **self._io())
         return bool(self._run(answered_by_keys(asked), keys))
 
     def show(self, text: str, renderable: Callable[[], RenderableType] | None = None) -> None:
@@ -257,6 +258,7 @@ class InteractiveFrontend(Terminal):
     def _run(question: Any, keys: Any = None) -> Any:
         """Ask ``question``; ``keys`` are bindings of our own, which win over questionary's."""
         from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+        from prompt_toolkit.keys import Keys
 
         # Text prompts end on Ctrl-D by themselves; lists ignore it, so give every prompt the
         # same way out.
@@ -265,6 +267,13 @@ class InteractiveFrontend(Terminal):
         @eof.add("c-d", eager=True)
         def _(event: Any) -> None:
             event.app.exit(exception=EOFError())
+
+        # What reads as a mouse report: no prompt here takes the mouse, and text pasted with a
+        # colour code in it ("\x1b[31m") is no report prompt_toolkit can read: it would stop the
+        # prompt with "Exception not enough values to unpack" and wait for Enter.
+        @eof.add(Keys.Vt100MouseEvent)
+        def _(event: Any) -> None:
+            pass
 
         app = question.application
         # Bindings merged later win, so a letter picks its choice whatever questionary binds.
@@ -283,7 +292,7 @@ class InteractiveFrontend(Terminal):
         import questionary
 
         while True:
-            answer = self._run(questionary.text(prompt, **self._io()))
+            answer = self._run(questionary.text(fitted(prompt, "", self.console.width), **self._io()))
             if answer is None:
                 raise EndOfInput
             if is_stop(answer):
@@ -312,7 +321,11 @@ class InteractiveFrontend(Terminal):
         letters = "/".join(k for k in keys if k is not None)
         instruction = menu_instruction(prompt, letters, self.console.width)
         menu = questionary.select(
-            prompt, choices=options, instruction=instruction, use_jk_keys=False, **self._io()
+            fitted(prompt, instruction, self.console.width),
+            choices=options,
+            instruction=instruction,
+            use_jk_keys=False,
+            **self._io(),
         )
         index = self._run(answered_by_keys(menu), bindings)
         if index is None:
@@ -330,6 +343,23 @@ def menu_instruction(prompt: str, letters: str, width: int) -> str:
     if len("? ") + len(prompt) + 1 + len(full) <= width:
         return full
     return f"({letters}, enter; q stops)" if letters else "(enter; q stops)"
+
+
+def fitted(question: str, hint: str, width: int) -> str:
+    """``question`` as questionary is to be given it, to draw ``? question hint`` in ``width``
+    columns: broken at spaces, inside a word only where it is longer than a line, each line after
+    the first indented under the first's text, and the hint, which questionary writes after a
+    space, kept whole on the last line or on one of its own. Left to the terminal, a long
+    question breaks wherever the screen ends (``posi`` / ``tions``)."""
+    import textwrap
+
+    # Two columns for questionary's "? ", one for the cursor.
+    room = max(width - 3, 12)
+    lines = textwrap.wrap(question, room, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    hint_fits = not hint or len(lines[-1]) + 1 + len(hint) <= room
+    if len(lines) == 1 and hint_fits:
+        return question
+    return "\n".join(lines) + ("" if hint_fits else "\n ")
 
 
 def answered_by_keys(question: Q) -> Q:

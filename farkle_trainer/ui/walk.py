@@ -74,6 +74,7 @@ def read_key(term: InteractiveFrontend, prompt: str, words: WalkWords | None = N
 
     from prompt_toolkit.application import Application
     from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
     from prompt_toolkit.layout import Layout, Window
     from prompt_toolkit.layout.controls import FormattedTextControl
 
@@ -100,6 +101,12 @@ def read_key(term: InteractiveFrontend, prompt: str, words: WalkWords | None = N
     def _(event: Any) -> None:
         if digits:
             digits.pop()
+
+    # A colour code pasted in ("\x1b[31m") reads as a mouse report prompt_toolkit cannot parse:
+    # it would print a traceback and wait for Enter. The walk takes no mouse.
+    @bindings.add(Keys.Vt100MouseEvent)
+    def _(event: Any) -> None:
+        pass
 
     if words is not None:
         for digit in "0123456789":

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -146,6 +148,71 @@ def test_a_foreign_file_is_refused_untouched(tmp_path: Path) -> None:
     path.write_text("my notes, not a database\n" * 20)
     with pytest.raises(DamagedStoreError, match="not a database"):
         Store.open(tmp_path / "data")
+
+
+OPEN_STORE = (
+    "import sys, pathlib; from farkle_trainer.store.db import Store; Store.open(pathlib.Path(sys.argv[1]))"
+)
+
+
+@pytest.mark.parametrize("ending", ["", "-journal", "-wal", "-shm"])
+def test_a_fifo_where_the_store_or_its_journal_goes_is_refused_at_once(tmp_path: Path, ending: str) -> None:
+    data = tmp_path / "data"
+    Store.open(data).close()
+    path = data / (FILE_NAME + ending)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)  # opened to be read, it would wait for a writer that never comes
+    # In a process of its own, so that a wait fails the test rather than hang it.
+    opened = subprocess.run(
+        [sys.executable, "-c", OPEN_STORE, str(data)], capture_output=True, text=True, timeout=60
+    )
+    assert opened.returncode == 1
+    assert opened.stderr.splitlines()[-1] == (
+        f"farkle_trainer.store.errors.StoreError: {path} is not a regular file, "
+        + (
+            "so it cannot be a farkle-trainer store"
+            if not ending
+            else "and SQLite keeps the store's journal at that name"
+        )
+        + ": move it away, or keep your records elsewhere with --data-dir DIR"
+    )
+    assert stat.S_ISFIFO(path.stat().st_mode)
+
+
+@pytest.mark.parametrize("when", ["connecting", "preparing"])
+@pytest.mark.parametrize("writable", [False, True])
+def test_a_folder_that_cannot_be_written_in_is_said_to_be_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writable: bool, when: str
+) -> None:
+    from farkle_trainer.store.connection import Connection
+    from farkle_trainer.store.errors import StoreFailure
+
+    data = tmp_path / "data"
+    Store.open(data).close()
+
+    # What SQLite says in a folder on a read-only disk (root writes anywhere else, so it is mimicked),
+    # as it connects or at its first statement.
+    def cannot_prepare(self: Connection) -> None:
+        raise StoreFailure(f"{self.path}: unable to open database file")
+
+    def cannot_connect(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    real = os.access
+    if when == "connecting":
+        monkeypatch.setattr(sqlite3, "connect", cannot_connect)
+    else:
+        monkeypatch.setattr(Connection, "_prepare", cannot_prepare)
+    monkeypatch.setattr(os, "access", lambda path, mode: writable and real(path, mode))
+    with pytest.raises(StoreError) as raised:
+        Store.open(data)
+    if writable:
+        assert "unable to open database file" in str(raised.value)
+    else:
+        assert str(raised.value) == (
+            f"cannot write in {data}: the store keeps every answer as it is given, so it needs a "
+            "folder it can write in; keep your records elsewhere with --data-dir DIR"
+        )
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -367,7 +367,8 @@ def saved_game(attempt: DailyAttempt) -> MatchState | None:
         return None
     try:
         return load_state(attempt)
-    except MatchError:
+    except (MatchError, ValueError):
+        # ValueError: a date an edit made no date, whose dice no one can deal.
         return None
 
 
@@ -497,11 +498,19 @@ def take(store: Store, attempt: DailyAttempt, moment: datetime) -> DailyAttempt:
     """Hold ``attempt`` for this terminal, or raise :class:`GameElsewhere`.
 
     One attempt is played in one place at a time: another terminal's hold is respected until
-    it lapses (``HOLD`` after that terminal's last action) or that terminal has ended.
+    it lapses (``HOLD`` after that terminal's last action) or that terminal has ended. A hold
+    that ends further off than ``HOLD`` no terminal gave (an edit, or a clock set back since) is
+    over, or the game would wait for it for ever.
     """
     me = terminal_id()
     holder, until = attempt.holder, attempt.held_until
-    if holder is not None and holder != me and until is not None and until > moment and not _gone(holder):
+    if (
+        holder is not None
+        and holder != me
+        and until is not None
+        and moment < until <= moment + HOLD
+        and not _gone(holder)
+    ):
         command = resume_command(
             date.fromisoformat(attempt.date), utc_date(moment), official=attempt.official
         )

@@ -24,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from farkle_trainer.engine.dice import MAX_DICE
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.store.files import FileTooLarge, NotARegularFile, read_text, write_whole
 from farkle_trainer.training.games import computers
@@ -214,6 +215,8 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
 def _faces(value: Any, what: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(v, int) and 1 <= v <= 6 for v in value):
         raise GameFileError(f"{what} must be a list of die faces 1 to 6")
+    if len(value) > MAX_DICE:
+        raise GameFileError(f"{what} has {len(value):,} dice, where a roll throws at most {MAX_DICE}")
     return tuple(value)
 
 

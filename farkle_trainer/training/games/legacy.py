@@ -45,7 +45,7 @@ def _from_ten_turn_form(data: dict[str, Any]) -> MatchState:
         )
     except MatchError as exc:
         raise MatchError(f"the saved game cannot be read: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
         raise MatchError(f"the saved game cannot be read: {exc!r}") from None
 
 

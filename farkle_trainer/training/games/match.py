@@ -352,7 +352,8 @@ class MatchState:
             raise UnreadableState(f"it has no {exc.args[0]!r}, which every saved game has") from None
         except (TypeError, AttributeError) as exc:
             raise UnreadableState(f"a part of it is not of the kind a saved game holds ({exc})") from None
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
+            # JSON reads Infinity and NaN too, which no whole number is.
             raise UnreadableState(f"a value in it is not one a saved game holds ({exc})") from None
         _check_consistent(state)
         return state

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from farkle_trainer.engine import credibility
 from farkle_trainer.engine.credibility import Evidence
+from farkle_trainer.engine.dice import FACES
 from farkle_trainer.engine.errors import RUNTIME_FAILURE, FarkleError
 from farkle_trainer.engine.grading import Grade
 from farkle_trainer.engine.notation import UNDO_WORDS, AnswerError, parse_bank_or_roll, parse_selection
@@ -46,7 +47,7 @@ from farkle_trainer.training.games.setup import (
     Setup,
     rated_by_an_earlier_rule,
 )
-from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiable, Verdict, load_game_stats
+from farkle_trainer.training.progress import GameStats, RatedResult, Unverifiable, Verdict, verdicts_stats
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -382,6 +383,15 @@ def resigned_seat(state: m.MatchState) -> int | None:
     return state.seat if state.player.human else (humans[0] if humans else None)
 
 
+def given_up_seat(state: m.MatchState, outcome: str | None, *, finished: bool = True) -> int | None:
+    """Who gave up a stored game (:func:`resigned_seat`): a finished game whose moves stop short of
+    its end, whatever outcome the store keeps for it, as the stats count it (:func:`official_result`);
+    None for a game over, unfinished or set aside."""
+    if not finished or state.over or outcome == SET_ASIDE:
+        return None
+    return resigned_seat(state)
+
+
 def person_score(state: m.MatchState) -> int:
     humans = state.setup.humans
     return state.scores[humans[0]] if humans else max(state.scores)
@@ -613,13 +623,19 @@ def _resigned_unread(row: GameRow, why: str) -> RatedResult:
     return RatedResult(row.id, row.level or "", "resigned", None, unread=why)
 
 
-def dice_evidence(state: m.MatchState) -> Evidence:
-    """The credibility test (:mod:`~farkle_trainer.engine.credibility`) on every roll a game
-    has thrown: each move's, and the roll showing."""
+def thrown(state: m.MatchState) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every roll a game has thrown, each with the seat that threw it: each move's, and the roll
+    showing."""
     rolls = [(move.seat, move.roll) for move in state.log]
     if state.phase in ("pick", "choose"):
         rolls.append((state.seat, state.roll))
-    return credibility.dice_evidence(state.rules, state.setup.size, rolls)
+    return tuple(rolls)
+
+
+def dice_evidence(state: m.MatchState) -> Evidence:
+    """The credibility test (:mod:`~farkle_trainer.engine.credibility`) on every roll a game
+    has thrown."""
+    return credibility.dice_evidence(state.rules, state.setup.size, thrown(state))
 
 
 def not_credible(state: m.MatchState, evidence: Evidence) -> str:
@@ -636,14 +652,38 @@ def not_credible(state: m.MatchState, evidence: Evidence) -> str:
 def official_game_stats(tables: Tables, store: Store) -> GameStats:
     """The stats of rated games in ``store``, each as its moves replay (its computers' moves
     valued in ``tables``)."""
-    return load_game_stats(store, partial(official_result, tables))
+    return verdicts_stats(j.verdict for j in judged_games(tables, store))
 
 
 def judged_games(tables: Tables, store: Store) -> list[Judged]:
     """Every finished game in ``store``, oldest first, as the stats judge it, with the game its
     moves replay to: what the stats of rated games and the figures of play across games read,
-    each game replayed once."""
-    return [judged(tables, row) for row in reversed(store.games()) if row.finished]
+    each game replayed once. A rated game whose rolls are an earlier counted one's is a copy of
+    it (:func:`without_copies`)."""
+    return without_copies([judged(tables, row) for row in reversed(store.games()) if row.finished])
+
+
+def without_copies(games: Sequence[Judged]) -> list[Judged]:
+    """``games`` (oldest first), each rated game whose rolls are, die for die and seat for seat,
+    those of an earlier one the stats count listed as not counted: a rated game's dice are drawn
+    as they are rolled, so two real games throw the same rolls less than once in
+    :data:`~farkle_trainer.engine.credibility.THRESHOLD` where they throw that many dice (12 or
+    more: six to the power of 12 is over 2 billion); a row copied in the store throws them all."""
+    first: dict[tuple[tuple[int, tuple[int, ...]], ...], int] = {}
+    kept: list[Judged] = []
+    for j in games:
+        rolls = () if j.state is None or not isinstance(j.verdict, RatedResult) else thrown(j.state)
+        if len(FACES) ** sum(len(roll) for _, roll in rolls) > credibility.THRESHOLD:
+            if rolls in first:
+                why = (
+                    f"its rolls are game {first[rolls]}'s, die for die: fair dice throw the same "
+                    f"rolls twice less than once in {credibility.THRESHOLD:,} games"
+                )
+                j = replace(j, verdict=Unverifiable(j.row.id, why))
+            else:
+                first[rolls] = j.row.id
+        kept.append(j)
+    return kept
 
 
 def run_game(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from farkle_trainer.engine.dice import counts_of, format_dice, is_subset
+from farkle_trainer.engine.dice import MAX_DICE, counts_of, format_dice, is_subset
 from farkle_trainer.engine.errors import InputError
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.scoring import explain, score_table
@@ -42,8 +42,11 @@ def need(phase: Phase, wanted: Phase, doing: str) -> None:
 
 
 def faces(values: Iterable[Any]) -> tuple[int, ...]:
-    """Die faces read back from saved data; anything that is not a face is refused."""
+    """Die faces read back from saved data; anything that is not a face is refused, and so are more
+    dice than a roll throws."""
     read = tuple(int(v) for v in values)
+    if len(read) > MAX_DICE:
+        raise InputError(f"{len(read):,} dice where a roll throws at most {MAX_DICE}")
     counts_of(read)
     return read
 

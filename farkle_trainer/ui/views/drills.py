@@ -221,24 +221,33 @@ def strategy_text(note: StrategyNote) -> str:
     return f"Strategy{whose}: {rule}; at {points(note.points_after)}, {note.action}."
 
 
-def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> str:
+def grading_text(g: Grading, notes: tuple[StrategyNote, ...] = (), width: int | None = None) -> str:
+    """The grading as lines; where its plays table is wider than ``width``, each play's row says
+    what it gives up as a bare minus figure, in the unit the table's heading names, so that every
+    row still reads on one line."""
     p = g.position
-    out = [
-        *_comparison(g),
-        verdict(g),
-        *reason_lines(g),
-        *_points_lines(g),
-        f"Top plays ({measure(p.unit)}):",
-    ]
+    out = [*_comparison(g), verdict(g), *reason_lines(g), *_points_lines(g)]
     rows = table_rows(g)
-    width = max(len(play_short(p, c)) for _, c in rows)
-    up_width = max(len(_gives_up(g, c)) for _, c in rows)
+    width_play = max(len(play_short(p, c)) for _, c in rows)
+    ups = {c: _gives_up(g, c) for _, c in rows}
+    up_width = max(len(up) for up in ups.values())
+    wide = []
     for i, c in rows:
         mark = "  <- your play" if c == g.chosen else ""
-        up = _gives_up(g, c)
-        up = f"gives up {up:>{up_width}}" if up else " " * (up_width + len("gives up "))
-        play = play_short(p, c)
-        out.append(f"  {i:>2}. {play:<{width}}  {value_text(c.value):>9}  {up}{mark}")
+        up = f"gives up {ups[c]:>{up_width}}" if ups[c] else " " * (up_width + len("gives up "))
+        row = f"  {i:>2}. {play_short(p, c):<{width_play}}  {value_text(c.value):>9}  {up}{mark}"
+        wide.append(row.rstrip())
+    if width is None or max(len(row) for row in wide) <= width:
+        out += [f"Top plays ({measure(p.unit)}):", *wide]
+    else:
+        lost = {c: f"-{ups[c].split()[0]}" if ups[c] else "" for _, c in rows}
+        lost_width = max(len(text) for text in lost.values())
+        out.append(f"Top plays ({measure(p.unit)}, and what each gives up):")
+        out += [
+            f"  {i:>2}. {play_short(p, c):<{width_play}}  {value_text(c.value):>9}  "
+            f"{lost[c]:>{lost_width}}{'  <- you' if c == g.chosen else ''}"
+            for i, c in rows
+        ]
     out += [strategy_text(n) for n in notes]
     return "\n".join(line.rstrip() for line in out)
 
@@ -274,7 +283,7 @@ def grading_rich(g: Grading, notes: tuple[StrategyNote, ...] = ()) -> Renderable
         )
     parts.append(table)
     parts += [Text(strategy_text(n), style="cyan") for n in notes]
-    return fit(RichGroup(*parts), grading_text(g, notes))
+    return fit(RichGroup(*parts), lambda width: grading_text(g, notes, width))
 
 
 # -- the summary
@@ -495,10 +504,12 @@ def mistakes_intro(asked: int, due: int) -> str:
 
 def skipped_lines(skipped: Sequence[Skipped]) -> list[str]:
     """One line for each reason some due mistakes cannot be asked, with how many."""
-    reasons: dict[str, int] = {}
+    counts: dict[tuple[str, str], int] = {}
     for s in skipped:
-        reasons[s.reason] = reasons.get(s.reason, 0) + 1
-    return [f"Skipped {n:,} of your mistakes: {reason}." for reason, n in reasons.items()]
+        counts[s.reason, s.reasons] = counts.get((s.reason, s.reasons), 0) + 1
+    return [
+        f"Skipped {n:,} of your mistakes: {one if n == 1 else many}." for (one, many), n in counts.items()
+    ]
 
 
 def until_text(delta: timedelta) -> str:

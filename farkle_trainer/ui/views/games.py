@@ -16,7 +16,7 @@ from farkle_trainer.engine.notation import plural
 from farkle_trainer.engine.notation import points as pts
 from farkle_trainer.store.games import CHALLENGE_GAME
 from farkle_trainer.training.games import match as m
-from farkle_trainer.training.games.play import SET_ASIDE, resigned_seat
+from farkle_trainer.training.games.play import SET_ASIDE, given_up_seat
 from farkle_trainer.training.games.setup import SOLO_TURNS, rated_by_an_earlier_rule
 from farkle_trainer.ui.views.fit import fit
 from farkle_trainer.ui.views.play import line_up, scores_text, wins
@@ -57,11 +57,6 @@ def saved_games(
     return sorted(rows, key=lambda s: s.started_at, reverse=True)
 
 
-def _resigned(state: m.MatchState, outcome: str | None) -> int | None:
-    """The seat that gave a stored game up, if it was given up."""
-    return resigned_seat(state) if outcome == "resigned" and not state.over else None
-
-
 def is_challenge(row: GameRow) -> bool:
     return row.kind == CHALLENGE_GAME
 
@@ -74,14 +69,12 @@ def result_words(state: m.MatchState, outcome: str | None, finished: bool, *, ch
         return f"unfinished (turn {state.turn})"
     if outcome == SET_ASIDE and not state.over:
         return f"set aside at turn {state.turn}"
-    resigned = _resigned(state, outcome)
+    resigned = given_up_seat(state, outcome)
     winners = m.final_winners(state, resigned)
-    if outcome == "resigned":
-        if resigned is None or not winners:
+    if resigned is not None:
+        if not winners:
             return "resigned"
         return f"{state.setup.players[resigned].name} resigned, {wins(state.setup, winners)}"
-    if not state.over:
-        return outcome or "over"
     form = state.setup.form
     if form.solo:
         if form.turn_limit is not None:
@@ -224,7 +217,7 @@ def game_row_json(row: GameRow, state: m.MatchState | None) -> dict[str, object]
     if state is not None:
         data["players"] = [{"name": p.name, "level": p.level and p.level.value} for p in state.setup.players]
         data["scores"] = list(state.scores)
-        winners = m.final_winners(state, _resigned(state, row.outcome))
+        winners = m.final_winners(state, given_up_seat(state, row.outcome, finished=row.finished))
         data["winners"] = None if winners is None else [state.setup.players[i].name for i in winners]
         data["result"] = _result(row, state)
         data["target"] = state.setup.target
