@@ -294,10 +294,13 @@ class Tables:
 
     def setting(self, rules: Rules, levels: int, opening: int = 0, penalty: int = 0) -> Game:
         """Everything fixed before a game to ``levels`` is solved, with an opening minimum and a
-        three-Farkle penalty (all in levels of 50; see :mod:`~farkle_trainer.engine.game.cuts`)."""
-        from farkle_trainer.engine.game.seats import seats_for
+        three-Farkle penalty (all in levels of 50; see :mod:`~farkle_trainer.engine.game.cuts`);
+        any other house rule is the rules' own, made standings as a game's are
+        (:func:`~farkle_trainer.engine.game.seats.seats_of`)."""
+        from farkle_trainer.engine.game.seats import seats_of
 
-        return self._setting(rules, seats_for(levels, opening, penalty))
+        house = replace(rules, three_farkle_penalty=penalty * STEP)
+        return self._setting(rules, seats_of(house, levels * STEP, opening * STEP))
 
     def _setting(self, rules: Rules, seats: Seats) -> Game:
         from farkle_trainer.engine.game.cuts import game_for, span_for
