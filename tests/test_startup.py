@@ -32,6 +32,24 @@ def test_the_measure_sees_heavy_imports() -> None:
     assert "numpy" in imported_by("import farkle_trainer.engine.game")
 
 
+#: What ``farkle-train --help`` runs.
+HELP = """
+import sys
+from farkle_trainer.entry import main
+sys.argv = ["farkle-train", "--help"]
+try:
+    main()
+except SystemExit:
+    pass
+"""
+
+
+def test_help_loads_the_solvers_limits_but_not_the_house_rules() -> None:
+    loaded = imported_by(HELP)
+    assert "farkle_trainer.engine.gameplan" in loaded  # what the commands' options check
+    assert "farkle_trainer.engine.house" not in loaded  # what a table is kept under: once one is
+
+
 # -- Ctrl-C while starting up
 
 

@@ -16,7 +16,6 @@ from importlib.util import find_spec
 from typing import Literal, Protocol
 
 from farkle_trainer.engine.errors import InputError
-from farkle_trainer.engine.house import house_key
 from farkle_trainer.engine.keeper import TableKey
 from farkle_trainer.engine.rules import MAX_OPENING, MAX_TARGET, MIN_TARGET, Rules
 from farkle_trainer.engine.solver import STEP
@@ -112,6 +111,9 @@ def check_step(step: int, target: int) -> None:
 
 def values_key(kind: str, rules: Rules, target: int, opening: int) -> TableKey:
     """What a table of values is kept under: kind, scoring table, target, opening and penalty."""
+    # Loaded here, not with this module: --help reads the limits above and never keys a table.
+    from farkle_trainer.engine.house import house_key
+
     return TableKey(kind, FORMAT, (rules.scoring_key, *house_key(rules, target, opening)))
 
 
