@@ -318,6 +318,21 @@ def test_a_time_an_edit_made_no_time_stops_nothing_and_each_reset_still_resets(
     assert run(["stats", "--json"])[0] == run(["progress", "--json"])[0] == 0
 
 
+def test_a_card_whose_due_time_an_edit_made_no_time_is_due_now(trained: Path, farkle_home: Path) -> None:
+    shutil.copytree(trained, farkle_home)
+    with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
+        reviewed = "SELECT count(*) FROM items WHERE kind IN ('score', 'decide', 'mistakes')"
+        cards = db.execute(reviewed).fetchone()[0]
+        db.execute("UPDATE items SET due_at = '2099-01-01T00:00:00+00:00'")
+    assert cards >= 2 and json.loads(run(["progress", "--json"])[1])["due_now"] == 0
+    with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
+        db.execute("UPDATE items SET due_at = 'teatime'")
+    data = json.loads(run(["progress", "--json"])[1])
+    assert (data["due_now"], data["due_today"]) == (cards, cards)
+    code, out = run(["decide", "--mistakes", "--plain"], ["q"])
+    assert code == 0 and "Your mistakes: 1 due" in out
+
+
 # -- what a decision gave up
 
 

@@ -30,6 +30,9 @@ from farkle_trainer.store.rows import (
 from farkle_trainer.store.schedule import MISTAKES, Note, has_card, note_mistake, review
 
 LESSON = "lesson"
+#: A card's due time in SQL: stored times sort as text (:func:`stamp`), and a value an edit made
+#: no time sorts first, due long ago, as :func:`time_or_long_ago` reads it.
+DUE_AT = "(CASE WHEN due_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN due_at ELSE '' END)"
 
 #: The answers with each loss as a number it can be: a loss is 0 or more, and none is near a
 #: billion in any unit; anything else (text, infinity, a negative, a file edited by hand) reads as
@@ -208,12 +211,12 @@ class ProgressQueries(Connection):
 
     def due_items(self, kind: str, topic: str | None = None, *, limit: int = 10) -> list[ItemState]:
         """Cards of ``kind`` due now, the longest overdue first."""
-        query = "SELECT * FROM items WHERE kind = ? AND due_at <= ?"
+        query = f"SELECT * FROM items WHERE kind = ? AND {DUE_AT} <= ?"
         args: list[Any] = [kind, stamp(self.now())]
         if topic is not None:
             query += " AND topic = ?"
             args.append(topic)
-        query += " ORDER BY due_at, last_seen, item LIMIT ?"
+        query += f" ORDER BY {DUE_AT}, last_seen, item LIMIT ?"
         args.append(limit)
         with self._errors():
             rows = self._db.execute(query, args).fetchall()
@@ -223,7 +226,7 @@ class ProgressQueries(Connection):
         """The card of ``kind`` that is due first, now or later (None without one)."""
         with self._errors():
             row = self._db.execute(
-                "SELECT * FROM items WHERE kind = ? ORDER BY due_at, last_seen, item LIMIT 1", (kind,)
+                f"SELECT * FROM items WHERE kind = ? ORDER BY {DUE_AT}, last_seen, item LIMIT 1", (kind,)
             ).fetchone()
         return None if row is None else _item_state(row)
 
@@ -322,12 +325,12 @@ class ProgressQueries(Connection):
                 only,
             ).fetchone()[0]
             due_now = db.execute(
-                f"SELECT kind, count(*) FROM items WHERE kind IN ({marks}) AND due_at <= ? GROUP BY kind",
+                f"SELECT kind, count(*) FROM items WHERE kind IN ({marks}) AND {DUE_AT} <= ? GROUP BY kind",
                 (*kinds, stamp(now)),
             ).fetchall()
             due = db.execute(
-                f"""SELECT kind, max(substr(due_at, 1, 10), ?) AS day, count(*) FROM items
-                    WHERE kind IN ({marks}) AND due_at < ? GROUP BY kind, day ORDER BY day, kind""",
+                f"""SELECT kind, max(substr({DUE_AT}, 1, 10), ?) AS day, count(*) FROM items
+                    WHERE kind IN ({marks}) AND {DUE_AT} < ? GROUP BY kind, day ORDER BY day, kind""",
                 (today.isoformat(), *kinds, until),
             ).fetchall()
             trained = db.execute(
