@@ -83,6 +83,7 @@ def win_chance(
     in the disk cache).
     """
     from farkle_trainer.engine.farkles import Runs
+    from farkle_trainer.engine.gameplan import GameSolverError
 
     for name, opened, score in (
         ("my_opened", my_opened, my_score),
@@ -90,8 +91,20 @@ def win_chance(
     ):
         _check_opened(name, opened, score)
     runs = Runs(my_farkles, opponent_farkles, my_opened or None, opponent_opened or None)
-    table = (tables or default_tables()).game(load_rules(rules), target, opening)
+    table = _given(tables, GameSolverError).game(load_rules(rules), target, opening)
     return table.win_chance(my_score, opponent_score, runs)
+
+
+def _given(tables: object, error: type[ValueError]) -> Tables:
+    """The tables a caller gave, or :func:`default_tables` for none; ``error`` for anything
+    else, which would fail only once a play is valued."""
+    from farkle_trainer.engine.tables import Tables
+
+    if tables is None:
+        return default_tables()
+    if not isinstance(tables, Tables):
+        raise error(f"tables is a Tables from farkle_trainer.engine.tables, or None, not {tables!r}")
+    return tables
 
 
 def _check_opened(name: str, opened: object, score: object) -> None:
@@ -132,8 +145,14 @@ def new_game(
     from farkle_trainer.training.games.dice import chosen_dice
     from farkle_trainer.training.games.game import Game
     from farkle_trainer.training.games.setup import seats
+    from farkle_trainer.training.games.turn import GameError
     from farkle_trainer.training.games.workflow import new_game as set_up
 
+    given = _given(tables, GameError)
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise GameError(
+            f"players is a list of players in seat order, like ['You', Level.MEDIUM], not {players!r}"
+        )
     seated = seats(players)
     game = set_up(
         seated,
@@ -144,4 +163,4 @@ def new_game(
         penalty=penalty,
         dice=chosen_dice(seed, code),
     )
-    return Game(game.setup, tables=tables or default_tables())
+    return Game(game.setup, tables=given)

@@ -122,3 +122,38 @@ def test_a_saved_game_replays_from_its_file(tables: Tables, tmp_path: Path) -> N
     # The file holds the moves; the roll showing is thrown again from the same dice.
     assert (replayed.log, replayed.scores, replayed.turn) == (game.moves, game.scores, game.turn)
     assert m.to_decision(replayed, game.setup.source()) == game.state
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        (lambda: new_game("Bo"), "players is a list of players in seat order"),
+        (lambda: new_game(5), "players is a list of players in seat order"),  # type: ignore[arg-type]
+        (lambda: new_game(["You", None]), "a player is a name, a Level or a Player, not None"),  # type: ignore[list-item]
+        (lambda: new_game(code=7), "a class code is text"),  # type: ignore[arg-type]
+        (lambda: new_game(tables="mine"), "tables is a Tables"),  # type: ignore[arg-type]
+        (lambda: new_game(tables=[]), "tables is a Tables"),  # type: ignore[arg-type]
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_refused_at_once_with_one_line(call: object, said: str) -> None:
+    with pytest.raises(GameError, match=said) as refused:
+        call()  # type: ignore[operator]
+    assert "\n" not in str(refused.value)
+
+
+def test_win_chance_refuses_tables_that_are_not_tables() -> None:
+    from farkle_trainer import win_chance
+    from farkle_trainer.engine.gameplan import GameSolverError
+
+    for wrong in (5, "", []):
+        with pytest.raises(GameSolverError, match="tables is a Tables"):
+            win_chance(0, 0, "classic", 1000, tables=wrong)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dice", [5, None, "115", [None, 1], [1, "5"], [1, 1.5]])
+def test_score_and_explain_refuse_what_are_not_dice_alike(dice: object) -> None:
+    from farkle_trainer import DiceError, explain
+
+    for function in (score, explain):
+        with pytest.raises(DiceError, match=r"die face|not dice"):
+            function(dice)  # type: ignore[arg-type]

@@ -25,6 +25,8 @@ class DiceError(InputError):
 
 def counts_of(dice: Iterable[int]) -> Counts:
     """The multiset of ``dice`` as counts per face; raises :class:`DiceError` on a bad face."""
+    if isinstance(dice, str | bytes) or not isinstance(dice, Iterable):
+        raise DiceError(f"{dice!r} are not dice: give faces 1 to 6, like [1, 5, 5]")
     counts = [0] * 6
     for die in dice:
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:

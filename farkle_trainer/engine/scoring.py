@@ -241,8 +241,8 @@ def explain(dice: Iterable[int], rules: Rules | str | None = None) -> Explanatio
     """
     rules = preset(rules)
     table = score_table(rules)
-    faces = tuple(sorted(dice))
-    counts = counts_of(faces)
+    counts = counts_of(dice)
+    faces = faces_of(counts)
     if size(counts) > 6:
         from farkle_trainer.engine.dice import DiceError
 

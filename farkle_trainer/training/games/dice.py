@@ -255,6 +255,8 @@ def chosen_dice(seed: int | None = None, code: str | None = None) -> Dice:
     if seed is not None and code is not None:
         raise GameError("a game's dice come from one place: a seed or a class code")
     if code is not None:
+        if not isinstance(code, str):
+            raise GameError(f"a class code is text, like 'MATH7B', not {code!r}")
         return ClassCode(normalize_code(code))
     return Seeded(new_seed()) if seed is None else Seeded(str(seed), chosen=True)
 

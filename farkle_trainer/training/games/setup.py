@@ -199,8 +199,10 @@ def seats(entries: Sequence[str | Level | Player]) -> tuple[Player, ...]:
             name = entry.value.capitalize()
             taken = sum(1 for p in players if p.level is not None and p.name.split(" ")[0] == name)
             players.append(Player(f"{name} {taken + 1}" if taken else name, entry))
-        else:
+        elif isinstance(entry, str):
             players.append(Player(entry))
+        else:
+            raise MatchError(f"a player is a name, a Level or a Player, not {entry!r}")
     return tuple(players)
 
 
