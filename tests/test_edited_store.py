@@ -149,6 +149,24 @@ def test_an_official_daily_game_whose_state_an_edit_gave_infinity_is_not_counted
 
 
 @pytest.mark.usefixtures("fifty_a_roll_days")
+@pytest.mark.parametrize(
+    "edit", ["score = 999999", "score = 'lots'", "state = json_set(state, '$.banked', 9000), score = 9000"]
+)
+def test_today_s_official_result_an_edit_changed_is_not_said_as_done_with_it(
+    sql: sqlite3.Connection, edit: str
+) -> None:
+    play_official_daily(4550)
+    sql.execute(f"UPDATE daily_attempts SET {edit}")
+    code, out = run(["daily", "--status", "--json"])
+    data = json.loads(out)
+    assert code == 0 and (data["state"], data["score"], data["share"]) == ("damaged", None, None)
+    assert data["current_streak"] == 0
+    code, out = run(["daily", "--plain"])
+    assert code == 0 and "its saved moves do not give the score stored" in out
+    assert "999,999" not in out and "9,000" not in out and "done" not in out
+
+
+@pytest.mark.usefixtures("fifty_a_roll_days")
 def test_a_daily_game_whose_date_an_edit_made_no_date_is_listed_as_damaged(sql: sqlite3.Connection) -> None:
     play_official_daily(4550)
     sql.execute("UPDATE daily_attempts SET date = 'someday'")

@@ -83,13 +83,15 @@ def test_daily_status_as_json(plain: list[str]) -> None:
         "unfinished_before": None,
         "next_game_in_seconds": UNTIL_MIDNIGHT,
     }
-    # Three days in a row, with a gap before them: the streak is 3, the longest 3.
+    # Three days in a row, with a gap before them: the streak is 3, the longest 3. The marks
+    # stored are not the moves': the share line has the moves' (a first turn of 82 rolls of one
+    # 5 each, hot dice, then nine turns banking one 5).
     for day in ("2026-11-20", "2026-11-27", "2026-11-28", "2026-11-29"):
         finish_official(date.fromisoformat(day), 4550, ". . F . . . H . F F")
     data = json.loads(invoke(["daily", "--status", "--json", *plain])[1])
     assert (data["state"], data["score"], data["played_today"]) == ("done", 4550, True)
     assert (data["current_streak"], data["longest_streak"]) == (3, 3)
-    assert data["share"] == "Farkle daily 2026-11-29: 4,550 in 10 turns | . . F . . . H . F F"
+    assert data["share"] == "Farkle daily 2026-11-29: 4,550 in 10 turns | H . . . . . . . . ."
     assert data["turn"] is None and data["banked"] is None
 
 

@@ -17,6 +17,8 @@ from farkle_trainer.cli import app
 from farkle_trainer.engine.tables import Tables
 from farkle_trainer.store.db import Store
 from farkle_trainer.store.paths import FILE_NAME
+from farkle_trainer.training.games import dice as game_dice
+from farkle_trainer.training.games import tenturns
 from farkle_trainer.training.games.daily import next_attempt, official_stats
 from farkle_trainer.training.progress import GameStats, LevelRecord, load_progress
 from farkle_trainer.ui.views import records as view
@@ -178,7 +180,7 @@ def test_stats_empty(tables: Tables) -> None:
     assert json.loads(out)["games_played"] == 0
 
 
-def test_stats_plain_and_json(today: date) -> None:
+def test_stats_plain_and_json(tables: Tables, today: date) -> None:
     for back, score in [(3, 4200), (2, 5100), (1, 5600), (0, 11_000)]:
         add_official(today - timedelta(days=back), score)
     code, out, _ = run("stats", "--plain")
@@ -192,9 +194,14 @@ def test_stats_plain_and_json(today: date) -> None:
     )
     assert "  4,000-4,999    1  " in out and "10,000+" in out
     assert "5,000-5,999    2  ##############################" in out
-    # The solver's own game on the day's dice is one sample, not a ceiling: kept, not shown.
-    assert f"{today.isoformat()}  11,000  GGYB" in out and "11,300" not in out
-    assert json.loads(run("stats", "--json")[1])["recent"][0]["perfect_score"] == 11_300.5
+    # The marks are the moves' (a first turn of 211 rolls of one 5 each sets aside all six dice
+    # 35 times, hot dice; each turn after it banks one 5), never the ones stored ("GGYB"); the
+    # solver's own game is the one it plays on the day's dice, never the score stored with the
+    # result (11,300.5), and is one sample, not a ceiling: in the JSON, not shown.
+    assert f"{today.isoformat()}  11,000  H . . . . . . . . ." in out and "GGYB" not in out
+    assert "11,300" not in out
+    perfect = tenturns.perfect_play(tables, game_dice.daily_source(today))
+    assert json.loads(run("stats", "--json")[1])["recent"][0]["perfect_score"] == perfect != 11_300.5
 
     data = json.loads(run("stats", "--json")[1])
     assert data["current_streak"] == 4 and data["best"] == {"date": today.isoformat(), "score": 11_000}

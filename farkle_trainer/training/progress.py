@@ -528,20 +528,24 @@ def load_progress(
 
 
 def load_stats(
-    store: Store, today: date | None = None, *, check: Callable[[DailyResult], bool] | None = None
+    store: Store,
+    today: date | None = None,
+    *,
+    check: Callable[[DailyResult], DailyResult | None] | None = None,
 ) -> StatsSummary:
     """The stats summary of ``store`` on ``today`` (UTC; default the store's clock).
 
-    ``check`` re-derives a result from what cannot be faked (its moves on the day's dice);
-    a result it refuses is not counted: it is listed as unverifiable, and counted with the
-    damaged ones.
+    ``check`` re-derives a result from what cannot be faked (its moves on the day's dice) and
+    gives it as they give it; a result it refuses (None) is not counted: it is listed as
+    unverifiable, and counted with the damaged ones.
     """
     day = today if today is not None else store.now().date()
     kept: list[DailyResult] = []
     refused: list[str] = []
     for result in store.official_results():
-        if check is None or check(result):
-            kept.append(result)
+        checked = result if check is None else check(result)
+        if checked is not None:
+            kept.append(checked)
         else:
             refused.append(result.date)
     damaged = store.damaged_official_count() + len(refused)

@@ -296,7 +296,17 @@ def daily_status(store: Store, moment: datetime) -> DailyStatus:
     """What ``--status`` shows, read from the store at ``moment``."""
     day = utc_date(moment)
     official = store.daily_attempt(day, official=True)
-    stats = load_stats(store, day, check=result_holds)
+    stats = load_stats(store, day, check=as_played)
+    if official is not None and official.finished:
+        # Today's result as stats count it, from its moves: a score or marks an edit changed,
+        # or moves the dice do not give, make it a game that scores nothing.
+        held = next((r for r in stats.recent if r.date == day.isoformat()), None)
+        if held is None:
+            official = replace(
+                official, damage=official.damage or "its saved moves do not give the score stored"
+            )
+        else:
+            official = replace(official, damage=None, score=held.score, marks=held.marks)
     state = None
     if official is not None and official.state is not None and not official.finished and not official.damage:
         try:
@@ -403,19 +413,26 @@ def kept_mistakes(tables: Tables, store: Store, day: date, reviews: Sequence[Rev
     return kept_of(store, [(r, game_mistake(tables, setup, r)) for r in reviews])
 
 
-def result_holds(result: DailyResult) -> bool:
-    """Whether an official result is what its saved moves score on its day's dice.
+def as_played(result: DailyResult) -> DailyResult | None:
+    """An official result as its saved moves play it on its day's dice: their score and
+    their marks, and no perfect-play score (:func:`official_stats` works it out from the
+    day's dice); None for a result that is not what they score.
 
     Stats count only results that hold: an edited score, or moves the day's dice do not
     give, is not an official result; nor is a result without its saved game (every action is
-    saved, so only an edited store has one), since nothing can check it.
+    saved, so only an edited store has one), since nothing can check it. What the store keeps
+    beside the moves (the marks, the perfect-play score) an edit can change, so it is never
+    shown.
     """
-    return official_game(result) is not None
+    played = official_game(result)
+    if played is None:
+        return None
+    return replace(result, score=played.banked, marks=spaced_marks(played), perfect_score=None)
 
 
 def official_game(result: DailyResult) -> MatchState | None:
     """The game an official result's saved moves play on its day's dice, where it scores the
-    result; None for a result that does not hold (see :func:`result_holds`)."""
+    result; None for a result that does not hold (see :func:`as_played`)."""
     if result.state is None:
         return None
     try:
@@ -428,8 +445,12 @@ def official_game(result: DailyResult) -> MatchState | None:
 def official_stats(tables: Tables, store: Store, today: date | None = None) -> StatsSummary:
     """The official daily stats of ``store``, each result checked against its moves, and what
     perfect play is expected to score (solved in ``tables``)."""
-    summary = load_stats(store, today, check=result_holds)
-    return replace(summary, perfect_play_expected=SOLO_TURNS * expected_turn(tables))
+    summary = load_stats(store, today, check=as_played)
+    recent = tuple(
+        replace(r, perfect_score=float(perfect_play(tables, for_day(date.fromisoformat(r.date)).source())))
+        for r in summary.recent
+    )
+    return replace(summary, recent=recent, perfect_play_expected=SOLO_TURNS * expected_turn(tables))
 
 
 def load_state(attempt: DailyAttempt) -> MatchState:
@@ -623,7 +644,7 @@ def _play(
         return Outcome(state, False, 0, restarted=True)
     reviews = review(tables, state)
     _finish(store, attempt.id, state, perfect=perfect_play(tables, source), version=version)
-    streak = load_stats(store, today, check=result_holds).current_streak if attempt.official else None
+    streak = load_stats(store, today, check=as_played).current_streak if attempt.official else None
     share = share_line(day, state.banked, state.marks, official=attempt.official)
     kept = kept_mistakes(tables, store, day, reviews)
     split = account(tables, state, reviews)
