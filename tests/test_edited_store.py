@@ -351,6 +351,47 @@ def test_a_card_whose_due_time_an_edit_made_no_time_is_due_now(trained: Path, fa
     assert code == 0 and "Your mistakes: 1 due" in out
 
 
+@pytest.mark.parametrize(
+    "when", ["0001-01-01T00:00:00+00:00", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]
+)
+def test_a_time_an_edit_put_at_the_end_of_the_years_there_are_stops_nothing(
+    trained: Path, farkle_home: Path, when: str
+) -> None:
+    shutil.copytree(trained, farkle_home)
+    with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
+        cards = db.execute(
+            "SELECT count(*) FROM items WHERE kind IN ('score', 'decide', 'mistakes')"
+        ).fetchone()[0]
+        for table, column in [("answers", "answered_at"), ("sessions", "started_at"), ("items", "due_at")]:
+            db.execute(f"UPDATE {table} SET {column} = ?", (when,))
+    for args in (
+        ["progress", "--plain"],
+        ["stats", "--plain"],
+        ["games", "--plain"],
+        ["review", "1", "--plain"],
+    ):
+        code, out = run(args)
+        assert code == 0, (args, out)
+    # In UTC each is long ago (the last one is in the year 10000, past the years there are):
+    # every card is due now, in the count and in the drill alike.
+    assert json.loads(run(["progress", "--json"])[1])["due_now"] == cards
+    code, out = run(["decide", "--mistakes", "--plain"], ["q"])
+    assert code == 0 and "Your mistakes: 1 due" in out
+
+
+def test_a_card_due_in_an_offset_an_edit_gave_is_due_when_it_is_in_utc(
+    trained: Path, farkle_home: Path
+) -> None:
+    shutil.copytree(trained, farkle_home)
+    # Midnight tomorrow 23:59 ahead of UTC is a minute past midnight today in UTC: passed,
+    # though its text sorts after now.
+    later = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
+    with closing(sqlite3.connect(farkle_home / FILE_NAME, isolation_level=None)) as db:
+        db.execute("UPDATE items SET due_at = ? WHERE kind = 'mistakes'", (f"{later}T00:00:00+23:59",))
+    code, out = run(["decide", "--mistakes", "--plain"], ["q"])
+    assert code == 0 and "Your mistakes: 1 due" in out
+
+
 # -- what a decision gave up
 
 

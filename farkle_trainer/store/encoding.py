@@ -23,13 +23,15 @@ def stamp(moment: datetime) -> str:
 def parse_time(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
-    except (TypeError, ValueError):
+        # Read in UTC, as it is written: an offset an edit gave can put it past the years
+        # there are (9999-12-31T23:00-05:00), which no reckoning with it could then survive.
+        return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    except (TypeError, ValueError, OverflowError):
         # Only an edited file holds one: say so once, rather than fail somewhere deep inside.
         raise StoreError(
             f"the store holds a time that is not one ({str(text)[:40]!r}): the file was edited; "
             "farkle-train reset progress or reset stats starts that part again"
         ) from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def maybe_time(text: str | None) -> datetime | None:

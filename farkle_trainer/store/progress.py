@@ -30,9 +30,10 @@ from farkle_trainer.store.rows import (
 from farkle_trainer.store.schedule import MISTAKES, Note, has_card, note_mistake, review
 
 LESSON = "lesson"
-#: A card's due time in SQL: stored times sort as text (:func:`stamp`), and a value an edit made
-#: no time sorts first, due long ago, as :func:`time_or_long_ago` reads it.
-DUE_AT = "(CASE WHEN due_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN due_at ELSE '' END)"
+#: A card's due time in SQL, in UTC as :func:`stamp` writes it, so text order is time order even
+#: for an offset an edit gave; a value an edit made no time, or past the years there are in UTC,
+#: sorts first, due long ago, as :func:`time_or_long_ago` reads it.
+DUE_AT = "coalesce(strftime('%Y-%m-%dT%H:%M:%S+00:00', due_at), '')"
 
 #: The answers with each loss as a number it can be: a loss is 0 or more, and none is near a
 #: billion in any unit; anything else (text, infinity, a negative, a file edited by hand) reads as

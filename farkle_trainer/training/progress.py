@@ -389,7 +389,9 @@ def weekly(answers: Sequence[AnswerRow], weeks: int = WEEKS) -> tuple[WeekScore,
     if not dated:
         return ()
     last = max(week for week, _ in dated)
-    first = last - timedelta(weeks=weeks - 1)
+    span = timedelta(weeks=weeks - 1)
+    # A time an edit put in the first weeks there are has no weeks before it to count from.
+    first = last - span if last - date.min >= span else date.min
     groups: dict[tuple[date, str, str], list[AnswerRow]] = {}
     for week, a in dated:
         if week >= first:
