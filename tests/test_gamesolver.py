@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import farkle_trainer
 from farkle_trainer.engine import game as gs
 from farkle_trainer.engine.dice import multisets, roll_chance
+from farkle_trainer.engine.farkles import NO_RUNS
 from farkle_trainer.engine.game.cuts import Game
 from farkle_trainer.engine.game.solve import slope_step, solve_totals
 from farkle_trainer.engine.rules import PRESETS, Rules
@@ -335,3 +336,29 @@ def test_targets_up_to_twenty_thousand_are_games(tables: Tables) -> None:
         CLASSIC.with_house_rules(target=20_050)
     with pytest.raises(gs.GameSolverError, match=r"from 1,000 to 20,000, not 500 \(the classic rules' own"):
         tables.game(CLASSIC.with_house_rules(target=500))
+
+
+def test_turns_valued_together_agree_with_each_valued_alone(table_2000: gs.GameTable) -> None:
+    # Each turn alone is the reference (its values meet the Bellman equations, checked above);
+    # valued as many columns of one pass, as a solve runs them, a game's turns read the same,
+    # to the rounding of a sum taken in another order.
+    turns = [(mine, theirs, NO_RUNS) for mine in range(0, 2000, 350) for theirs in range(0, 2000, 450)]
+    table_2000._pairs.clear()
+    alone = {
+        (mine, theirs, t, n): (
+            table_2000.roll_value(mine, theirs, t, n),
+            table_2000.bank_value(mine, theirs, t),
+        )
+        for mine, theirs, _ in turns
+        for t in range(0, 2000 - mine + 300, 50)
+        for n in range(1, 7)
+    }
+    table_2000._pairs.clear()
+    table_2000.prepare([*turns, (2000, 0, NO_RUNS)])  # a score at the target is left to be refused
+    assert len(table_2000._pairs) == len(turns)
+    together = {key: (table_2000.roll_value(*key), table_2000.bank_value(*key[:3])) for key in alone}
+    assert len(table_2000._pairs) == len(turns)  # every position was served by the pass
+    for key, (roll, bank) in alone.items():
+        assert together[key][0] == pytest.approx(roll, abs=1e-14), key
+        assert (together[key][1] is None) == (bank is None), key
+        assert bank is None or together[key][1] == pytest.approx(bank, abs=1e-14), key

@@ -25,6 +25,10 @@ from farkle_trainer.engine.situations import Situation, SituationError
 from farkle_trainer.engine.value import Value
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from farkle_trainer.engine.farkles import Runs
+    from farkle_trainer.engine.game.table import GameTable
     from farkle_trainer.engine.tables import Tables
 
 
@@ -214,3 +218,23 @@ def ranked_plays(tables: Tables, situation: Situation, roll: tuple[int, ...] | l
     before = Value(unit, valuer.roll(points, n))
     options = tuple(option for _, option in keyed)
     return Ranked(situation, tuple(sorted(roll)), options, before, Value(unit, valuer.farkle()))
+
+
+def prepare(tables: Tables, situations: Iterable[Situation]) -> None:
+    """Value the turns of many situations (a whole game's, say) ahead of ranking their plays:
+    the two-player game's turns in one pass for each table, where :func:`ranked_plays` alone
+    values each turn as it first meets it. A situation that cannot be valued is left for
+    :func:`ranked_plays` to refuse."""
+    from farkle_trainer.engine.valuers import GameValuer
+
+    held: dict[int, tuple[GameTable, list[tuple[int, int, Runs]]]] = {}
+    for situation in situations:
+        try:
+            valuer = situation.valuer(tables)
+        except ValueError:
+            continue
+        if isinstance(valuer, GameValuer):
+            turns = held.setdefault(id(valuer.table), (valuer.table, []))[1]
+            turns.append((valuer.score, valuer.opponent, valuer.runs))
+    for table, turns in held.values():
+        table.prepare(turns)

@@ -12,14 +12,19 @@ from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.game.cuts import Game
 from farkle_trainer.engine.game.final import FinalTurn, final_turn
 from farkle_trainer.engine.game.settings import in_levels
-from farkle_trainer.engine.game.turns import Pass, evaluate
+from farkle_trainer.engine.game.turns import Pass, evaluate, farkle_values
 from farkle_trainer.engine.rules import Rules
 from farkle_trainer.engine.solver import STEP
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from numpy.typing import NDArray
 
     FloatArray = NDArray[np.float64]
+
+#: The turns a table holds valued at once (a game's worth, each a few kilobytes).
+HELD_TURNS = 256
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,6 +208,36 @@ class GameTable:
             rows += [seats.index(level, opened), seats.run(farkles)]
         return rows[0], rows[1], rows[2], rows[3]
 
+    def prepare(self, turns: Iterable[tuple[int, int, Runs]]) -> None:
+        """Value the turns from these standings (own score, the opponent's, the runs) in one
+        pass over them all, so the plays of every roll in them are looked up, where valued one by
+        one each turn costs a pass of its own: the same recurrences, many columns at once, as a
+        solve runs them. Standings at or past the target are left to be refused when asked."""
+        wanted: dict[tuple[int, int, int, int], None] = {}
+        for my_score, opponent_score, runs in turns:
+            if max(in_levels(my_score), in_levels(opponent_score)) >= self._game.levels:
+                continue
+            standings = self._standings(my_score, opponent_score, runs)
+            if standings not in self._pairs:
+                wanted[standings] = None
+        if len(wanted) < 2:
+            return
+        if len(self._pairs) + len(wanted) > HELD_TURNS:
+            self._pairs.clear()
+        chosen = list(wanted)[:HELD_TURNS]
+        u, r, v, q = (np.array(column) for column in zip(*chosen, strict=True))
+        turn = evaluate(self._game, self.values, u, r, v, q, keep=True)
+        assert turn.after is not None and turn.rolled is not None
+        # Each turn serves the positions up to its own cut, as a turn valued alone does.
+        cut = self._game.cut(u, v, farkle_values(self._game, self.values, u, r, v, q))
+        for k, standings in enumerate(chosen):
+            height = int(cut[k]) + self._game.rolls.maxp + 1
+            self._pairs[standings] = Pass(
+                start=turn.start[k : k + 1],
+                after=turn.after[:height, :, k : k + 1],
+                rolled=turn.rolled[:height, :, k : k + 1],
+            )
+
     def _turn(self, standings: tuple[int, int, int, int], pos: int) -> Pass:
         """The turn from ``standings`` valued at every position up to at least ``pos``: one
         evaluation serves every position up to its cut (above the target a turn is cut where
@@ -212,7 +247,7 @@ class GameTable:
             assert cached.rolled is not None
             if pos <= len(cached.rolled) - self._game.rolls.maxp - 1:
                 return cached
-        if len(self._pairs) >= 64:
+        if len(self._pairs) >= HELD_TURNS:
             self._pairs.clear()
         u, r, v, q = (np.array([x]) for x in standings)
         turn = evaluate(self._game, self.values, u, r, v, q, keep=True, top=pos)

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Literal
 from farkle_trainer.engine.farkles import NO_RUNS, Runs
 from farkle_trainer.engine.grading import GRADES, Grade, Unit, in_points, rating_for
 from farkle_trainer.engine.house import opened
-from farkle_trainer.engine.ranked import Ranked, ranked_plays
+from farkle_trainer.engine.ranked import Ranked, prepare, ranked_plays
 from farkle_trainer.engine.situations import Situation, SituationError, situation
 from farkle_trainer.engine.solver import Objective
 from farkle_trainer.training.games.match import (
@@ -426,13 +426,14 @@ def move_values(tables: Tables, state: MatchState, known: Sequence[Step] = ()) -
     a last turn's in a game valued in points) is not valued again."""
     setup = state.setup
     unit = game_unit(setup)
-    out: list[Ranked] = []
-    for i, (m, runs) in enumerate(zip(state.log, move_runs(state), strict=True)):
-        plays = known[i].plays if known else None
-        out.append(
-            plays if plays is not None and plays.unit == unit else values(tables, setup, m, unit, runs)
-        )
-    return tuple(out)
+    moves = list(zip(state.log, move_runs(state), strict=True))
+    reused = {i: s.plays for i, s in enumerate(known) if s.plays is not None and s.plays.unit == unit}
+    wanted = {i: situation_of(setup, m, unit, runs) for i, (m, runs) in enumerate(moves) if i not in reused}
+    prepare(tables, wanted.values())
+    return tuple(
+        reused[i] if i in reused else ranked_plays(tables, wanted[i], move.roll)
+        for i, (move, _) in enumerate(moves)
+    )
 
 
 def game_strengths(tables: Tables, state: MatchState) -> tuple[Strength, ...]:
