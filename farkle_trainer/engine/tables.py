@@ -126,17 +126,9 @@ class Tables:
         when a solve starts). Raises :class:`~farkle_trainer.engine.gameplan.GameSolverError` for
         out-of-range settings.
         """
-        target, opening = gameplan.resolve(rules, target, opening)
-        key = (rules, target, opening)
-        told = self.watcher if progress is None else progress
-        table = self._games.get(key)
-        if table is None:
-            table = self._kept_or_solved_game(rules, target, opening, told)
-            self._games[key] = table
-            self._held.add(gameplan.values_key("game", rules, target, opening))
-        elif told is not None:
-            told(1.0)
-        return table
+        return self._held_table(
+            "game", self._games, self._kept_or_solved_game, rules, target, opening, progress
+        )
 
     def solo(
         self,
@@ -149,14 +141,29 @@ class Tables:
         """The exact fewest-turns table for solo play to ``target`` (see
         :mod:`~farkle_trainer.engine.game.solo`), held and kept as :meth:`game` holds and keeps
         a game's."""
+        return self._held_table(
+            "solo", self._solos, self._kept_or_solved_solo, rules, target, opening, progress
+        )
+
+    def _held_table(
+        self,
+        kind: TableKind,
+        held: dict[tuple[Rules, int, int], T],
+        kept_or_solved: Callable[[Rules, int, int, gameplan.Progress | None], T],
+        rules: Rules,
+        target: int | None,
+        opening: int | None,
+        progress: gameplan.Progress | None,
+    ) -> T:
+        """A game's or a solo table of ``kind``, held in ``held`` once read back or solved."""
         target, opening = gameplan.resolve(rules, target, opening)
         key = (rules, target, opening)
         told = self.watcher if progress is None else progress
-        table = self._solos.get(key)
+        table = held.get(key)
         if table is None:
-            table = self._kept_or_solved_solo(rules, target, opening, told)
-            self._solos[key] = table
-            self._held.add(gameplan.values_key("solo", rules, target, opening))
+            table = kept_or_solved(rules, target, opening, told)
+            held[key] = table
+            self._held.add(gameplan.values_key(kind, rules, target, opening))
         elif told is not None:
             told(1.0)
         return table
